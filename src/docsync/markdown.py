@@ -1,0 +1,549 @@
+"""Bytes in, :class:`~docsync.model.Document` out.
+
+This is the only module that imports markdown-it. The parser is CommonMark
+plus the GitHub extensions that change block structure (tables,
+strikethrough, footnotes) and front matter, so that what we check and what
+we rewrite is read the way GitHub renders it.
+
+Positions: markdown-it gives block tokens a line map but inline tokens none.
+We wrap the inline rules that produce links, images, autolinks, raw HTML and
+code spans so that each records where in the inline content it started and
+ended, and map inline-content offsets back to the source through the
+paragraph's lines (each content line is a suffix of its source line once the
+container prefix is removed).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+from markdown_it.helpers import parseLinkDestination, parseLinkLabel
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .model import (
+    Anchor,
+    Block,
+    BlockKind,
+    Definition,
+    Document,
+    Heading,
+    LineSpan,
+    Link,
+    LinkKind,
+    Paragraph,
+    Span,
+    line_starts_of,
+)
+from .slugs import Slugger
+
+__all__ = ["SourceError", "decode", "parse", "parse_bytes", "render_html", "render_signature"]
+
+
+class SourceError(Exception):
+    """A file that cannot be read as Markdown text (bad encoding, NUL byte)."""
+
+    def __init__(self, rule: str, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BOM = "\ufeff"
+
+
+def decode(data: bytes) -> tuple[str, str, bool]:
+    """Decode UTF-8 bytes; return (text with ``\\n`` line ends, newline, had BOM)."""
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        line = data.count(b"\n", 0, offset) + 1
+        raise SourceError("F002", "file contains a NUL byte; it is binary, not Markdown", line)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError(
+            "F001", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, column
+        ) from None
+    bom = text.startswith(_BOM)
+    if bom:
+        text = text[1:]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, newline, bom
+
+
+# --------------------------------------------------------------------------- the parser
+
+_RECORDED = frozenset({"link_open", "image", "code_inline", "html_inline"})
+InlineRule = Callable[[StateInline, bool], bool]
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+
+def _record_inline(fn: InlineRule) -> InlineRule:
+    def rule(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        before = len(state.tokens)
+        ok = fn(state, silent)
+        if ok and not silent:
+            token = next((t for t in state.tokens[before:] if t.type in _RECORDED), None)
+            if token is None:
+                return ok
+            token.meta = {**(token.meta or {}), "src": (start, state.pos)}
+            if token.type in ("link_open", "image") and token.markup != "autolink":
+                token.meta.update(_link_parts(state, start, token.type == "image"))
+        return ok
+
+    return rule
+
+
+def _link_parts(state: StateInline, start: int, image: bool) -> dict[str, Any]:
+    """Where the text, destination and label of a link starting at ``start`` are."""
+    src = state.src
+    label_start = start + (2 if image else 1)
+    old_pos = state.pos
+    label_end = parseLinkLabel(state, label_start - 1, not image)
+    state.pos = old_pos
+    parts: dict[str, Any] = {"text": (label_start, max(label_start, label_end))}
+    pos = label_end + 1
+    if pos < len(src) and src[pos] == "(":
+        pos += 1
+        while pos < len(src) and src[pos] in " \t\n":
+            pos += 1
+        result = parseLinkDestination(src, pos, state.posMax)
+        if result.ok and result.pos > pos:
+            parts["dest"] = (pos, result.pos)
+        return parts
+    if pos < len(src) and src[pos] == "[":
+        close = src.find("]", pos + 1)
+        inner = src[pos + 1 : close] if close != -1 else ""
+        parts["label"] = inner if inner else src[label_start:label_end]
+    else:
+        parts["label"] = src[label_start:label_end]
+    return parts
+
+
+def _record_block(fn: BlockRule, key: str) -> BlockRule:
+    def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        ok = fn(state, start, end, silent)
+        if ok and not silent:
+            state.env.setdefault(key, []).append((start, state.line))
+        return ok
+
+    return rule
+
+
+@cache
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md.use(front_matter_plugin).use(footnote_plugin)
+    for name in ("link", "image", "autolink", "html_inline", "backticks"):
+        original = next(r.fn for r in md.inline.ruler.__rules__ if r.name == name)
+        md.inline.ruler.at(name, _record_inline(original))
+    reference = next(r.fn for r in md.block.ruler.__rules__ if r.name == "reference")
+    md.block.ruler.at("reference", _record_block(reference, "docsync_definitions"))
+    return md
+
+
+@cache
+def _plain_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    return md.use(front_matter_plugin).use(footnote_plugin)
+
+
+def render_html(text: str) -> str:
+    """HTML as GitHub's dialect renders ``text`` (used to prove a rewrite safe)."""
+    return _plain_parser().render(text)
+
+
+_WS = re.compile(r"\s+")
+
+
+def render_signature(text: str) -> tuple[tuple[str, ...], ...]:
+    """A structural fingerprint of what ``text`` renders to.
+
+    Block tokens compare by type, tag, nesting, info, attributes and content;
+    inline text compares with whitespace runs collapsed and soft breaks read
+    as spaces (as HTML rendering collapses them); code spans and raw HTML
+    compare exactly.
+    """
+    signature: list[tuple[str, ...]] = []
+    for token in _plain_parser().parse(text):
+        if token.type == "inline":
+            signature.append(("inline", *_inline_signature(token.children or [])))
+            continue
+        attrs = tuple(f"{k}={v}" for k, v in sorted(token.attrs.items()))
+        content = token.content if token.type != "front_matter" else token.content.strip()
+        signature.append(
+            (token.type, token.tag, str(token.nesting), token.info, content, *attrs)
+        )
+    return tuple(signature)
+
+
+def _inline_signature(children: Sequence[Token]) -> list[str]:
+    parts: list[str] = []
+    text: list[str] = []
+
+    def flush() -> None:
+        if text:
+            joined = _WS.sub(" ", "".join(text))
+            parts.append("t:" + joined)
+            text.clear()
+
+    for child in children:
+        if child.type == "text":
+            text.append(child.content)
+        elif child.type == "softbreak":
+            text.append(" ")
+        else:
+            flush()
+            attrs = ",".join(f"{k}={v}" for k, v in sorted(child.attrs.items()))
+            inner = _inline_signature(child.children or []) if child.children else []
+            parts.append(f"{child.type}:{child.content}:{attrs}:{'|'.join(inner)}")
+    flush()
+    if parts and parts[0].startswith("t:"):
+        parts[0] = "t:" + parts[0][2:].lstrip(" ")
+    if parts and parts[-1].startswith("t:"):
+        parts[-1] = parts[-1].rstrip(" ")
+    return parts
+
+
+# --------------------------------------------------------------------------- building the model
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_TAG = re.compile(
+    r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
+)
+_ATTR = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+_CONTAINERS = {
+    "bullet_list_open": "list",
+    "ordered_list_open": "list",
+    "blockquote_open": "blockquote",
+    "footnote_reference_open": "footnote",
+}
+_BLOCKS = {
+    "fence": BlockKind.FENCE,
+    "code_block": BlockKind.CODE,
+    "html_block": BlockKind.HTML,
+    "front_matter": BlockKind.FRONT_MATTER,
+    "table_open": BlockKind.TABLE,
+    "heading_open": BlockKind.HEADING,
+    "footnote_reference_open": BlockKind.FOOTNOTE,
+}
+
+
+@dataclass
+class _Builder:
+    path: str
+    text: str
+    line_starts: tuple[int, ...]
+    lines: list[str]
+    slugger: Slugger = field(default_factory=Slugger)
+    headings: list[Heading] = field(default_factory=list)
+    anchors: list[Anchor] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    code_spans: list[Span] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    used_labels: set[str] = field(default_factory=set)
+    references: dict[str, Any] = field(default_factory=dict)
+
+    # -- positions
+
+    def offset(self, line: int, column: int = 0) -> int:
+        """Offset of a 0-based line and 0-based column."""
+        return self.line_starts[line] + column
+
+    def content_line_offsets(self, first_line: int, content: str, atx: bool) -> list[int]:
+        """Source offset where each line of an inline token's content starts."""
+        offsets: list[int] = []
+        for k, piece in enumerate(content.split("\n")):
+            index = first_line + k
+            if index >= len(self.lines):
+                offsets.append(len(self.text))
+                continue
+            source = self.lines[index]
+            if atx:
+                hashes = len(source) - len(source.lstrip(" >\t"))
+                column = source.find(piece, hashes)
+            else:
+                column = source.rstrip().rfind(piece) if piece else len(source.rstrip())
+            if column < 0:
+                column = max(0, len(source) - len(piece))
+            offsets.append(self.line_starts[index] + column)
+        return offsets
+
+    # -- visiting
+
+    def build(self, tokens: Sequence[Token], env: dict[str, Any]) -> None:
+        self.references = env.get("references", {})
+        containers: list[str] = []
+        for i, token in enumerate(tokens):
+            if token.type in _CONTAINERS:
+                containers.append(_CONTAINERS[token.type])
+            elif token.type.replace("_close", "_open") in _CONTAINERS and token.nesting == -1:
+                if containers:
+                    containers.pop()
+            if token.type in _BLOCKS and token.map:
+                self.blocks.append(
+                    Block(_BLOCKS[token.type], LineSpan(token.map[0] + 1, token.map[1]))
+                )
+            if token.type == "html_block" and token.map:
+                start = self.offset(token.map[0])
+                self.scan_html(self.text[start : start + len(token.content)], start)
+            if token.type != "inline" or not token.map:
+                continue
+            parent = tokens[i - 1].type if i else ""
+            self.visit_inline(token, parent, tuple(containers), tokens[i - 1] if i else None)
+        for start, end in env.get("docsync_definitions", []):
+            self.add_definitions(start, end)
+
+    def visit_inline(
+        self, token: Token, parent: str, containers: tuple[str, ...], opener: Token | None
+    ) -> None:
+        assert token.map is not None
+        atx = parent == "heading_open" and opener is not None and opener.markup.startswith("#")
+        in_cell = parent in ("th_open", "td_open")
+        offsets = self.content_line_offsets(token.map[0], token.content, atx or in_cell)
+        if in_cell:
+            offsets = [self.cell_offset(token)]
+        content = token.content
+        line_breaks = [i for i, c in enumerate(content) if c == "\n"]
+
+        def to_source(pos: int) -> int:
+            k = _bisect(line_breaks, pos)
+            line_start = line_breaks[k - 1] + 1 if k else 0
+            return offsets[min(k, len(offsets) - 1)] + (pos - line_start)
+
+        protected = self.visit_children(token.children or [], to_source)
+        if parent == "heading_open" and opener is not None:
+            self.add_heading(opener, token)
+        elif parent == "paragraph_open":
+            spans = tuple(
+                Span(offsets[k], offsets[k] + len(piece))
+                for k, piece in enumerate(content.split("\n"))
+            )
+            self.paragraphs.append(
+                Paragraph(
+                    LineSpan(token.map[0] + 1, token.map[1]),
+                    spans,
+                    content,
+                    containers,
+                    tuple(protected),
+                )
+            )
+
+    def cell_offset(self, token: Token) -> int:
+        assert token.map is not None
+        line = token.map[0]
+        source = self.lines[line]
+        cursor = getattr(self, "_cell_cursor", {}).get(line, 0)
+        column = source.find(token.content, cursor) if token.content else cursor
+        if column < 0:
+            column = cursor
+        self.__dict__.setdefault("_cell_cursor", {})[line] = column + len(token.content)
+        return self.line_starts[line] + column
+
+    def visit_children(self, children: Sequence[Token], to_source: Callable[[int], int]) -> list[Span]:
+        protected: list[Span] = []
+        for child in children:
+            where = (child.meta or {}).get("src")
+            if where is None:
+                continue
+            span = Span(to_source(where[0]), to_source(where[1] - 1) + 1 if where[1] > where[0] else to_source(where[0]))
+            if child.type == "code_inline":
+                self.code_spans.append(span)
+                protected.append(span)
+            elif child.type == "html_inline":
+                self.scan_html(self.text[span.start : span.end], span.start)
+                protected.append(span)
+            elif child.type in ("link_open", "image"):
+                self.add_link(child, span, to_source)
+                if child.type == "image" or child.markup == "autolink":
+                    protected.append(span)
+        return protected
+
+    def add_link(self, token: Token, span: Span, to_source: Callable[[int], int]) -> None:
+        meta = token.meta
+        line, column = _position(self.line_starts, span.start)
+        text_span = None
+        if "text" in meta:
+            text_span = Span(to_source(meta["text"][0]), to_source(meta["text"][0]) + (meta["text"][1] - meta["text"][0]))
+        text = self.text[text_span.start : text_span.end] if text_span else ""
+        if token.markup == "autolink":
+            destination = self.text[span.start + 1 : span.end - 1]
+            self.links.append(
+                Link(LinkKind.AUTOLINK, destination, line, column, span, Span(span.start + 1, span.end - 1))
+            )
+            return
+        if "dest" in meta:
+            start, end = to_source(meta["dest"][0]), to_source(meta["dest"][1] - 1) + 1
+            raw = self.text[start:end]
+            if raw.startswith("<") and raw.endswith(">"):
+                start, end, raw = start + 1, end - 1, raw[1:-1]
+            kind = LinkKind.IMAGE if token.type == "image" else LinkKind.INLINE
+            self.links.append(
+                Link(kind, raw, line, column, span, Span(start, end), None, text, text_span)
+            )
+            return
+        label = meta.get("label")
+        if label is None:
+            return
+        normalized = normalizeReference(label)
+        self.used_labels.add(normalized)
+        kind = LinkKind.IMAGE if token.type == "image" else LinkKind.REFERENCE
+        self.links.append(Link(kind, "", line, column, span, None, normalized, text, text_span))
+
+    def add_heading(self, opener: Token, inline: Token) -> None:
+        assert opener.map is not None
+        text = "".join(_heading_text(inline.children or []))
+        slug = self.slugger.slug(text)
+        start = self.offset(opener.map[0])
+        end = self.offset(opener.map[1] - 1) + len(self.lines[opener.map[1] - 1])
+        self.headings.append(
+            Heading(int(opener.tag[1]), text, slug, opener.map[0] + 1, Span(start, end))
+        )
+
+    def scan_html(self, source: str, base: int) -> None:
+        comments = [m.span() for m in _HTML_COMMENT.finditer(source)]
+        for tag in _TAG.finditer(source):
+            if any(a <= tag.start() < b for a, b in comments):
+                continue
+            name = tag.group(1).lower()
+            attrs_start = tag.start(2)
+            for attr in _ATTR.finditer(tag.group(2)):
+                key = attr.group(1).lower()
+                raw = attr.group(2)
+                if raw is None:
+                    continue
+                value_start = base + attrs_start + attr.start(2)
+                quoted = raw[:1] in "\"'"
+                value = raw[1:-1] if quoted else raw
+                if quoted:
+                    value_start += 1
+                line, column = _position(self.line_starts, value_start)
+                if name == "a" and key in ("name", "id"):
+                    self.anchors.append(Anchor(html.unescape(value), line))
+                elif key in ("href", "src"):
+                    kind = LinkKind.HTML_HREF if key == "href" else LinkKind.HTML_SRC
+                    dest_span = Span(value_start, value_start + len(value))
+                    tag_line, tag_column = _position(self.line_starts, base + tag.start())
+                    self.links.append(
+                        Link(
+                            kind,
+                            html.unescape(value),
+                            line,
+                            column,
+                            Span(base + tag.start(), base + tag.end()),
+                            dest_span,
+                            None,
+                            name,
+                        )
+                    )
+
+    def add_definitions(self, start_line: int, end_line: int) -> None:
+        start = self.offset(start_line)
+        end = self.offset(end_line) if end_line < len(self.line_starts) else len(self.text)
+        chunk = self.text[start:end]
+        # strip container prefixes line by line, remembering where each line starts
+        for match in _DEFINITION.finditer(_blank_prefixes(chunk)):
+            label = match.group("label")
+            dest = match.group("angle") if match.group("angle") is not None else match.group("bare")
+            dest_start = start + (match.start("angle") if match.group("angle") is not None else match.start("bare"))
+            def_start = start + match.start("open")
+            line, column = _position(self.line_starts, def_start)
+            self.definitions.append(
+                Definition(
+                    label,
+                    normalizeReference(label),
+                    dest,
+                    line,
+                    column,
+                    Span(def_start, start + match.end("bare" if match.group("bare") is not None else "angle") + (1 if match.group("angle") is not None else 0)),
+                    Span(dest_start, dest_start + len(dest)),
+                )
+            )
+
+
+_DEFINITION = re.compile(
+    r"(?m)^[ \t]*(?P<open>\[)(?P<label>(?:[^\[\]\\]|\\.){0,999}?)\]:[ \t]*\n?[ \t]*"
+    r"(?:<(?P<angle>[^<>\n]*)>|(?P<bare>[^\s<][^\s]*))"
+)
+_PREFIX = re.compile(r"(?m)^(?:[ \t]*>)+")
+
+
+def _blank_prefixes(chunk: str) -> str:
+    """Replace block-quote markers by spaces so offsets stay put."""
+    return _PREFIX.sub(lambda m: " " * len(m.group(0)), chunk)
+
+
+def _heading_text(children: Sequence[Token]) -> Iterator[str]:
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            yield child.content
+        elif child.type in ("softbreak", "hardbreak"):
+            yield "\n"
+
+
+def _bisect(values: list[int], x: int) -> int:
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _position(line_starts: tuple[int, ...], offset: int) -> tuple[int, int]:
+    import bisect
+
+    index = bisect.bisect_right(line_starts, offset) - 1
+    return index + 1, offset - line_starts[index] + 1
+
+
+def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:
+    """Parse normalised text (``\\n`` line ends) into a document."""
+    env: dict[str, Any] = {}
+    tokens = _parser().parse(text, env)
+    line_starts = line_starts_of(text)
+    builder = _Builder(path, text, line_starts, text.split("\n"))
+    builder.build(tokens, env)
+    return Document(
+        path=path,
+        text=text,
+        newline=newline,
+        bom=bom,
+        line_starts=line_starts,
+        headings=tuple(builder.headings),
+        anchors=tuple(builder.anchors),
+        links=tuple(sorted(builder.links, key=lambda link: link.span.start)),
+        definitions=tuple(sorted(builder.definitions, key=lambda d: d.span.start)),
+        code_spans=tuple(builder.code_spans),
+        blocks=tuple(builder.blocks),
+        paragraphs=tuple(builder.paragraphs),
+        used_labels=frozenset(builder.used_labels),
+    )
+
+
+def parse_bytes(path: str, data: bytes) -> Document:
+    text, newline, bom = decode(data)
+    return parse(path, text, newline, bom)

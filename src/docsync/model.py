@@ -1,0 +1,219 @@
+"""The data types every stage shares. No I/O happens here.
+
+A :class:`Document` is the result of parsing one Markdown file once. Gates and
+rewriters read documents; nothing downstream re-parses Markdown or re-reads
+the disk.
+
+Offsets are character offsets into :attr:`Document.text` (the decoded file
+with line endings normalised to ``\\n``); lines and columns are 1-based and
+count characters, which is what editors and GitHub annotations expect.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range ``[start, end)`` of character offsets."""
+
+    start: int
+    end: int
+
+    def contains(self, offset: int) -> bool:
+        return self.start <= offset < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class LineSpan:
+    """A range of 1-based physical lines, both ends included."""
+
+    first: int
+    last: int
+
+
+class LinkKind(StrEnum):
+    INLINE = "inline"
+    IMAGE = "image"
+    REFERENCE = "reference"
+    DEFINITION = "definition"
+    AUTOLINK = "autolink"
+    HTML_HREF = "html-href"
+    HTML_SRC = "html-src"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One link-like construct as written in the source.
+
+    ``destination`` is the destination exactly as written (angle brackets
+    removed, backslash escapes and percent-encoding left alone), so that a
+    rewriter can splice ``dest_span`` and a reporter can quote it. For a
+    reference-style use, ``destination`` is the definition's and ``label``
+    names it; ``dest_span`` then points into the definition.
+    """
+
+    kind: LinkKind
+    destination: str
+    line: int
+    column: int
+    span: Span
+    dest_span: Span | None
+    label: str | None = None
+    text: str = ""
+    text_span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A reference definition ``[label]: destination "title"``."""
+
+    label: str
+    normalized_label: str
+    destination: str
+    line: int
+    column: int
+    span: Span
+    dest_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    slug: str
+    line: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """An explicit HTML anchor: ``<a name="…">`` or ``<a id="…">``."""
+
+    name: str
+    line: int
+
+
+class BlockKind(StrEnum):
+    FENCE = "fence"
+    CODE = "code"
+    HTML = "html"
+    FRONT_MATTER = "front-matter"
+    TABLE = "table"
+    HEADING = "heading"
+    DEFINITION = "definition"
+    FOOTNOTE = "footnote"
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A block whose source must be left alone by prose rewriters."""
+
+    kind: BlockKind
+    lines: LineSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A paragraph of prose.
+
+    ``line_spans`` holds, for each physical line, the span of its inline text
+    (container prefixes such as ``> `` or list indentation excluded).
+    ``containers`` names the enclosing containers from outermost to innermost
+    (``"list"``, ``"blockquote"``, ``"footnote"``).
+    """
+
+    lines: LineSpan
+    line_spans: tuple[Span, ...]
+    content: str
+    containers: tuple[str, ...]
+    protected: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One parsed Markdown file."""
+
+    path: str
+    text: str
+    newline: str
+    bom: bool
+    line_starts: tuple[int, ...]
+    headings: tuple[Heading, ...]
+    anchors: tuple[Anchor, ...]
+    links: tuple[Link, ...]
+    definitions: tuple[Definition, ...]
+    code_spans: tuple[Span, ...]
+    blocks: tuple[Block, ...]
+    paragraphs: tuple[Paragraph, ...]
+    used_labels: frozenset[str] = field(default_factory=frozenset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.text)
+        return self.text[start:end]
+
+    @property
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    gate: str
+    rule: str
+    path: str
+    line: int
+    column: int
+    message: str
+    suggestion: str | None = None
+    severity: Severity = Severity.ERROR
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``span`` of a document's text with ``replacement``."""
+
+    span: Span
+    replacement: str
+
+
+def line_starts_of(text: str) -> tuple[int, ...]:
+    starts = [0]
+    find = text.find
+    pos = find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    return tuple(starts)
+
+
+def apply_edits(text: str, edits: list[Edit] | tuple[Edit, ...]) -> str:
+    """Splice non-overlapping edits into ``text``, leaving other bytes as they were."""
+    ordered = sorted(edits, key=lambda e: (e.span.start, e.span.end))
+    out: list[str] = []
+    cursor = 0
+    for edit in ordered:
+        if edit.span.start < cursor:
+            raise ValueError(f"overlapping edits at offset {edit.span.start}")
+        out.append(text[cursor : edit.span.start])
+        out.append(edit.replacement)
+        cursor = edit.span.end
+    out.append(text[cursor:])
+    return "".join(out)

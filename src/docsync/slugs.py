@@ -1,0 +1,52 @@
+"""GitHub heading anchors, as github-slugger computes them.
+
+The letter test follows Python's :mod:`unicodedata`, which is Unicode 14.0.0
+on Python 3.11 and 15.0.0 on 3.12 (``unicodedata.unidata_version``).
+github-slugger ships a Unicode 13 table; the versions differ only for
+characters assigned after Unicode 13, which no heading in practice uses.
+See docs/rfc/implemented/2026-11-29-github-anchor-semantics.md.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+_KEPT_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
+
+UNICODE_VERSION = unicodedata.unidata_version
+
+
+def _kept(char: str) -> bool:
+    return char in "- " or unicodedata.category(char) in _KEPT_CATEGORIES
+
+
+def slugify(text: str) -> str:
+    """The base slug of a heading's rendered text (no uniqueness counter)."""
+    lowered = text.lower()
+    return "".join(c for c in lowered if _kept(c)).replace(" ", "-")
+
+
+class Slugger:
+    """Makes slugs unique in document order, as github-slugger does.
+
+    The counter belongs to the base slug and skips slugs already taken:
+    ``echo, echo, echo 1, echo-1`` → ``echo, echo-1, echo-1-1, echo-1-2``.
+    """
+
+    def __init__(self) -> None:
+        self._occurrences: dict[str, int] = {}
+
+    def slug(self, text: str) -> str:
+        original = slugify(text)
+        result = original
+        while result in self._occurrences:
+            self._occurrences[original] += 1
+            result = f"{original}-{self._occurrences[original]}"
+        self._occurrences[result] = 0
+        return result
+
+
+def unique_slugs(texts: Iterable[str]) -> list[str]:
+    slugger = Slugger()
+    return [slugger.slug(text) for text in texts]
