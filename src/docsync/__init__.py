@@ -1,0 +1,3 @@
+"""docsync: governance for design records kept as Markdown."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from docsync.cli import main
+
+main()

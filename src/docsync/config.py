@@ -1,0 +1,218 @@
+"""Configuration: ``[tool.docsync]`` in ``pyproject.toml`` or ``.docsync.toml``.
+
+Every key has a default, so a repository without config works. When both
+files exist, ``.docsync.toml`` wins (it is the more specific, docsync-only
+file) and ``pyproject.toml`` is not read for docsync keys. An unknown key or a
+value of the wrong type is a :class:`ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+WrapMode = str | int  # "none" | "sentence" | "off" | width
+
+DEFAULT_STATUSES: Mapping[str, str] = {
+    **dict.fromkeys(
+        "implemented accepted adopted approved done complete completed final active living shipped".split(),
+        "implemented",
+    ),
+    **dict.fromkeys(
+        "proposed draft open review discussion pending deferred postponed planned wip".split(),
+        "proposed",
+    ),
+    **dict.fromkeys(
+        "rejected declined withdrawn abandoned superseded deprecated obsolete replaced retired stagnant".split(),
+        "rejected",
+    ),
+}
+DEFAULT_STATES: Mapping[str, str] = {
+    "proposed": "proposed",
+    "implemented": "implemented",
+    "rejected": "rejected",
+}
+GATES = ("links", "wrap", "layout", "refs")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A legacy record tree and the kind word of its ids (``ADR``, ``RFC``)."""
+
+    path: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    include: tuple[str, ...] = ("**/*.md", "**/*.markdown")
+    exclude: tuple[str, ...] = ()
+    gates: tuple[str, ...] = ("links", "wrap", "layout", "refs")
+    # links
+    strict_fragments: bool = False
+    # wrap
+    wrap: WrapMode = "none"
+    wrap_lists: bool = True
+    wrap_blockquotes: bool = True
+    wrap_strict: bool = False
+    # files
+    max_file_size: int = 2_000_000
+    cache: bool = True
+    jobs: int = 0
+    # migrate and the record tree
+    target: str = "docs/rfc"
+    sources: tuple[Source, ...] = ()
+    states: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATES))
+    statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
+    code_refs: str = "path"
+    template: str | None = None
+    conventions: str | None = "docs/AGENTS.md"
+    # where the config came from (for messages)
+    origin: str = "(defaults)"
+
+
+def _strings(value: Any) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def _wrap(value: Any) -> WrapMode | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value > 0:
+        return value
+    if isinstance(value, str) and value in ("none", "sentence", "off"):
+        return value
+    return None
+
+
+def _gates(value: Any) -> tuple[str, ...] | None:
+    names = _strings(value)
+    if names is None or any(n not in GATES for n in names):
+        return None
+    return names
+
+
+def _bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _positive_int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _sources(value: Any) -> tuple[Source, ...] | None:
+    if not isinstance(value, list):
+        return None
+    out: list[Source] = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(Source(item.rstrip("/"), ""))
+        elif isinstance(item, dict) and set(item) <= {"path", "kind"} and isinstance(
+            item.get("path"), str
+        ) and isinstance(item.get("kind", ""), str):
+            out.append(Source(item["path"].rstrip("/"), item.get("kind", "")))
+        else:
+            return None
+    return tuple(out)
+
+
+def _string_table(value: Any) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        return {k.lower(): v for k, v in value.items()}
+    return None
+
+
+def _code_refs(value: Any) -> str | None:
+    return value if value in ("path", "off") else None
+
+
+def _optional_path(value: Any) -> str | None:
+    if value is False:
+        return ""
+    return value if isinstance(value, str) else None
+
+
+_Parser = Callable[[Any], Any]
+_KEYS: dict[str, tuple[_Parser, str]] = {
+    "include": (_strings, "a list of glob strings"),
+    "exclude": (_strings, "a list of glob strings"),
+    "gates": (_gates, f"a list of gate names from {', '.join(GATES)}"),
+    "strict_fragments": (_bool, "true or false"),
+    "wrap": (_wrap, '"none", "sentence", "off" or a positive width'),
+    "wrap_lists": (_bool, "true or false"),
+    "wrap_blockquotes": (_bool, "true or false"),
+    "wrap_strict": (_bool, "true or false"),
+    "max_file_size": (_positive_int, "a number of bytes"),
+    "cache": (_bool, "true or false"),
+    "jobs": (_positive_int, "a number of worker processes (0: one per core)"),
+    "target": (_str, "a folder path"),
+    "sources": (_sources, 'a list of folder paths or {path = "…", kind = "ADR"} tables'),
+    "states": (_string_table, "a table of lifecycle state = folder name"),
+    "statuses": (_string_table, "a table of status word = lifecycle state"),
+    "code_refs": (_code_refs, '"path" or "off"'),
+    "template": (_str, "a file path"),
+    "conventions": (_optional_path, "a file path or false"),
+}
+
+
+def parse_table(table: Mapping[str, Any], origin: str) -> Config:
+    """Validate one ``[tool.docsync]`` table into a :class:`Config`."""
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        if key not in _KEYS:
+            raise ConfigError(f"{origin}: unknown key {key!r} (known keys: {', '.join(_KEYS)})")
+        parser, expected = _KEYS[key]
+        value = parser(raw)
+        if value is None:
+            raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {raw!r}")
+        values[key] = value
+    if "statuses" in values:
+        values["statuses"] = {**DEFAULT_STATUSES, **values["statuses"]}
+    states = values.get("states", DEFAULT_STATES)
+    for word, state in values.get("statuses", {}).items():
+        if state not in states:
+            raise ConfigError(
+                f"{origin}: key 'statuses' maps {word!r} to unknown state {state!r} "
+                f"(states: {', '.join(states)})"
+            )
+    if values.get("conventions") == "":
+        values["conventions"] = None
+    return Config(**values, origin=origin)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path.name}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path.name}: cannot read: {exc.strerror}") from None
+
+
+def load(root: Path) -> Config:
+    """The configuration of the repository at ``root``."""
+    dedicated = root / ".docsync.toml"
+    if dedicated.is_file():
+        return parse_table(_read_toml(dedicated), ".docsync.toml")
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        tool = _read_toml(pyproject).get("tool", {})
+        table = tool.get("docsync") if isinstance(tool, dict) else None
+        if table is not None:
+            if not isinstance(table, dict):
+                raise ConfigError("pyproject.toml: [tool.docsync] must be a table")
+            return parse_table(table, "pyproject.toml [tool.docsync]")
+    return Config()
