@@ -1,0 +1,144 @@
+"""``docsync check`` and ``docsync fix`` as plain functions: results in, no printing."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import wrapfix
+from .config import GATES, Config
+from .config import load as load_config
+from .errors import DocsyncError
+from .gates import links, wrap
+from .gitrepo import find_repo
+from .model import Finding
+from .workspace import Workspace, load_workspace
+from .writer import FileWrite, write_all
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    files: int
+    findings: tuple[Finding, ...]
+    gates: tuple[str, ...]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.findings else 0
+
+
+def _gates(requested: Sequence[str] | None, config: Config) -> tuple[str, ...]:
+    chosen = tuple(requested) if requested else config.gates
+    unknown = [g for g in chosen if g not in GATES]
+    if unknown:
+        raise DocsyncError(f"unknown gate {unknown[0]!r} (gates: {', '.join(GATES)})")
+    return chosen
+
+
+def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
+    findings = list(workspace.problems)
+    if "links" in gates:
+        findings.extend(links.check_workspace(workspace))
+    if "wrap" in gates:
+        for path in workspace.selected:
+            doc = workspace.documents.get(path)
+            if doc is not None:
+                findings.extend(wrap.check(doc, workspace.config))
+    findings.extend(_tree_gates(workspace, gates))
+    return sorted(findings, key=Finding.sort_key)
+
+
+def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
+    """The record-tree gates (layout, refs), when the migrate package provides them."""
+    try:
+        from .records import gates as record_gates
+    except ImportError:
+        return []
+    return record_gates.check(workspace, gates)
+
+
+def run_check(
+    start: Path,
+    paths: Sequence[str] | None = None,
+    gates: Sequence[str] | None = None,
+    config: Config | None = None,
+) -> CheckResult:
+    repo = find_repo(start)
+    config = config or load_config(repo.root)
+    chosen = _gates(gates, config)
+    workspace = load_workspace(start, paths, config)
+    return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)
+
+
+@dataclass(frozen=True)
+class FileFix:
+    path: str
+    before: str
+    after: str
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                f"a/{self.path}",
+                f"b/{self.path}",
+            )
+        )
+
+
+@dataclass(frozen=True)
+class FixResult:
+    files: int
+    fixes: tuple[FileFix, ...]
+    skipped: tuple[Finding, ...]
+    remaining: tuple[Finding, ...]
+
+    def exit_code(self, check_only: bool) -> int:
+        if check_only:
+            return 1 if self.fixes or self.skipped else 0
+        return 1 if self.remaining or self.skipped else 0
+
+
+def run_fix(
+    start: Path,
+    paths: Sequence[str] | None = None,
+    gates: Sequence[str] | None = None,
+    write: bool = True,
+    config: Config | None = None,
+) -> FixResult:
+    """Fix what can be fixed safely; ``write=False`` only computes the fixes."""
+    repo = find_repo(start)
+    config = config or load_config(repo.root)
+    chosen = _gates(gates, config)
+    workspace = load_workspace(start, paths, config)
+    fixes: list[FileFix] = []
+    writes: list[FileWrite] = []
+    skipped: list[Finding] = []
+    if "wrap" in chosen and config.wrap != "off":
+        for path in workspace.selected:
+            doc = workspace.documents.get(path)
+            if doc is None:
+                continue
+            result = wrapfix.fix_document(doc, config)
+            skipped.extend(result.skipped)
+            if result.changed:
+                fixes.append(FileFix(path, doc.text, result.text))
+                writes.append(FileWrite(path, result.text, doc.newline, doc.bom))
+    if write and writes:
+        write_all(workspace.root, writes)
+        workspace = load_workspace(start, paths, config)
+    remaining = findings_for(workspace, chosen) if write else []
+    skipped_keys = {f.sort_key() for f in skipped}
+    return FixResult(
+        workspace.files_checked,
+        tuple(fixes),
+        tuple(skipped),
+        tuple(f for f in remaining if f.sort_key() not in skipped_keys),
+    )
+
+
+def with_gates(config: Config, gates: Sequence[str]) -> Config:
+    return replace(config, gates=tuple(gates))

@@ -1,0 +1,1 @@
+"""The gates: each a pure function from parsed documents to findings."""

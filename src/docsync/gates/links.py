@@ -1,0 +1,350 @@
+"""Gate ``links``: every relative link and fragment resolves as GitHub renders it.
+
+Existence is decided against the git index, not the disk: a file only on
+this disk (untracked), a path that differs only in letter case, a dangling
+symlink and a path outside the repository all work somewhere and break for
+everyone else, so each is a finding of its own. Fragments are matched
+against GitHub's heading slugs and ``<a name>`` / ``<a id>`` anchors,
+case-insensitively after percent-decoding, as GitHub's page does.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..model import Definition, Document, Finding, Link, LinkKind
+from ..workspace import Workspace, parse_files
+
+GATE = "links"
+RULES: dict[str, tuple[str, str]] = {
+    "L001": ("missing-target", "relative link to a path that git does not track"),
+    "L002": ("untracked-target", "relative link to a file that exists only untracked on this disk"),
+    "L003": ("case-mismatch", "relative link whose path matches a tracked file only in another letter case"),
+    "L004": ("outside-repository", "relative link that resolves outside the repository"),
+    "L005": ("dangling-symlink", "relative link to a tracked symlink whose target does not exist"),
+    "L006": ("missing-fragment", "#fragment that names no heading or anchor in the target"),
+    "L007": ("fragment-case", "#fragment that matches an anchor only in another letter case (strict_fragments)"),
+    "L008": ("bad-escape", "malformed percent-escape in a link destination or fragment"),
+    "L009": ("unused-definition", "reference definition that no link uses"),
+    "L010": ("duplicate-definition", "reference definition whose label is already defined"),
+    "L011": ("line-anchor-on-markdown", "#L10-style line anchor on a Markdown file, where GitHub renders no line numbers"),
+}
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+_LINE_ANCHOR = re.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_ESCAPABLE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
+_IMAGE_KINDS = frozenset({LinkKind.IMAGE, LinkKind.HTML_SRC})
+_MARKDOWN = (".md", ".markdown")
+
+
+class _BadEscape(ValueError):
+    pass
+
+
+def _percent_decode(value: str) -> str:
+    if _BAD_ESCAPE.search(value):
+        raise _BadEscape(value)
+    from urllib.parse import unquote
+
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        raise _BadEscape(value) from None
+
+
+def markdown_url(raw: str) -> str:
+    """The URL a Markdown destination stands for: escapes and entities decoded."""
+    return html.unescape(_ESCAPABLE.sub(r"\1", raw))
+
+
+def is_external(url: str) -> bool:
+    return bool(_SCHEME.match(url)) or url.startswith("//")
+
+
+# --------------------------------------------------------------------------- the repository index
+
+
+@dataclass
+class RepoIndex:
+    """What the links gate knows about the repository, built once per run."""
+
+    workspace: Workspace
+    files: frozenset[str]
+    dirs: frozenset[str]
+    folded: dict[str, str]
+    extra_documents: dict[str, Document | None] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, workspace: Workspace) -> RepoIndex:
+        files = frozenset(workspace.listing.tracked)
+        dirs: set[str] = {""}
+        for path in files:
+            parent = posixpath.dirname(path)
+            while parent not in dirs:
+                dirs.add(parent)
+                parent = posixpath.dirname(parent)
+        folded: dict[str, str] = {}
+        for path in sorted(files | dirs):
+            folded.setdefault(path.lower(), path)
+        return cls(workspace, files, frozenset(dirs), folded)
+
+    def document(self, path: str) -> Document | None:
+        """The parsed target; parses tracked Markdown outside the configured scope on demand."""
+        found = self.workspace.documents.get(path)
+        if found is not None or not path.lower().endswith(_MARKDOWN):
+            return found
+        if path not in self.extra_documents:
+            ws = self.workspace
+            documents, _ = parse_files(ws.root, ws.git_dir, [path], ws.config)
+            self.extra_documents[path] = documents.get(path)
+        return self.extra_documents[path]
+
+    def readme(self, folder: str) -> str | None:
+        prefix = f"{folder}/" if folder else ""
+        for name in ("README.md", "README.markdown", "readme.md", "Readme.md"):
+            if prefix + name in self.files:
+                return prefix + name
+        return None
+
+    def symlink_target(self, path: str) -> str | None:
+        """The repository path a tracked symlink points at, or None when it dangles."""
+        full = self.workspace.root / path
+        try:
+            resolved = full.resolve(strict=True)
+            relative = resolved.relative_to(self.workspace.root).as_posix()
+        except (OSError, RuntimeError, ValueError):
+            return None
+        return relative if relative in self.files or relative in self.dirs else None
+
+    def closest_path(self, wanted: str) -> str | None:
+        """A tracked file the author probably meant: same name elsewhere, or a near name beside it."""
+        base = posixpath.basename(wanted).lower()
+        same_name = sorted(p for p in self.files if posixpath.basename(p).lower() == base)
+        if same_name:
+            return min(same_name, key=lambda p: (_distance(p, wanted), p))
+        folder = posixpath.dirname(wanted)
+        siblings = {posixpath.basename(p): p for p in self.files if posixpath.dirname(p) == folder}
+        match = difflib.get_close_matches(posixpath.basename(wanted), list(siblings), n=1, cutoff=0.75)
+        return siblings[match[0]] if match else None
+
+
+def _distance(a: str, b: str) -> int:
+    """How many folder steps apart two paths are."""
+    parts_a, parts_b = a.split("/")[:-1], b.split("/")[:-1]
+    common = 0
+    for x, y in zip(parts_a, parts_b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return len(parts_a) + len(parts_b) - 2 * common
+
+
+# --------------------------------------------------------------------------- checking one document
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """One destination to verify, from a link or a definition."""
+
+    raw: str
+    url: str
+    line: int
+    column: int
+    image: bool
+
+
+def _targets(doc: Document) -> Iterator[_Target]:
+    for link in doc.links:
+        if link.kind == LinkKind.REFERENCE:
+            continue
+        url = link.destination if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC) else markdown_url(link.destination)
+        yield _Target(link.destination, url, link.line, link.column, link.kind in _IMAGE_KINDS)
+    image_labels = {l.label for l in doc.links if l.kind == LinkKind.IMAGE and l.label}
+    link_labels = {l.label for l in doc.links if l.kind == LinkKind.REFERENCE and l.label}
+    seen: set[str] = set()
+    for definition in doc.definitions:
+        if definition.normalized_label in seen:
+            continue
+        seen.add(definition.normalized_label)
+        image = definition.normalized_label in image_labels and definition.normalized_label not in link_labels
+        yield _Target(definition.destination, markdown_url(definition.destination), definition.line, definition.column, image)
+
+
+def check(doc: Document, index: RepoIndex) -> list[Finding]:
+    findings: list[Finding] = []
+    for target in _targets(doc):
+        findings.extend(_check_target(doc, target, index))
+    findings.extend(_check_definitions(doc))
+    return findings
+
+
+def _finding(doc: Document, target: _Target, rule: str, message: str, suggestion: str | None = None) -> Finding:
+    text = f"{message} (did you mean '{suggestion}'?)" if suggestion else message
+    return Finding(GATE, rule, doc.path, target.line, target.column, text, suggestion)
+
+
+def _check_target(doc: Document, target: _Target, index: RepoIndex) -> list[Finding]:
+    url = target.url.strip()
+    if not url or is_external(url):
+        return []
+    path_part, hash_sign, fragment = url.partition("#")
+    path_part = path_part.partition("?")[0]
+    try:
+        decoded = _percent_decode(path_part)
+        decoded_fragment = _percent_decode(fragment) if hash_sign else ""
+    except _BadEscape:
+        return [_finding(doc, target, "L008", f"malformed percent-escape in '{target.raw}'")]
+    if not decoded:
+        return _check_fragment(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
+    resolved = _resolve(doc.path, decoded)
+    if resolved is None:
+        return [_finding(doc, target, "L004", f"'{target.raw}' resolves outside the repository")]
+    problem = _existence(doc, target, resolved, index)
+    if problem is not None:
+        return [problem]
+    if hash_sign and not target.image:
+        return _check_fragment(doc, target, resolved, decoded_fragment, index)
+    return []
+
+
+def _resolve(source: str, decoded: str) -> str | None:
+    """The repository path a decoded link path names, or None outside the repository."""
+    joined = decoded.lstrip("/") if decoded.startswith("/") else posixpath.join(posixpath.dirname(source), decoded)
+    normal = posixpath.normpath(joined) if joined else "."
+    if normal == ".." or normal.startswith("../"):
+        return None
+    return "" if normal == "." else normal
+
+
+def _existence(doc: Document, target: _Target, path: str, index: RepoIndex) -> Finding | None:
+    if path in index.files:
+        if index.workspace.listing.is_symlink(path) and index.symlink_target(path) is None:
+            return _finding(doc, target, "L005", f"'{target.raw}' is a symlink whose target does not exist")
+        return None
+    if path in index.dirs:
+        return None
+    if path in index.workspace.listing.untracked:
+        return _finding(doc, target, "L002", f"'{target.raw}' is not tracked by git (git add it, or it is broken for everyone else)")
+    other_case = index.folded.get(path.lower())
+    if other_case is not None:
+        return _finding(doc, target, "L003", f"'{target.raw}' matches '{other_case}' only in letter case; it breaks on GitHub and Linux", _relative(doc.path, other_case))
+    closest = index.closest_path(path)
+    suggestion = _relative(doc.path, closest) if closest else None
+    return _finding(doc, target, "L001", f"'{target.raw}' does not exist", suggestion)
+
+
+def _relative(source: str, path: str) -> str:
+    return posixpath.relpath(path, posixpath.dirname(source) or ".")
+
+
+def anchors_of(path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | None:
+    """Anchors of a target (lowercase → as written) and whether line anchors work there.
+
+    None means the target's anchors cannot be known (not Markdown, not a folder).
+    """
+    if index.workspace.listing.is_symlink(path):
+        return {}, False
+    if path in index.dirs and path not in index.files:
+        readme = index.readme(path)
+        anchors = _document_anchors(index.document(readme)) if readme else {}
+        anchors.setdefault("readme", "readme")
+        return anchors, False
+    if path.lower().endswith(_MARKDOWN):
+        return _document_anchors(index.document(path)), False
+    return {}, True
+
+
+def _document_anchors(doc: Document | None) -> dict[str, str]:
+    if doc is None:
+        return {}
+    anchors: dict[str, str] = {}
+    for name in [h.slug for h in doc.headings] + [a.name for a in doc.anchors]:
+        anchors.setdefault(name.lower(), name)
+    return anchors
+
+
+def _check_fragment(doc: Document, target: _Target, path: str, fragment: str, index: RepoIndex) -> list[Finding]:
+    if fragment == "" or fragment.lower() == "top":
+        return []
+    known = anchors_of(path, index)
+    assert known is not None
+    anchors, line_numbers = known
+    if _LINE_ANCHOR.match(fragment):
+        if line_numbers:
+            return []
+        if fragment.lower() not in anchors:
+            return [_finding(doc, target, "L011", f"'#{fragment}' is a line anchor, but GitHub renders Markdown without line numbers (link to the heading instead)")]
+    exact = anchors.get(fragment.lower())
+    if exact is not None:
+        if index.workspace.config.strict_fragments and exact != fragment:
+            return [_finding(doc, target, "L007", f"'#{fragment}' matches '#{exact}' only in letter case", _with_fragment(target.raw, exact))]
+        return []
+    where = "this file" if path == doc.path else f"'{path or '/'}'"
+    close = difflib.get_close_matches(fragment.lower(), list(anchors), n=1, cutoff=0.5)
+    suggestion = _with_fragment(target.raw, anchors[close[0]]) if close else None
+    return [_finding(doc, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
+
+
+def _with_fragment(raw: str, anchor: str) -> str:
+    return f"{raw.partition('#')[0]}#{anchor}"
+
+
+def _check_definitions(doc: Document) -> list[Finding]:
+    findings: list[Finding] = []
+    first: dict[str, Definition] = {}
+    for definition in doc.definitions:
+        label = definition.normalized_label
+        if label in first:
+            findings.append(
+                Finding(GATE, "L010", doc.path, definition.line, definition.column,
+                        f"duplicate definition of [{definition.label}]; the one at line {first[label].line} wins (remove this one)")
+            )
+            continue
+        first[label] = definition
+        if label not in doc.used_labels:
+            findings.append(
+                Finding(GATE, "L009", doc.path, definition.line, definition.column,
+                        f"reference definition [{definition.label}] is never used (remove it or link to it)")
+            )
+    return findings
+
+
+def check_workspace(workspace: Workspace) -> list[Finding]:
+    index = RepoIndex.build(workspace)
+    findings: list[Finding] = []
+    for path in workspace.selected:
+        doc = workspace.documents.get(path)
+        if doc is not None:
+            findings.extend(check(doc, index))
+    return findings
+
+
+def link_targets(doc: Document) -> Iterator[tuple[Link | Definition, str]]:
+    """Every link or definition with a destination of its own, with its URL (for rewriters)."""
+    for link in doc.links:
+        if link.dest_span is not None:
+            url = link.destination if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC) else markdown_url(link.destination)
+            yield link, url
+    for definition in doc.definitions:
+        yield definition, markdown_url(definition.destination)
+
+
+def resolve_url(source: str, url: str) -> tuple[str, str] | None:
+    """(repository path, fragment) a relative URL in ``source`` points at; None if external or outside."""
+    if not url or is_external(url):
+        return None
+    path_part, _, fragment = url.partition("#")
+    try:
+        decoded = _percent_decode(path_part.partition("?")[0])
+    except _BadEscape:
+        return None
+    if not decoded:
+        return source, fragment
+    resolved = _resolve(source, decoded)
+    return None if resolved is None else (resolved, fragment)

@@ -1,0 +1,139 @@
+"""Render findings: text (rich), JSON, GitHub annotations, SARIF 2.1.0.
+
+Data goes to stdout; the CLI sends people's messages to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from . import __version__
+from .model import Finding
+from .rules import by_code
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+def as_json(files: int, findings: Sequence[Finding]) -> str:
+    rules = by_code()
+    payload = {
+        "files": files,
+        "findings": [
+            {
+                "gate": f.gate,
+                "rule": f.rule,
+                "name": rules[f.rule].name if f.rule in rules else f.rule,
+                "path": f.path,
+                "line": f.line,
+                "column": f.column,
+                "message": f.message,
+                "suggestion": f.suggestion,
+                "severity": f.severity.value,
+            }
+            for f in findings
+        ],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def as_github(findings: Sequence[Finding]) -> str:
+    """GitHub Actions workflow commands, one annotation per finding."""
+    rules = by_code()
+    lines = []
+    for f in findings:
+        name = rules[f.rule].name if f.rule in rules else f.gate
+        title = f"docsync {f.rule} ({name})"
+        lines.append(
+            f"::{f.severity.value} file={_escape_property(f.path)},line={f.line},"
+            f"col={f.column},title={_escape_property(title)}::{_escape_data(f.message)}"
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def as_sarif(findings: Sequence[Finding]) -> str:
+    rules = by_code()
+    used = sorted({f.rule for f in findings})
+    driver_rules = [
+        {
+            "id": code,
+            "name": rules[code].name if code in rules else code,
+            "shortDescription": {"text": rules[code].summary if code in rules else code},
+            "helpUri": f"https://github.com/docsync/docsync/blob/main/docs/rules/{rules[code].gate if code in rules else 'files'}.md",
+        }
+        for code in used
+    ]
+    results: list[dict[str, Any]] = [
+        {
+            "ruleId": f.rule,
+            "ruleIndex": used.index(f.rule),
+            "level": "error" if f.severity.value == "error" else "warning",
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": f.line, "startColumn": f.column},
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "docsync",
+                        "version": __version__,
+                        "informationUri": "https://github.com/docsync/docsync",
+                        "rules": driver_rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+def print_text(console: Console, files: int, findings: Sequence[Finding]) -> None:
+    for path, group in groupby(findings, key=lambda f: f.path):
+        console.print(f"[bold]{escape(path)}[/bold]")
+        for f in group:
+            console.print(
+                f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(f.message)}  [dim]{f.gate}[/dim]",
+                soft_wrap=True,
+                highlight=False,
+            )
+    console.print(summary(files, findings), highlight=False)
+
+
+def summary(files: int, findings: Sequence[Finding]) -> str:
+    noun = "file" if files == 1 else "files"
+    if not findings:
+        return f"All clear: {files} Markdown {noun} checked, no findings."
+    per_gate = Counter(f.gate for f in findings)
+    gates = ", ".join(f"{gate}: {count}" for gate, count in sorted(per_gate.items()))
+    touched = len({f.path for f in findings})
+    return (
+        f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {touched} "
+        f"file{'s' if touched != 1 else ''} ({gates}); {files} Markdown {noun} checked."
+    )

@@ -1,0 +1,45 @@
+"""The registry of rule codes: code → gate, short name, one-line description."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .gates import links, wrap
+
+FILE_RULES: dict[str, tuple[str, str]] = {
+    "F001": ("not-utf8", "file is not valid UTF-8"),
+    "F002": ("binary", "file contains a NUL byte"),
+    "F003": ("too-large", "file is larger than max_file_size"),
+    "F004": ("unreadable", "file cannot be read (permissions, symlink loop)"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    gate: str
+    name: str
+    summary: str
+
+
+def all_rules() -> list[Rule]:
+    tables: list[tuple[str, dict[str, tuple[str, str]]]] = [
+        ("files", FILE_RULES),
+        (links.GATE, links.RULES),
+        (wrap.GATE, wrap.RULES),
+    ]
+    try:
+        from .records import gates as record_gates
+
+        tables.extend(record_gates.RULE_TABLES)
+    except ImportError:
+        pass
+    return [
+        Rule(code, gate, name, summary)
+        for gate, table in tables
+        for code, (name, summary) in sorted(table.items())
+    ]
+
+
+def by_code() -> dict[str, Rule]:
+    return {rule.code: rule for rule in all_rules()}

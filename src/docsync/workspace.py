@@ -1,0 +1,267 @@
+"""Discover the Markdown files of a repository and parse each exactly once.
+
+The result, a :class:`Workspace`, is what every gate and rewriter reads: the
+repository's tracked and untracked files, and one :class:`Document` per
+Markdown file in scope. Parsing runs in parallel across cores and goes
+through a content-keyed cache under the git directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+from . import cache as parse_cache
+from .config import Config
+from .config import load as load_config
+from .errors import DocsyncError
+from .gitrepo import Listing, find_repo, list_files
+from .markdown import SourceError, decode, parse
+from .model import Document, Finding
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+_PARALLEL_THRESHOLD = 64
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+    git_dir: Path
+    config: Config
+    listing: Listing
+    documents: Mapping[str, Document]
+    problems: tuple[Finding, ...]
+    selected: tuple[str, ...]
+
+    @property
+    def files_checked(self) -> int:
+        return len(self.selected)
+
+    def tracked(self, path: str) -> bool:
+        return path in self.listing.tracked
+
+
+# --------------------------------------------------------------------------- globs
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a gitignore-like glob (``**`` crosses folders, ``*`` does not)."""
+    out: list[str] = []
+    i = 0
+    if "/" not in pattern.rstrip("/"):
+        out.append("(?:.*/)?")
+    pattern = pattern.lstrip("/")
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    if pattern.endswith("/"):
+        out.append(".*")
+    return re.compile("".join(out) + r"(?:/.*)?\Z")
+
+
+def matches(path: str, patterns: Iterable[str]) -> bool:
+    return any(_glob_regex(p).match(path) for p in patterns)
+
+
+def in_scope(path: str, config: Config) -> bool:
+    return matches(path, config.include) and not matches(path, config.exclude)
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def _is_markdown(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def discover(root: Path, listing: Listing, config: Config) -> list[str]:
+    """Every Markdown file in scope: tracked ones plus untracked, non-ignored ones.
+
+    A tracked symlink is not a file of its own (its target, if in the
+    repository, is checked under its real path), so a file reached twice is
+    checked once and nothing outside the repository is read.
+    """
+    found: list[str] = []
+    for path in sorted(set(listing.tracked) | listing.untracked):
+        if not _is_markdown(path) or not in_scope(path, config):
+            continue
+        if listing.is_symlink(path) or (root / path).is_symlink():
+            continue
+        if (root / path).is_file():
+            found.append(path)
+    return found
+
+
+def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
+    """A path given on the command line as a repository-relative POSIX path."""
+    candidate = Path(raw) if Path(raw).is_absolute() else cwd / raw
+    try:
+        resolved = candidate.resolve(strict=False)
+    except RuntimeError:
+        raise DocsyncError(f"{raw}: symlink loop") from None
+    try:
+        return PurePosixPath(resolved.relative_to(root)).as_posix()
+    except ValueError:
+        raise DocsyncError(f"{raw}: path is outside the repository {root}") from None
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    path: str
+    document: Document | None
+    problem: Finding | None
+
+
+def _problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    return Finding("files", rule, path, line, column, message)
+
+
+def _parse_one(path: str, data: bytes) -> _Parsed:
+    try:
+        text, newline, bom = decode(data)
+    except SourceError as exc:
+        return _Parsed(path, None, _problem(path, exc.rule, exc.message, exc.line, exc.column))
+    return _Parsed(path, parse(path, text, newline, bom), None)
+
+
+def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Parsed]:
+    return [_parse_one(path, data) for path, data in batch]
+
+
+def _read(root: Path, path: str, config: Config) -> bytes | Finding:
+    full = root / path
+    try:
+        size = full.stat().st_size
+        if size > config.max_file_size:
+            return _problem(
+                path,
+                "F003",
+                f"file is {size} bytes, over max_file_size ({config.max_file_size}); "
+                "not read as prose (raise max_file_size or exclude it)",
+            )
+        return full.read_bytes()
+    except RuntimeError:
+        return _problem(path, "F004", "symlink loop; the file cannot be read")
+    except OSError as exc:
+        return _problem(path, "F004", f"cannot read file: {exc.strerror}")
+
+
+def _workers(config: Config, pending: int) -> int:
+    if pending < _PARALLEL_THRESHOLD:
+        return 1
+    cores = config.jobs or os.cpu_count() or 1
+    return max(1, min(cores, pending // 32))
+
+
+def parse_files(
+    root: Path, git_dir: Path, paths: Sequence[str], config: Config
+) -> tuple[dict[str, Document], list[Finding]]:
+    """Parse every path once, through the cache and in parallel."""
+    store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
+    documents: dict[str, Document] = {}
+    problems: list[Finding] = []
+    pending: list[tuple[str, bytes]] = []
+    for path in paths:
+        data = _read(root, path, config)
+        if isinstance(data, Finding):
+            problems.append(data)
+            continue
+        cached = store.get(path, data)
+        if cached is not None:
+            documents[path] = cached
+        else:
+            pending.append((path, data))
+    for parsed in _parse_pending(pending, config):
+        if parsed.document is not None:
+            documents[parsed.path] = parsed.document
+        if parsed.problem is not None:
+            problems.append(parsed.problem)
+    store.update({path: data for path, data in pending}, documents)
+    store.save()
+    return documents, problems
+
+
+def _parse_pending(pending: list[tuple[str, bytes]], config: Config) -> list[_Parsed]:
+    workers = _workers(config, len(pending))
+    if workers == 1:
+        return _parse_batch(pending)
+    size = max(16, len(pending) // (workers * 4))
+    batches = [pending[i : i + size] for i in range(0, len(pending), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return [parsed for batch in pool.map(_parse_batch, batches) for parsed in batch]
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def load_workspace(
+    start: Path,
+    paths: Sequence[str] | None = None,
+    config: Config | None = None,
+    extra: Iterable[str] = (),
+) -> Workspace:
+    """Discover and parse the repository holding ``start``.
+
+    ``paths`` (repository-relative) narrows what is reported on; every
+    Markdown file in scope is still parsed so that links into other files
+    resolve against their headings.
+    """
+    repo = find_repo(start)
+    config = config or load_config(repo.root)
+    listing = list_files(repo.root)
+    everything = discover(repo.root, listing, config)
+    selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
+    to_parse = sorted(set(everything) | set(selected) | set(extra))
+    documents, problems = parse_files(repo.root, repo.git_dir, to_parse, config)
+    chosen = set(selected)
+    return Workspace(
+        root=repo.root,
+        git_dir=repo.git_dir,
+        config=config,
+        listing=listing,
+        documents=documents,
+        problems=tuple(p for p in problems if p.path in chosen),
+        selected=selected,
+    )
+
+
+def _select(
+    root: Path, paths: Sequence[str], listing: Listing, config: Config
+) -> tuple[str, ...]:
+    """Named files and folders; ``exclude`` still applies, as pre-commit passes everything."""
+    chosen: list[str] = []
+    for path in paths:
+        full = root / path
+        if full.is_dir():
+            inside = [
+                p for p in sorted(set(listing.tracked) | listing.untracked)
+                if p.startswith(path.rstrip("/") + "/") and _is_markdown(p)
+            ]
+            chosen.extend(p for p in inside if not (root / p).is_symlink())
+        elif _is_markdown(path) and not full.is_symlink():
+            if not full.exists():
+                raise DocsyncError(f"{path}: no such file")
+            chosen.append(path)
+    return tuple(p for p in dict.fromkeys(chosen) if not matches(p, config.exclude))
