@@ -1,0 +1,206 @@
+"""The command line end to end, through typer's runner, on real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync.cli import app
+from tests.gitutil import git
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Path]:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\n## Install\n\nSee [the readme](../README.md).\n")
+    (tmp_path / "README.md").write_text(
+        "# Project\n\nRead [the guide](docs/guide.md#install) and [nothing](docs/nope.md).\n"
+    )
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "init")
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(old)
+
+
+def test_check_text_reports_and_exits_1(repo: Path) -> None:
+    result = runner.invoke(app, ["check"])
+    assert result.exit_code == 1
+    assert "README.md" in result.stdout
+    assert "1:54  L001  'docs/nope.md' does not exist" in result.stdout
+    assert "1 finding in 1 file (links: 1); 2 Markdown files checked." in result.stdout
+
+
+def test_check_json_shape(repo: Path) -> None:
+    result = runner.invoke(app, ["check", "--format", "json"])
+    assert result.exit_code == 1
+    payload = json.loads(result.stdout)
+    assert payload["files"] == 2
+    (finding,) = payload["findings"]
+    assert {k: finding[k] for k in ("gate", "rule", "path", "line", "column")} == {
+        "gate": "links",
+        "rule": "L001",
+        "path": "README.md",
+        "line": 1,
+        "column": 54,
+    }
+
+
+def test_check_github_annotations_byte_for_byte(repo: Path) -> None:
+    result = runner.invoke(app, ["check", "--format", "github"])
+    assert result.stdout == (
+        "::error file=README.md,line=1,col=54,title=docsync L001 (missing-target)::"
+        "'docs/nope.md' does not exist\n"
+    )
+
+
+def test_github_escaping() -> None:
+    from docsync.model import Finding
+    from docsync.report import as_github
+
+    finding = Finding("links", "L001", "a,b:c%.md", 2, 3, "50% broken\nreally")
+    assert as_github([finding]) == (
+        "::error file=a%2Cb%3Ac%25.md,line=2,col=3,title=docsync L001 (missing-target)::"
+        "50%25 broken%0Areally\n"
+    )
+
+
+def test_clean_after_fixing_the_link(repo: Path) -> None:
+    (repo / "README.md").write_text("# Project\n\nRead [the guide](docs/guide.md#install).\n")
+    result = runner.invoke(app, ["check"])
+    assert result.exit_code == 0, result.stdout
+    assert "All clear: 2 Markdown files checked, no findings." in result.stdout
+
+
+def test_named_files_only_but_fragments_resolve(repo: Path) -> None:
+    result = runner.invoke(app, ["check", "docs/guide.md", "--format", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"files": 1, "findings": []}
+
+
+def test_gate_selection(repo: Path) -> None:
+    (repo / "wrapped.md").write_text("one\ntwo\n")
+    git(repo, "add", "wrapped.md")
+    links_only = runner.invoke(app, ["check", "--gate", "links", "--format", "json"])
+    wrap_only = runner.invoke(app, ["check", "--gate", "wrap", "--format", "json"])
+    assert {f["gate"] for f in json.loads(links_only.stdout)["findings"]} == {"links"}
+    assert {f["gate"] for f in json.loads(wrap_only.stdout)["findings"]} == {"wrap"}
+
+
+def test_unknown_gate_is_usage_error(repo: Path) -> None:
+    result = runner.invoke(app, ["check", "--gate", "spelling"])
+    assert result.exit_code == 2
+    assert "unknown gate 'spelling'" in result.stderr
+
+
+def test_outside_git_is_exit_2(tmp_path: Path) -> None:
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        result = runner.invoke(app, ["check"])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("docsync: error: not inside a git repository")
+    assert "Traceback" not in result.output
+
+
+def test_path_outside_repository_is_exit_2(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    outside = tmp_path_factory.mktemp("elsewhere") / "x.md"
+    outside.write_text("# x\n")
+    result = runner.invoke(app, ["check", str(outside)])
+    assert result.exit_code == 2
+    assert "outside the repository" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('[tool.docsync]\nwrapp = "none"\n', "pyproject.toml [tool.docsync]: unknown key 'wrapp'"),
+        ('[tool.docsync]\nwrap = "sometimes"\n', "key 'wrap' must be"),
+        ("[tool.docsync\n", "pyproject.toml: not valid TOML"),
+    ],
+)
+def test_bad_config_is_exit_2(repo: Path, config: str, message: str) -> None:
+    (repo / "pyproject.toml").write_text(config)
+    result = runner.invoke(app, ["check"])
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_docsync_toml_wins_over_pyproject(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.docsync]\nbogus = 1\n')
+    (repo / ".docsync.toml").write_text('exclude = ["README.md"]\n')
+    result = runner.invoke(app, ["check", "--format", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["files"] == 1
+
+
+def test_invalid_utf8_is_one_finding(repo: Path) -> None:
+    (repo / "latin1.md").write_bytes("caf\xe9\n".encode("latin-1"))
+    git(repo, "add", "latin1.md")
+    result = runner.invoke(app, ["check", "--format", "json"])
+    findings = [f for f in json.loads(result.stdout)["findings"] if f["path"] == "latin1.md"]
+    assert [(f["rule"], f["line"], f["column"]) for f in findings] == [("F001", 1, 4)]
+
+
+def test_nul_byte_is_one_finding(repo: Path) -> None:
+    (repo / "binary.md").write_bytes(b"# x\n\x00\x01")
+    git(repo, "add", "binary.md")
+    result = runner.invoke(app, ["check", "--format", "json"])
+    rules = [f["rule"] for f in json.loads(result.stdout)["findings"] if f["path"] == "binary.md"]
+    assert rules == ["F002"]
+
+
+def test_too_large_is_one_finding(repo: Path) -> None:
+    (repo / ".docsync.toml").write_text("max_file_size = 100\n")
+    (repo / "big.md").write_text("word " * 100 + "\n")
+    git(repo, "add", "big.md")
+    result = runner.invoke(app, ["check", "--format", "json"])
+    rules = [f["rule"] for f in json.loads(result.stdout)["findings"] if f["path"] == "big.md"]
+    assert rules == ["F003"]
+
+
+def test_version() -> None:
+    from docsync import __version__
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"docsync {__version__}"
+
+
+def test_rules_lists_and_explains() -> None:
+    listing = runner.invoke(app, ["rules"])
+    assert listing.exit_code == 0
+    assert "L001  links   missing-target" in listing.stdout
+    explained = runner.invoke(app, ["rules", "L006"])
+    assert explained.exit_code == 0
+    assert explained.stdout.startswith("## L006 missing-fragment")
+    assert "Fix:" in explained.stdout
+    unknown = runner.invoke(app, ["rules", "Z999"])
+    assert unknown.exit_code == 2
+
+
+def test_every_rule_is_documented() -> None:
+    from docsync.ruledocs import DOCS, section
+    from docsync.rules import all_rules
+
+    for rule in all_rules():
+        page = DOCS / f"{rule.gate}.md"
+        assert page.is_file(), f"no rule page for gate {rule.gate}"
+        text = section(page.read_text(encoding="utf-8"), rule.code)
+        assert text is not None, f"{rule.code} is not documented in {page.name}"
+        assert text.splitlines()[0] == f"## {rule.code} {rule.name}"
+        for part in ("What:", "Why:", "Example:", "Fix:"):
+            assert part in text, f"{rule.code} lacks {part}"

@@ -1,0 +1,25 @@
+"""docsync governs its own docs: `docsync check` passes on this repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docsync.checks import run_check
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docsync_check_passes_on_this_repository() -> None:
+    result = run_check(ROOT)
+    assert result.files > 5
+    assert [f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}" for f in result.findings] == []
+
+
+def test_design_records_follow_the_naming_convention() -> None:
+    import re
+
+    records = sorted((ROOT / "docs" / "rfc").glob("*/*.md"))
+    assert records
+    for record in records:
+        assert record.parent.name in ("proposed", "implemented", "rejected"), record
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*\.md", record.name), record
