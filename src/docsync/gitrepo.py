@@ -7,12 +7,15 @@ Markdown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 import git
 
 from .errors import GitError
+from .history import UNSHALLOW_FIX, CommitChanges, FileChange
 
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
@@ -103,3 +106,145 @@ def head_commit(root: Path) -> str | None:
         return repo.head.commit.hexsha
     except ValueError:
         return None
+
+
+# History: one `git log` over every commit reachable from HEAD, plus one
+# `git diff-tree --stdin` for merges' other parents. `git log -m` cannot
+# serve both, because it omits a parent's block when that diff is empty, so
+# the blocks cannot be told apart.
+
+_RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
+_LOG_FORMAT = "--format=%H %P%x00%ai"
+_RENAME_LIMIT_WARNING = "diff.renameLimit"
+
+
+def is_shallow(root: Path) -> bool:
+    """Whether the repository holding ``root`` is a shallow clone."""
+    return _is_shallow(open_repo(root))
+
+
+def read_history(root: Path) -> list[CommitChanges]:
+    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
+
+    Raises :class:`GitError` for a shallow clone, or when git skipped rename
+    detection, since either would date records wrongly.
+    """
+    repo = open_repo(root)
+    if _is_shallow(repo):
+        raise GitError(
+            f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
+            f"back to when records were first proposed; {UNSHALLOW_FIX}"
+        )
+    if not repo.head.is_valid():
+        return []
+    history = _parse_log(_run_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--"))
+    merges = [(commit.sha, parent) for commit in history for parent in commit.parents[1:]]
+    if not merges:
+        return history
+    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
+    diffs = _parse_merge_diffs(
+        _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines), merges
+    )
+    return [
+        replace(commit, merge_changes=diffs[commit.sha]) if commit.sha in diffs else commit
+        for commit in history
+    ]
+
+
+_LOG_OPTIONS = (
+    *_RAW_DIFF,
+    "--topo-order",
+    "--root",
+    "--diff-merges=first-parent",
+    "--no-color",
+    "--no-notes",
+    "--no-show-signature",
+    "--no-relative",
+)
+
+
+def _is_shallow(repo: git.Repo) -> bool:
+    try:
+        return str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
+    except git.GitCommandError as exc:
+        raise GitError(f"git rev-parse failed: {exc.stderr.strip()}") from None
+
+
+def _run_git(repo: git.Repo, command: str, *args: str, stdin: str | None = None) -> str:
+    """Run one git command; stderr warnings about skipped rename detection are errors."""
+    try:
+        with tempfile.TemporaryFile() as feed:
+            feed.write((stdin or "").encode())
+            feed.seek(0)
+            run = getattr(repo.git, command.replace("-", "_"))
+            _, out, err = run(
+                *args, istream=feed, with_extended_output=True, strip_newline_in_stdout=False
+            )
+    except git.GitCommandError as exc:
+        raise GitError(f"git {command} failed: {exc.stderr.strip()}") from None
+    if _RENAME_LIMIT_WARNING in err:
+        advice = " ".join(line.removeprefix("warning: ") for line in err.splitlines())
+        raise GitError(
+            f"git skipped rename detection, so moved records would be dated by their move: "
+            f"{advice} (`git config diff.renameLimit <N>`)"
+        )
+    return str(out)
+
+
+def _parse_log(output: str) -> list[CommitChanges]:
+    tokens = output.split("\0")
+    commits: list[CommitChanges] = []
+    i, end = 0, len(tokens)
+    while i < end:
+        header = tokens[i].lstrip("\n")
+        if not header:
+            i += 1
+            continue
+        sha, *parents = header.split()
+        stamp = tokens[i + 1]
+        changes, i = _parse_raw(tokens, i + 2)
+        day = date.fromisoformat(stamp[:10])
+        commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
+    return commits
+
+
+def _parse_merge_diffs(
+    output: str, merges: list[tuple[str, str]]
+) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+    """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
+    tokens = output.split("\0")
+    found: dict[str, list[tuple[FileChange, ...]]] = {}
+    i = 0
+    for sha, _parent in merges:
+        if i >= len(tokens) or tokens[i].strip() != sha:
+            raise GitError(f"unexpected output from git diff-tree for merge {sha}")
+        changes, i = _parse_raw(tokens, i + 1)
+        found.setdefault(sha, []).append(changes)
+    return {sha: tuple(diffs) for sha, diffs in found.items()}
+
+
+def _parse_raw(tokens: list[str], i: int) -> tuple[tuple[FileChange, ...], int]:
+    """Raw diff entries (``:mode mode blob blob status\\0path[\\0path]``) from ``tokens[i]`` on."""
+    changes: list[FileChange] = []
+    end = len(tokens)
+    while i < end:
+        meta = tokens[i].lstrip("\n")
+        if not meta.startswith(":"):
+            break
+        fields = meta.split(" ")
+        blob, status = fields[3], fields[4][0]
+        if status in "RC":
+            old, path = tokens[i + 1], tokens[i + 2]
+            i += 3
+            if status == "R":
+                changes.append(FileChange("R", path, old, blob))
+            else:
+                changes.append(FileChange("A", path, None, blob))
+            continue
+        path = tokens[i + 1]
+        i += 2
+        if status == "D":
+            changes.append(FileChange("D", path))
+        else:
+            changes.append(FileChange("A" if status == "A" else "M", path, None, blob))
+    return tuple(changes), i

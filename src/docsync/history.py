@@ -1,0 +1,316 @@
+"""When each design record was first proposed, and where moved files went.
+
+Pure logic over plain data; :func:`docsync.gitrepo.read_history` reads the
+history (every commit reachable from HEAD, in one pass) and this module
+replays it oldest first, carrying each file's *origin* (the commit that first
+added its content) along renames, moves and merges, so the answer for every
+record comes out of a single replay instead of one ``git log --follow`` each.
+
+Decisions, each with a test in ``tests/test_history.py``:
+
+* The date is the author date of the introducing commit, in the author's own
+  time zone as recorded (what ``git log --date=short`` prints), never UTC.
+* Renames are what ``git log -M`` detects (50% similarity by default). Copy
+  detection is ignored on purpose: a record copied from a template starts a
+  new lineage dated by the commit that created it.
+* Merges: a file that a merge brings in from another parent keeps that
+  parent's origin (so a file added on a side branch is dated by the
+  side-branch commit, whether the branch was merged or fast-forwarded); a
+  file that exists in none of the parents is added by the merge itself. When
+  several parents hold the file with different origins, the earliest wins,
+  the record having been proposed on whichever branch came first.
+* Delete and restore: a file added at a path where the *same content* (the
+  same blob) was recorded before counts as restored, and keeps the earliest
+  origin that content had there (``git revert`` of a deletion, ``git checkout
+  <old> -- path``). Content that differs, or an empty file, starts a new
+  lineage: the same path alone does not prove the same record, since numbered
+  names (``0007-...``) do get reused.
+* History that does not reach back to a file's creation (a parent missing
+  from the history, or a change to a file never added) raises
+  :class:`GitError` with the fix, rather than returning a wrong date.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import NamedTuple
+
+from .errors import GitError
+
+UNSHALLOW_FIX = (
+    "fetch the full history with `git fetch --unshallow` "
+    "(GitHub Actions: set `fetch-depth: 0` on actions/checkout)"
+)
+
+# Empty content proves nothing about identity, so it never counts as a restore.
+EMPTY_BLOBS = frozenset(
+    {
+        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+        "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file a commit changed, relative to one parent.
+
+    ``status`` is ``"A"`` (added; copies count as adds), ``"M"`` (modified,
+    including type changes), ``"D"`` (deleted) or ``"R"`` (renamed from
+    ``old_path``). ``blob`` is the object id of the content after the change,
+    ``None`` for a deletion.
+    """
+
+    status: str
+    path: str
+    old_path: str | None = None
+    blob: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommitChanges:
+    """One commit: its author date as the author's clock showed it, and what it changed.
+
+    ``changes`` is the diff against the first parent (against nothing for a
+    root commit); ``merge_changes`` holds a merge's diffs against its other
+    parents, in ``parents[1:]`` order.
+    """
+
+    sha: str
+    author_date: date
+    author_tz: str
+    parents: tuple[str, ...]
+    changes: tuple[FileChange, ...]
+    merge_changes: tuple[tuple[FileChange, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a file at HEAD (``path``) began: the commit that first added it, and at which path."""
+
+    path: str
+    date: date
+    commit: str
+    original_path: str
+
+
+def first_proposed(history: Sequence[CommitChanges], paths: Iterable[str]) -> dict[str, Origin]:
+    """The origin of each of ``paths`` (repository-relative, as at HEAD).
+
+    ``history`` is what :func:`docsync.gitrepo.read_history` returns: HEAD
+    first, every commit listed before its parents. Paths that HEAD does not
+    track (not committed yet) are left out of the result.
+    """
+    head = _Replayer(history, track_homes=False).run()
+    return {
+        path: Origin(path, root.date, root.commit, root.path)
+        for path in paths
+        if (root := head.get(path)) is not None
+    }
+
+
+def rename_map(history: Sequence[CommitChanges]) -> dict[str, str]:
+    """Old path → path at HEAD, for every file that HEAD tracks under another name.
+
+    Chains are collapsed (``a → b → c`` gives ``a: c`` and ``b: c``). A path
+    is left out when it is tracked at HEAD, when files of more than one
+    lineage have lived there, or when its file was deleted since: a link to
+    it has no single right target.
+    """
+    replayer = _Replayer(history, track_homes=True)
+    head = replayer.run()
+    places: dict[_Root, list[str]] = {}
+    for path, root in head.items():
+        places.setdefault(root, []).append(path)
+    moved: dict[str, str] = {}
+    for old, roots in replayer.homes.items():
+        if old in head or len(roots) != 1:
+            continue
+        current = places.get(next(iter(roots)), [])
+        if len(current) == 1:
+            moved[old] = current[0]
+    return moved
+
+
+class _Root(NamedTuple):
+    """The start of a lineage. Tuple order makes ``min`` pick the earliest, deterministically."""
+
+    date: date
+    commit: str
+    path: str
+
+
+_State = dict[str, _Root]
+
+
+class _Replayer:
+    """Replays history oldest first, keeping path → origin for each commit still needed.
+
+    A commit's state is handed to its last child without copying and freed
+    once every child has read it, so memory holds one state per open branch.
+    """
+
+    def __init__(self, history: Sequence[CommitChanges], *, track_homes: bool) -> None:
+        self._history = history
+        self._known = {commit.sha for commit in history}
+        self._children = Counter(parent for commit in history for parent in commit.parents)
+        self._states: dict[str, _State] = {}
+        self._seen: dict[tuple[str, str], _Root] = {}
+        self._track_homes = track_homes
+        self.homes: dict[str, set[_Root]] = {}
+
+    def run(self) -> _State:
+        """The state at HEAD, the first commit of the history."""
+        for commit in reversed(self._history):
+            self._states[commit.sha] = self._replay(commit)
+        return self._states[self._history[0].sha] if self._history else {}
+
+    def _replay(self, commit: CommitChanges) -> _State:
+        others = [self._peek(parent) for parent in commit.parents[1:]]
+        state = self._take(commit.parents[0]) if commit.parents else {}
+        moved = _remove(state, commit)
+        if others:
+            diffs: list[tuple[FileChange, ...] | None] = list(commit.merge_changes)
+            diffs += [None] * (len(others) - len(diffs))
+            self._merge_in(state, commit, moved, list(zip(others, diffs, strict=True)))
+        else:
+            self._add(state, commit, moved)
+        for parent in commit.parents[1:]:
+            self._release(parent)
+        return state
+
+    def _add(self, state: _State, commit: CommitChanges, moved: Mapping[str, _Root]) -> None:
+        for change in commit.changes:
+            status = change.status
+            if status == "D":
+                continue
+            if status == "A":
+                root = self._added(commit, change)
+            elif status == "R":
+                root = moved[change.old_path or ""]
+            elif (known := state.get(change.path)) is not None:
+                root = known
+            else:
+                raise _incomplete(change.path, commit)
+            self._place(state, change, root)
+
+    def _merge_in(
+        self,
+        state: _State,
+        commit: CommitChanges,
+        moved: Mapping[str, _Root],
+        others: list[tuple[_State, tuple[FileChange, ...] | None]],
+    ) -> None:
+        """Like :meth:`_add`, but a file may also come from the other parents."""
+        indexes = [(other, None if diff is None else _by_path(diff)) for other, diff in others]
+        for change in commit.changes:
+            if change.status == "D":
+                continue
+            candidates = [
+                root
+                for root in (_via_first(state, moved, change), *_via_others(indexes, change.path))
+                if root is not None
+            ]
+            if change.status == "M" and not candidates:
+                raise _incomplete(change.path, commit)
+            root = min(candidates) if candidates else self._added(commit, change)
+            self._place(state, change, root)
+
+    def _added(self, commit: CommitChanges, change: FileChange) -> _Root:
+        root = _Root(commit.author_date, commit.sha, change.path)
+        blob = change.blob
+        if blob is None or blob in EMPTY_BLOBS:
+            return root
+        restored = self._seen.get((change.path, blob))
+        return restored if restored is not None and restored.date <= root.date else root
+
+    def _place(self, state: _State, change: FileChange, root: _Root) -> None:
+        state[change.path] = root
+        blob = change.blob
+        if blob is not None:
+            key = (change.path, blob)
+            known = self._seen.get(key)
+            if known is None or root < known:
+                self._seen[key] = root
+        if self._track_homes:
+            self.homes.setdefault(change.path, set()).add(root)
+
+    def _peek(self, sha: str) -> _State:
+        state = self._states.get(sha)
+        if state is None:
+            raise self._missing(sha)
+        return state
+
+    def _take(self, sha: str) -> _State:
+        """The parent's state to build on: its own dict if no other child needs it."""
+        state = self._peek(sha)
+        if self._children[sha] > 1:
+            self._children[sha] -= 1
+            return dict(state)
+        del self._states[sha]
+        return state
+
+    def _release(self, sha: str) -> None:
+        self._children[sha] -= 1
+        if self._children[sha] <= 0:
+            self._states.pop(sha, None)
+
+    def _missing(self, sha: str) -> Exception:
+        if sha in self._known:
+            return ValueError(f"history must list commit {sha} after its children")
+        return GitError(
+            f"git history is incomplete: parent commit {sha} is missing, "
+            f"so first-proposed dates would be wrong; {UNSHALLOW_FIX}"
+        )
+
+
+def _remove(state: _State, commit: CommitChanges) -> dict[str, _Root]:
+    """Drop deleted and renamed-away paths first, so a path freed and reused in one commit works."""
+    moved: dict[str, _Root] = {}
+    for change in commit.changes:
+        if change.status == "D":
+            state.pop(change.path, None)
+        elif change.status == "R" and change.old_path is not None:
+            root = state.pop(change.old_path, None)
+            if root is None:
+                raise _incomplete(change.old_path, commit)
+            moved[change.old_path] = root
+    return moved
+
+
+def _via_first(state: _State, moved: Mapping[str, _Root], change: FileChange) -> _Root | None:
+    if change.status == "R":
+        return moved.get(change.old_path or "")
+    if change.status == "M":
+        return state.get(change.path)
+    return None
+
+
+def _via_others(
+    indexes: list[tuple[_State, dict[str, FileChange] | None]], path: str
+) -> list[_Root | None]:
+    """Where ``path`` came from in each non-first parent, per that parent's diff."""
+    found: list[_Root | None] = []
+    for state, index in indexes:
+        change = None if index is None else index.get(path)
+        if change is None or change.status == "M":
+            found.append(state.get(path))
+        elif change.status == "R":
+            found.append(state.get(change.old_path or ""))
+        else:
+            found.append(None)
+    return found
+
+
+def _by_path(diff: Sequence[FileChange]) -> dict[str, FileChange]:
+    return {change.path: change for change in diff if change.status != "D"}
+
+
+def _incomplete(path: str, commit: CommitChanges) -> GitError:
+    return GitError(
+        f"git history is incomplete: {path} changes in commit {commit.sha} but was never added, "
+        f"so first-proposed dates would be wrong; {UNSHALLOW_FIX}"
+    )
