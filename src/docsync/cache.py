@@ -109,4 +109,5 @@ def _load(file: Path) -> dict[str, model.Document]:
         or not isinstance(payload.get("entries"), dict)
     ):
         return {}
-    return payload["entries"]
+    entries: dict[str, model.Document] = payload["entries"]
+    return entries

@@ -20,15 +20,15 @@ WrapMode = str | int  # "none" | "sentence" | "off" | width
 
 DEFAULT_STATUSES: Mapping[str, str] = {
     **dict.fromkeys(
-        "implemented accepted adopted approved done complete completed final active living shipped".split(),
+        ["implemented", "accepted", "adopted", "approved", "done", "complete", "completed", "final", "active", "living", "shipped"],
         "implemented",
     ),
     **dict.fromkeys(
-        "proposed draft open review discussion pending deferred postponed planned wip".split(),
+        ["proposed", "draft", "open", "review", "discussion", "pending", "deferred", "postponed", "planned", "wip"],
         "proposed",
     ),
     **dict.fromkeys(
-        "rejected declined withdrawn abandoned superseded deprecated obsolete replaced retired stagnant".split(),
+        ["rejected", "declined", "withdrawn", "abandoned", "superseded", "deprecated", "obsolete", "replaced", "retired", "stagnant"],
         "rejected",
     ),
 }

@@ -169,7 +169,8 @@ def _plain_parser() -> MarkdownIt:
 
 def render_html(text: str) -> str:
     """HTML as GitHub's dialect renders ``text`` (used to prove a rewrite safe)."""
-    return _plain_parser().render(text)
+    rendered: str = _plain_parser().render(text)
+    return rendered
 
 
 _WS = re.compile(r"\s+")
@@ -298,9 +299,8 @@ class _Builder:
         for i, token in enumerate(tokens):
             if token.type in _CONTAINERS:
                 containers.append(_CONTAINERS[token.type])
-            elif token.type.replace("_close", "_open") in _CONTAINERS and token.nesting == -1:
-                if containers:
-                    containers.pop()
+            elif token.nesting == -1 and token.type.replace("_close", "_open") in _CONTAINERS:
+                containers.pop()
             if token.type in _BLOCKS and token.map:
                 self.blocks.append(
                     Block(_BLOCKS[token.type], LineSpan(token.map[0] + 1, token.map[1]))
@@ -444,7 +444,6 @@ class _Builder:
                 elif key in ("href", "src"):
                     kind = LinkKind.HTML_HREF if key == "href" else LinkKind.HTML_SRC
                     dest_span = Span(value_start, value_start + len(value))
-                    tag_line, tag_column = _position(self.line_starts, base + tag.start())
                     self.links.append(
                         Link(
                             kind,

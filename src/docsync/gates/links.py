@@ -165,8 +165,8 @@ def _targets(doc: Document) -> Iterator[_Target]:
             continue
         url = link.destination if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC) else markdown_url(link.destination)
         yield _Target(link.destination, url, link.line, link.column, link.kind in _IMAGE_KINDS)
-    image_labels = {l.label for l in doc.links if l.kind == LinkKind.IMAGE and l.label}
-    link_labels = {l.label for l in doc.links if l.kind == LinkKind.REFERENCE and l.label}
+    image_labels = {x.label for x in doc.links if x.kind == LinkKind.IMAGE and x.label}
+    link_labels = {x.label for x in doc.links if x.kind == LinkKind.REFERENCE and x.label}
     seen: set[str] = set()
     for definition in doc.definitions:
         if definition.normalized_label in seen:
