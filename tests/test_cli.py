@@ -204,3 +204,17 @@ def test_every_rule_is_documented() -> None:
         assert text.splitlines()[0] == f"## {rule.code} {rule.name}"
         for part in ("What:", "Why:", "Example:", "Fix:"):
             assert part in text, f"{rule.code} lacks {part}"
+
+
+def test_changed_checks_changed_files_and_their_linkers(repo: Path) -> None:
+    (repo / "README.md").write_text("# Project\n\nRead [the guide](docs/guide.md#install).\n")
+    (repo / "other.md").write_text("# Other\n\n[bad](missing.md)\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "docs" / "guide.md").write_text("# Guide\n\n## Setup\n")
+    result = runner.invoke(app, ["check", "--changed", "--since", "HEAD", "--format", "json"])
+    payload = json.loads(result.stdout)
+    # guide.md changed; README.md links into it and now has a broken fragment;
+    # other.md is broken too but untouched, so a pull-request run does not see it.
+    assert payload["files"] == 2
+    assert [(f["path"], f["rule"]) for f in payload["findings"]] == [("README.md", "L006")]

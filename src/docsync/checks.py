@@ -12,8 +12,8 @@ from .config import GATES, Config
 from .config import load as load_config
 from .errors import DocsyncError
 from .gates import links, wrap
-from .gitrepo import find_repo
-from .model import Finding
+from .gitrepo import changed_files, find_repo
+from .model import Document, Finding
 from .workspace import Workspace, load_workspace
 from .writer import FileWrite, write_all
 
@@ -64,12 +64,43 @@ def run_check(
     paths: Sequence[str] | None = None,
     gates: Sequence[str] | None = None,
     config: Config | None = None,
+    changed_since: str | None = None,
 ) -> CheckResult:
+    """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
+    the default branch) narrows the run to files changed since then plus the files
+    that link to them."""
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
     workspace = load_workspace(start, paths, config)
+    if changed_since is not None:
+        workspace = _narrow_to_changed(workspace, changed_since or None)
     return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)
+
+
+def _narrow_to_changed(workspace: Workspace, rev: str | None) -> Workspace:
+    changed = changed_files(workspace.root, rev)
+    selected = [
+        path
+        for path in workspace.selected
+        if path in changed or _links_into(workspace.documents.get(path), changed)
+    ]
+    chosen = set(selected)
+    return replace(
+        workspace,
+        selected=tuple(selected),
+        problems=tuple(p for p in workspace.problems if p.path in chosen),
+    )
+
+
+def _links_into(doc: Document | None, changed: frozenset[str]) -> bool:
+    if doc is None:
+        return False
+    for _, url in links.link_targets(doc):
+        target = links.resolve_url(doc.path, url)
+        if target is not None and target[0] in changed:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -138,7 +169,3 @@ def run_fix(
         tuple(skipped),
         tuple(f for f in remaining if f.sort_key() not in skipped_keys),
     )
-
-
-def with_gates(config: Config, gates: Sequence[str]) -> Config:
-    return replace(config, gates=tuple(gates))

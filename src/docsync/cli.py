@@ -92,10 +92,22 @@ def check(
     paths: PathsArg = None,
     gate: GateOpt = None,
     output: FormatOpt = Format.text,
+    changed: Annotated[
+        bool,
+        typer.Option(
+            "--changed",
+            help="Check only files changed since --since (default: the merge base with the "
+            "default branch), plus the files that link to them.",
+        ),
+    ] = False,
+    since: Annotated[
+        str | None, typer.Option("--since", help="The revision --changed compares against.")
+    ] = None,
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
+    changed_since = (since or "") if changed or since else None
     with _errors():
-        result = run_check(Path.cwd(), _paths(paths), gate)
+        result = run_check(Path.cwd(), _paths(paths), gate, changed_since=changed_since)
     _emit(output, result.files, list(result.findings))
     raise typer.Exit(result.exit_code)
 
