@@ -35,19 +35,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-WORDS = (
+_WORD_TEXT = (
     "record decision context status consequence option driver review module service "
     "gateway storage index cache parser schema migration release version policy token "
     "request response client server queue worker thread process boundary contract "
     "latency throughput budget owner team workflow pipeline build test deploy rollback "
     "metric alert incident runbook diagram interface adapter plugin config default "
     "format encoding payload header stream batch shard replica leader follower quorum"
-).split()
-TITLE_WORDS = (
+)
+_TITLE_TEXT = (
     "Overview Motivation Background Design Goals Constraints Alternatives Decision "
     "Rollout Testing Security Privacy Operations Monitoring Migration Compatibility "
     "Performance Risks Questions Appendix Glossary Timeline Ownership Costs Summary"
-).split()
+)
+WORDS = _WORD_TEXT.split()
+TITLE_WORDS = _TITLE_TEXT.split()
 
 
 # --------------------------------------------------------------------------- the corpus
@@ -97,7 +99,10 @@ def _folders(rng: random.Random, count: int) -> list[str]:
 def _plan(rng: random.Random, files: int) -> list[Page]:
     """Paths, titles and section headings of every page (one README per folder)."""
     folders = _folders(rng, max(1, files // 25))
-    pages = [Page(f"{folder}/README.md", f"{folder.rsplit('/', 1)[-1].title()} Index") for folder in folders]
+    pages = [
+        Page(f"{folder}/README.md", f"{folder.rsplit('/', 1)[-1].title()} Index")
+        for folder in folders
+    ]
     pages.insert(0, Page("README.md", "Synthetic Corpus"))
     serial = 0
     while len(pages) < files:
@@ -191,7 +196,12 @@ class _Writer:
                 budget -= here
             roll = self.rng.random()
             if roll < 0.15:
-                out += ["```python", f"{self.rng.choice(WORDS)} = load('[not a link](nowhere.md)')", "```", ""]
+                out += [
+                    "```python",
+                    f"{self.rng.choice(WORDS)} = load('[not a link](nowhere.md)')",
+                    "```",
+                    "",
+                ]
             elif roll < 0.35:
                 out += [f"- {self.words(3, 8)}" for _ in range(self.rng.randint(2, 5))] + [""]
         return "\n".join(out)
@@ -218,9 +228,12 @@ def generate(root: Path, files: int, links: int, seed: int) -> Corpus:
 def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
-        GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
-        GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com",
-        GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_AUTHOR_NAME="bench",
+        GIT_AUTHOR_EMAIL="bench@example.com",
+        GIT_COMMITTER_NAME="bench",
+        GIT_COMMITTER_EMAIL="bench@example.com",
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
     )
     return env
 
@@ -263,8 +276,12 @@ LYCHEE = ["lychee", "--offline", "--include-fragments", "--no-progress", "--form
 
 def _git_dir(root: Path) -> Path:
     out = subprocess.run(
-        ["git", "rev-parse", "--absolute-git-dir"], cwd=root, env=_git_env(),
-        capture_output=True, text=True, check=True,
+        ["git", "rev-parse", "--absolute-git-dir"],
+        cwd=root,
+        env=_git_env(),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return Path(out.stdout.strip())
 
@@ -320,7 +337,9 @@ def print_summary(summary: dict[str, object], stream: object = sys.stdout) -> No
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=3000, help="Markdown files (default 3000)")
-    parser.add_argument("--links", type=int, default=20, help="links per file, on average (default 20)")
+    parser.add_argument(
+        "--links", type=int, default=20, help="links per file, on average (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (default 3)")
     parser.add_argument("--keep", type=Path, help="generate the corpus here and keep it")
