@@ -120,7 +120,7 @@ _RENAME_LIMIT_WARNING = "diff.renameLimit"
 
 def is_shallow(root: Path) -> bool:
     """Whether the repository holding ``root`` is a shallow clone."""
-    return _is_shallow(open_repo(root))
+    return _shallow_and_head(open_repo(root))[0]
 
 
 def read_history(root: Path) -> list[CommitChanges]:
@@ -130,14 +130,15 @@ def read_history(root: Path) -> list[CommitChanges]:
     detection, since either would date records wrongly.
     """
     repo = open_repo(root)
-    if _is_shallow(repo):
+    shallow, head = _shallow_and_head(repo)
+    if shallow:
         raise GitError(
             f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
         )
-    if not repo.head.is_valid():
+    if head is None:
         return []
-    history = _parse_log(_run_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--"))
+    history = _parse_log(_run_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, head, "--"))
     merges = [(commit.sha, parent) for commit in history for parent in commit.parents[1:]]
     if not merges:
         return history
@@ -163,11 +164,20 @@ _LOG_OPTIONS = (
 )
 
 
-def _is_shallow(repo: git.Repo) -> bool:
-    try:
-        return str(repo.git.rev_parse("--is-shallow-repository")).strip() == "true"
-    except git.GitCommandError as exc:
-        raise GitError(f"git rev-parse failed: {exc.stderr.strip()}") from None
+def _shallow_and_head(repo: git.Repo) -> tuple[bool, str | None]:
+    """Whether the clone is shallow, and HEAD's commit (``None`` before the first commit)."""
+    status, out, err = repo.git.rev_parse(
+        "--is-shallow-repository",
+        "--verify",
+        "-q",
+        "HEAD",
+        with_extended_output=True,
+        with_exceptions=False,
+    )
+    lines = str(out).split()
+    if not lines or lines[0] not in ("true", "false"):
+        raise GitError(f"git rev-parse failed: {str(err).strip()}")
+    return lines[0] == "true", (lines[1] if status == 0 and len(lines) > 1 else None)
 
 
 def _run_git(repo: git.Repo, command: str, *args: str, stdin: str | None = None) -> str:

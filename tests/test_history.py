@@ -1,0 +1,449 @@
+"""First-proposed dates and rename maps, read from real git repositories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from docsync.errors import GitError
+from docsync.gitrepo import is_shallow, read_history
+from docsync.history import CommitChanges, FileChange, first_proposed, rename_map
+from tests.gitutil import GitRepo, isolate_git_environ
+
+Story = Callable[[GitRepo], None]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate_git_environ(monkeypatch)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo.init(tmp_path / "repo")
+
+
+def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
+    """Every file at HEAD → (first-proposed date, path it was first added at)."""
+    tracked = repo.git("ls-files", "-z").split("\0")
+    origins = first_proposed(read_history(repo.root), [p for p in tracked if p])
+    return {path: (str(o.date), o.original_path) for path, o in origins.items()}
+
+
+# Stories: each builds a history; the table below says what the dates must be.
+
+
+def rename(repo: GitRepo) -> None:
+    repo.write("a.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.move("a.md", "b.md")
+    repo.commit(when="2021-01-01 10:00")
+
+
+def move_across_folders(repo: GitRepo) -> None:
+    repo.write("docs/adr/0007-cache.md", "# ADR 7: cache\n\nWe cache parses.\n")
+    repo.commit(when="2020-02-03 10:00")
+    repo.write("docs/other.md")
+    repo.commit(when="2020-05-05 10:00")
+    repo.move("docs/adr/0007-cache.md", "docs/rfc/implemented/2020-02-03-cache.md")
+    repo.commit(when="2022-01-01 10:00")
+
+
+def rename_chain_with_edits(repo: GitRepo) -> None:
+    body = "".join(f"line {i} of a long enough record body\n" for i in range(30))
+    repo.write("docs/rfc/003-plan.md", "# RFC 3\n\n" + body)
+    repo.commit(when="2019-07-08 10:00")
+    repo.move("docs/rfc/003-plan.md", "docs/adr/0003-plan.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.write("docs/adr/0003-plan.md", "# ADR 3\n\nStatus: accepted\n\n" + body)
+    repo.commit(when="2020-02-01 10:00")
+    repo.move("docs/adr/0003-plan.md", "docs/rfc/implemented/plan.md")
+    repo.write("docs/rfc/implemented/plan.md", "# RFC: Plan\n\nStatus: implemented\n\n" + body)
+    repo.commit(when="2021-03-01 10:00")
+
+
+def side_branch_merge_commit(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.branch("side")
+    repo.write("docs/rfc/side.md")
+    repo.commit(when="2020-03-01 10:00")
+    repo.switch("main")
+    repo.write("docs/main.md")
+    repo.commit(when="2020-06-01 10:00")
+    repo.merge("side", when="2020-07-01 10:00")
+
+
+def side_branch_fast_forward(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-05-01 10:00")
+    repo.branch("side")
+    repo.write("docs/rfc/side.md")
+    repo.commit(when="2020-02-01 10:00")  # rebased work keeps its older author date
+    repo.switch("main")
+    repo.merge("side", fast_forward=True)
+
+
+def renamed_on_side_branch_edited_on_main(repo: GitRepo) -> None:
+    body = "".join(f"line {i}\n" for i in range(40))
+    repo.write("docs/adr/0001-x.md", body)
+    repo.commit(when="2018-04-04 10:00")
+    repo.branch("side")
+    repo.move("docs/adr/0001-x.md", "docs/rfc/proposed/x.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.switch("main")
+    repo.write("docs/adr/0001-x.md", body + "one more line\n")
+    repo.commit(when="2020-02-01 10:00")
+    repo.merge("side", when="2020-03-01 10:00")
+
+
+def added_by_merge_commit(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.branch("side")
+    repo.write("side.md")
+    repo.commit(when="2020-02-01 10:00")
+    repo.switch("main")
+    repo.merge("side", commit=False)
+    repo.write("docs/rfc/resolution.md")
+    repo.commit("merge side", when="2020-04-04 10:00")
+
+
+def renamed_by_merge_commit(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.branch("side")
+    repo.write("docs/adr/side.md")
+    repo.commit(when="2020-02-02 10:00")
+    repo.switch("main")
+    repo.write("main.md")
+    repo.commit(when="2020-03-01 10:00")
+    repo.merge("side", commit=False)
+    repo.move("docs/adr/side.md", "docs/rfc/side.md")
+    repo.commit("merge side, moving its record", when="2020-04-04 10:00")
+
+
+def time_zone(when: str, tz: str) -> Story:
+    def story(repo: GitRepo) -> None:
+        repo.write("docs/rfc/zone.md")
+        repo.commit(when=when, tz=tz)
+
+    return story
+
+
+def delete_and_restore(repo: GitRepo) -> None:
+    repo.write("docs/adr/0002-keep.md", "# Keep\n\nThe record.\n")
+    repo.commit(when="2019-01-01 10:00")
+    repo.remove("docs/adr/0002-keep.md")
+    repo.commit(when="2019-06-01 10:00")
+    repo.git("revert", "--no-edit", "HEAD", env={"GIT_AUTHOR_DATE": "2020-01-01 10:00 +0000"})
+
+
+def restore_older_version_after_edits(repo: GitRepo) -> None:
+    repo.write("rec.md", "# Record\n\nFirst version.\n")
+    first = repo.commit(when="2019-01-01 10:00")
+    repo.write("rec.md", "# Record\n\nSecond version.\n")
+    repo.commit(when="2019-02-01 10:00")
+    repo.remove("rec.md")
+    repo.commit(when="2019-03-01 10:00")
+    repo.git("checkout", first, "--", "rec.md")
+    repo.commit(when="2020-01-01 10:00")
+
+
+def delete_and_reuse_path(repo: GitRepo) -> None:
+    repo.write("docs/adr/0002-x.md", "# Cache\n\nOne topic.\n")
+    repo.commit(when="2019-01-01 10:00")
+    repo.remove("docs/adr/0002-x.md")
+    repo.commit(when="2019-06-01 10:00")
+    repo.write("docs/adr/0002-x.md", "# Logging\n\nAnother topic entirely.\n")
+    repo.commit(when="2020-01-01 10:00")
+
+
+def delete_and_restore_empty_file(repo: GitRepo) -> None:
+    (repo.root / "stub.md").write_text("")
+    repo.commit(when="2019-01-01 10:00")
+    repo.remove("stub.md")
+    repo.commit(when="2019-06-01 10:00")
+    (repo.root / "stub.md").write_text("")
+    repo.commit(when="2020-01-01 10:00")
+
+
+def copy_from_template(repo: GitRepo) -> None:
+    repo.write("docs/rfc/template.md", "# RFC: <title>\n\nStatus: proposed\n\n## Context\n")
+    repo.commit(when="2018-01-01 10:00")
+    repo.write("docs/rfc/proposed/new.md", "# RFC: <title>\n\nStatus: proposed\n\n## Context\n")
+    repo.commit(when="2021-05-05 10:00")
+
+
+def awkward_names(repo: GitRepo) -> None:
+    repo.write('docs/with space/ünïcödé "q".md')
+    repo.commit(when="2020-01-01 10:00")
+    repo.move('docs/with space/ünïcödé "q".md', "docs/tab\there.md")
+    repo.commit(when="2021-01-01 10:00")
+
+
+STORIES = [
+    pytest.param(rename, {"b.md": ("2020-01-01", "a.md")}, id="rename"),
+    pytest.param(
+        move_across_folders,
+        {
+            "docs/rfc/implemented/2020-02-03-cache.md": ("2020-02-03", "docs/adr/0007-cache.md"),
+            "docs/other.md": ("2020-05-05", "docs/other.md"),
+        },
+        id="move-across-folders",
+    ),
+    pytest.param(
+        rename_chain_with_edits,
+        {"docs/rfc/implemented/plan.md": ("2019-07-08", "docs/rfc/003-plan.md")},
+        id="rename-chain-with-edits",
+    ),
+    pytest.param(
+        side_branch_merge_commit,
+        {
+            "README.md": ("2020-01-01", "README.md"),
+            "docs/rfc/side.md": ("2020-03-01", "docs/rfc/side.md"),
+            "docs/main.md": ("2020-06-01", "docs/main.md"),
+        },
+        id="side-branch-merge-commit",
+    ),
+    pytest.param(
+        side_branch_fast_forward,
+        {
+            "README.md": ("2020-05-01", "README.md"),
+            "docs/rfc/side.md": ("2020-02-01", "docs/rfc/side.md"),
+        },
+        id="side-branch-fast-forward",
+    ),
+    pytest.param(
+        renamed_on_side_branch_edited_on_main,
+        {"docs/rfc/proposed/x.md": ("2018-04-04", "docs/adr/0001-x.md")},
+        id="renamed-on-side-edited-on-main",
+    ),
+    pytest.param(
+        added_by_merge_commit,
+        {
+            "README.md": ("2020-01-01", "README.md"),
+            "side.md": ("2020-02-01", "side.md"),
+            "docs/rfc/resolution.md": ("2020-04-04", "docs/rfc/resolution.md"),
+        },
+        id="added-by-merge-commit",
+    ),
+    pytest.param(
+        renamed_by_merge_commit,
+        {
+            "README.md": ("2020-01-01", "README.md"),
+            "main.md": ("2020-03-01", "main.md"),
+            "docs/rfc/side.md": ("2020-02-02", "docs/adr/side.md"),
+        },
+        id="renamed-by-merge-commit",
+    ),
+    # The author's local day, not the UTC day (given in the comments).
+    pytest.param(
+        time_zone("2021-03-04 23:30", "-0800"),
+        {"docs/rfc/zone.md": ("2021-03-04", "docs/rfc/zone.md")},  # UTC: 03-05
+        id="tz-west-0800",
+    ),
+    pytest.param(
+        time_zone("2021-03-05 08:00", "+1400"),
+        {"docs/rfc/zone.md": ("2021-03-05", "docs/rfc/zone.md")},  # UTC: 03-04
+        id="tz-east-1400",
+    ),
+    pytest.param(
+        time_zone("2021-03-05 02:00", "+0530"),
+        {"docs/rfc/zone.md": ("2021-03-05", "docs/rfc/zone.md")},  # UTC: 03-04
+        id="tz-east-0530",
+    ),
+    pytest.param(
+        delete_and_restore,
+        {"docs/adr/0002-keep.md": ("2019-01-01", "docs/adr/0002-keep.md")},
+        id="delete-and-restore",
+    ),
+    pytest.param(
+        restore_older_version_after_edits,
+        {"rec.md": ("2019-01-01", "rec.md")},
+        id="restore-older-version",
+    ),
+    pytest.param(
+        delete_and_reuse_path,
+        {"docs/adr/0002-x.md": ("2020-01-01", "docs/adr/0002-x.md")},
+        id="delete-and-reuse-path-new-content",
+    ),
+    pytest.param(
+        delete_and_restore_empty_file,
+        {"stub.md": ("2020-01-01", "stub.md")},
+        id="empty-file-is-not-a-restore",
+    ),
+    pytest.param(
+        copy_from_template,
+        {
+            "docs/rfc/template.md": ("2018-01-01", "docs/rfc/template.md"),
+            "docs/rfc/proposed/new.md": ("2021-05-05", "docs/rfc/proposed/new.md"),
+        },
+        id="copy-from-template",
+    ),
+    pytest.param(
+        awkward_names,
+        {"docs/tab\there.md": ("2020-01-01", 'docs/with space/ünïcödé "q".md')},
+        id="awkward-names",
+    ),
+]
+
+
+@pytest.mark.parametrize(("story", "expected"), STORIES)
+def test_first_proposed(repo: GitRepo, story: Story, expected: dict[str, tuple[str, str]]) -> None:
+    story(repo)
+    assert dates(repo) == expected
+
+
+@pytest.mark.parametrize(
+    ("when", "tz"),
+    [("2021-03-04 23:30", "-0800"), ("2021-03-05 08:00", "+1400"), ("2021-03-05 02:00", "+0530")],
+)
+def test_date_and_zone_match_git_log_date_short(repo: GitRepo, when: str, tz: str) -> None:
+    time_zone(when, tz)(repo)
+    (commit,) = read_history(repo.root)
+    assert str(commit.author_date) == repo.git("log", "-1", "--date=short", "--format=%ad").strip()
+    assert commit.author_tz == tz
+
+
+def test_origin_names_the_introducing_commit(repo: GitRepo) -> None:
+    repo.write("a.md")
+    introduced = repo.commit(when="2020-01-01 10:00")
+    repo.move("a.md", "b.md")
+    repo.commit(when="2021-01-01 10:00")
+    origin = first_proposed(read_history(repo.root), ["b.md", "not-tracked.md"])
+    assert list(origin) == ["b.md"]
+    assert origin["b.md"].commit == introduced
+    assert origin["b.md"].date == date(2020, 1, 1)
+
+
+def test_read_history_shape(repo: GitRepo) -> None:
+    added_by_merge_commit(repo)
+    history = read_history(repo.root)
+    assert history[0].sha == repo.head()
+    merge = history[0]
+    assert len(merge.parents) == 2
+    assert merge.changes == (
+        FileChange("A", "docs/rfc/resolution.md", None, merge.changes[0].blob),
+        FileChange("A", "side.md", None, merge.changes[1].blob),
+    )
+    (vs_side,) = merge.merge_changes
+    assert [(c.status, c.path) for c in vs_side] == [("A", "docs/rfc/resolution.md")]
+    positions = {c.sha: i for i, c in enumerate(history)}
+    assert all(positions[p] > positions[c.sha] for c in history for p in c.parents)
+
+
+def test_read_history_of_repository_without_commits(repo: GitRepo) -> None:
+    assert read_history(repo.root) == []
+    assert first_proposed([], ["a.md"]) == {}
+    assert rename_map([]) == {}
+
+
+def test_history_is_read_with_a_constant_number_of_git_commands(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    side_branch_merge_commit(repo)
+    for i in range(20):
+        repo.write(f"docs/rfc/{i}.md")
+        repo.commit(when=f"2021-01-{i + 1:02d} 10:00")
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    read_history(repo.root)
+    commands = [
+        line.split("git ", 2)[-1]
+        for line in trace.read_text().splitlines()
+        if "built-in: git " in line
+    ]
+    assert [c.split()[0] for c in commands] == ["rev-parse", "log", "diff-tree"]
+
+
+# Renames for `docsync fix`.
+
+
+def test_rename_map_collapses_chains(repo: GitRepo) -> None:
+    repo.write("docs/adr/a.md")
+    repo.commit()
+    repo.move("docs/adr/a.md", "docs/adr/b.md")
+    repo.commit()
+    repo.move("docs/adr/b.md", "docs/rfc/c.md")
+    repo.commit()
+    assert rename_map(read_history(repo.root)) == {
+        "docs/adr/a.md": "docs/rfc/c.md",
+        "docs/adr/b.md": "docs/rfc/c.md",
+    }
+
+
+def test_rename_map_leaves_out_reused_and_deleted_paths(repo: GitRepo) -> None:
+    repo.write("reused.md", "# first file\n")
+    repo.write("gone.md", "# will be deleted\n")
+    repo.write("tmp.md", "# lived here, then elsewhere, then a new file came and went\n")
+    repo.commit()
+    repo.move("reused.md", "kept.md")
+    repo.move("gone.md", "gone2.md")
+    repo.move("tmp.md", "tmp2.md")
+    repo.commit()
+    repo.write("reused.md", "# a different file at the old path\n")
+    repo.remove("gone2.md")
+    repo.write("tmp.md", "# another file that is later deleted\n")
+    repo.commit()
+    repo.remove("tmp.md")
+    repo.commit()
+    assert rename_map(read_history(repo.root)) == {}
+
+
+def test_rename_map_follows_merges(repo: GitRepo) -> None:
+    renamed_on_side_branch_edited_on_main(repo)
+    assert rename_map(read_history(repo.root)) == {"docs/adr/0001-x.md": "docs/rfc/proposed/x.md"}
+
+
+# History that does not reach back far enough.
+
+
+def test_shallow_clone_is_refused_with_the_fix(repo: GitRepo, tmp_path: Path) -> None:
+    rename(repo)
+    assert not is_shallow(repo.root)
+    clone = repo.clone(tmp_path / "shallow", "--depth", "1")
+    assert is_shallow(clone.root)
+    with pytest.raises(GitError) as caught:
+        read_history(clone.root)
+    assert "git fetch --unshallow" in str(caught.value)
+    assert "fetch-depth: 0" in str(caught.value)
+
+
+def _commit(sha: str, parents: tuple[str, ...], *changes: FileChange) -> CommitChanges:
+    return CommitChanges(sha, date(2020, 1, 1), "+0000", parents, changes)
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        pytest.param([_commit("b", ("a",), FileChange("A", "x.md"))], id="parent-missing"),
+        pytest.param([_commit("a", (), FileChange("M", "x.md"))], id="modified-never-added"),
+        pytest.param([_commit("a", (), FileChange("R", "y.md", "x.md"))], id="renamed-never-added"),
+    ],
+)
+def test_incomplete_history_is_an_error_not_a_date(history: list[CommitChanges]) -> None:
+    with pytest.raises(GitError, match="fetch-depth: 0"):
+        first_proposed(history, ["x.md", "y.md"])
+
+
+def test_history_out_of_order_is_a_programming_error() -> None:
+    history = [_commit("a", (), FileChange("A", "x.md")), _commit("b", ("a",))]
+    with pytest.raises(ValueError, match="after its children"):
+        first_proposed(history, ["x.md"])
+
+
+def test_skipped_rename_detection_is_an_error(repo: GitRepo) -> None:
+    for i in range(3):
+        repo.write(f"old{i}.md", "".join(f"record {i} line {n}\n" for n in range(20)))
+    repo.commit()
+    for i in range(3):
+        repo.move(f"old{i}.md", f"new{i}.md")
+        repo.write(f"new{i}.md", "".join(f"record {i} line {n}\n" for n in range(21)))
+    repo.commit()
+    repo.git("config", "diff.renameLimit", "1")
+    with pytest.raises(GitError, match=r"diff\.renameLimit"):
+        read_history(repo.root)
