@@ -1,13 +1,74 @@
-"""Gate ``wrap``: prose paragraphs follow the configured wrap convention (work in progress)."""
+"""Gate ``wrap``: prose paragraphs follow the repository's wrap convention.
+
+``wrap = "none"`` wants one physical line per paragraph, a width wants lines
+no wider than that, ``"sentence"`` wants one sentence per line, ``"off"``
+checks nothing. Only paragraph text is checked: headings, tables, code,
+HTML blocks, front matter and definitions are never reported. The analysis
+lives in :mod:`docsync.wrapfix`, shared with the fixer, so that this gate
+passes exactly when ``docsync fix`` would change nothing.
+"""
 
 from __future__ import annotations
 
 from ..config import Config
 from ..model import Document, Finding
+from ..wrapfix import GATE, Violation, prose_of, violations
 
-GATE = "wrap"
-RULES: dict[str, tuple[str, str]] = {}
+__all__ = ["GATE", "RULES", "check"]
+
+RULES: dict[str, tuple[str, str]] = {
+    "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
+    "W002": ("line-too-wide", "line of prose wider than the configured width"),
+    "W003": ("sentences-on-one-line", 'more than one sentence on a line under wrap = "sentence"'),
+    "W004": ("sentence-split", 'sentence split across lines under wrap = "sentence"'),
+    "W005": ("unbreakable-line", "line wider than the width with no place to break it (wrap_strict)"),
+    "W900": ("not-fixed", "paragraph `docsync fix` left alone because a rewrite would be unsafe"),
+}
+
+_FIX = "run `docsync fix`"
+
+
+def _message(violation: Violation, config: Config) -> str:
+    rule = violation.rule
+    if rule == "W001":
+        return (
+            f"paragraph is hard-wrapped over {violation.measured} lines; "
+            f'wrap = "none" wants one line per paragraph: join the lines ({_FIX})'
+        )
+    if rule == "W002":
+        return (
+            f"line is {violation.measured} columns wide, over the limit of {config.wrap}; "
+            f"re-wrap the paragraph ({_FIX})"
+        )
+    if rule == "W003":
+        return f"a second sentence starts on this line; start it on a new line ({_FIX})"
+    if rule == "W004":
+        return f"sentence continues on the next line; join the lines ({_FIX})"
+    return (
+        f"line is {violation.measured} columns wide, over the limit of {config.wrap}, "
+        "with no place to break it (long URL, code span or word); shorten it or use a "
+        "reference link"
+    )
 
 
 def check(doc: Document, config: Config) -> list[Finding]:
-    return []
+    """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
+    if config.wrap == "off":
+        return []
+    findings: list[Finding] = []
+    for prose in prose_of(doc, config):
+        for violation in violations(doc, prose, config):
+            line, column = doc.position(violation.offset)
+            fixable = violation.rule != "W005"
+            findings.append(
+                Finding(
+                    GATE,
+                    violation.rule,
+                    doc.path,
+                    line,
+                    column,
+                    _message(violation, config),
+                    "docsync fix" if fixable else None,
+                )
+            )
+    return sorted(findings, key=Finding.sort_key)
