@@ -32,10 +32,14 @@ from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, 
 from .records.model import IdTarget
 
 __all__ = [
+    "BareId",
     "IdKey",
     "RewriteError",
     "RewriteStats",
+    "bare_ids",
     "id_pattern",
+    "link_text",
+    "relative_destination",
     "rewrite_code_text",
     "rewrite_document",
 ]
@@ -423,7 +427,8 @@ def link_text(title: str, *, table: bool = False) -> str:
     cursor = 0
     for code in _CODE_RUN.finditer(title):
         out.append(_escape(title[cursor : code.start()], specials))
-        out.append(code.group(0))
+        # GitHub splits table cells before it reads code spans; only "\\|" survives there.
+        out.append(code.group(0).replace("|", "\\|") if table else code.group(0))
         cursor = code.end()
     out.append(_escape(title[cursor:], specials))
     return "".join(out)
@@ -435,8 +440,36 @@ def _escape(text: str, specials: str) -> str:
     return "".join(("&#124;" if c == "|" else f"\\{c}") if c in specials else c for c in text)
 
 
+def _prose_mentions(
+    doc: Document, ids: Mapping[IdKey, IdTarget]
+) -> Iterator[tuple[_Region, _Mention]]:
+    for region in _prose_regions(doc):
+        for free in _free(region.span, _excluded(doc, region.span)):
+            for mention in _mentions(doc.text, free.start, free.end, ids):
+                yield region, mention
+
+
+@dataclass(frozen=True, slots=True)
+class BareId:
+    """A bare id in Markdown prose, and the record it names (None: no record)."""
+
+    span: Span
+    written: str
+    target: IdTarget | None
+
+
+def bare_ids(doc: Document, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
+    """The bare ids :func:`rewrite_document` would consider in ``doc`` (for gates)."""
+    return [BareId(m.span, m.written, m.target) for _, m in _prose_mentions(doc, ids)]
+
+
+def relative_destination(from_path: str, to_path: str) -> str:
+    """A Markdown link destination, percent-encoded, from the file ``from_path`` to ``to_path``."""
+    return _encode(_relative(from_path, to_path, ""), angle=False, ascii_only=False)
+
+
 def _record_link(target: IdTarget, new_path: str, written: str, table: bool) -> str:
-    destination = _encode(_relative(new_path, target.path, ""), angle=False, ascii_only=False)
+    destination = relative_destination(new_path, target.path)
     return f"[{link_text(target.title or written, table=table)}]({destination})"
 
 
@@ -451,16 +484,15 @@ class _IdRewrite:
     unresolved: list[str]
     targets: list[str]
 
-    def bare(self, region: _Region) -> None:
-        for free in _free(region.span, _excluded(self.doc, region.span)):
-            for mention in _mentions(self.doc.text, free.start, free.end, self.ids):
-                if mention.target is None:
-                    self.unresolved.append(mention.written)
-                    continue
-                written = self.doc.text[mention.replace.start : mention.replace.end]
-                link = _record_link(mention.target, self.new_path, written, region.table)
-                self.edits.append(Edit(mention.replace, link))
-                self.targets.append(mention.target.path)
+    def bare(self) -> None:
+        for region, mention in _prose_mentions(self.doc, self.ids):
+            if mention.target is None:
+                self.unresolved.append(mention.written)
+                continue
+            written = self.doc.text[mention.replace.start : mention.replace.end]
+            link = _record_link(mention.target, self.new_path, written, region.table)
+            self.edits.append(Edit(mention.replace, link))
+            self.targets.append(mention.target.path)
 
     def link_texts(self, tables: list[Span]) -> None:
         """Links whose whole text is one id get the record's title as text."""
@@ -504,11 +536,8 @@ def _id_edits(
 ) -> tuple[list[Edit], list[str], list[str]]:
     """Edits for bare ids and id-only link texts, the unresolved ids, and the new link targets."""
     job = _IdRewrite(doc, new_path, ids, [], [], [])
-    tables: list[Span] = []
-    for region in _prose_regions(doc):
-        if region.table:
-            tables.append(region.span)
-        job.bare(region)
+    job.bare()
+    tables = [region.span for region in _prose_regions(doc) if region.table]
     job.link_texts(tables)
     return job.edits, list(dict.fromkeys(job.unresolved)), job.targets
 
