@@ -1,0 +1,398 @@
+"""Compute the plan: which records become which topic, with what status, date and name.
+
+Read-only. :func:`infer_spec` proposes a spec from the records found
+(records whose normalised titles are equal are merged); :func:`resolve`
+decides every value of a spec, from a person's edited plan file or from
+:func:`infer_spec`, and lists every problem instead of guessing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from ..records.model import ID_PATTERN, RecordId, parse_id
+from .discover import LegacyRecord, ascii_slug, normalized_title
+from .model import (
+    DROP,
+    Part,
+    Plan,
+    PlanSpec,
+    Problem,
+    Retirement,
+    RetireSpec,
+    Suggestion,
+    Topic,
+    TopicSpec,
+)
+from .status import detail_of, rank, state_of
+
+_PART_NUMBER = re.compile(r"\b(?:part|pt\.?)\s*(\d{1,3})\b", re.IGNORECASE)
+_STOP_WORDS = frozenset({"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"})
+
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """The day a file was first proposed, and the commit that says so."""
+
+    date: date
+    commit: str
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything planning reads, gathered once by :mod:`docsync.migrate.run`."""
+
+    target: str
+    states: Mapping[str, str]
+    statuses: Mapping[str, str]
+    records: Mapping[str, LegacyRecord]
+    indexes: tuple[str, ...]
+    origins: Mapping[str, Dated]
+    commit: str | None
+    hashes: Mapping[str, str]
+    tracked: frozenset[str] = frozenset()
+    tree_slugs: Mapping[str, str] | None = None
+
+
+# --------------------------------------------------------------------------- inferring
+
+
+def infer_spec(inputs: Inputs) -> PlanSpec:
+    """One topic per record, records with the same normalised title merged."""
+    groups: dict[str, list[LegacyRecord]] = {}
+    for record in sorted(inputs.records.values(), key=lambda r: _age(inputs, r.path)):
+        key = normalized_title(record.title, record.record_id.kind) or record.path
+        groups.setdefault(key, []).append(record)
+    ordered = sorted(groups.values(), key=lambda group: min(r.path for r in group))
+    topics = tuple(TopicSpec(sources=tuple(r.path for r in group)) for group in ordered)
+    return PlanSpec(inputs.target, topics, (), inputs.commit, dict(inputs.hashes))
+
+
+def _age(inputs: Inputs, path: str) -> tuple[date, str]:
+    origin = inputs.origins.get(path)
+    return (origin.date if origin else date.max, path)
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
+    """Decide every value of ``spec``; what cannot be decided becomes a :class:`Problem`."""
+    problems: list[Problem] = []
+    if spec.target.strip("/") != inputs.target:
+        problems.append(Problem("", f"the plan targets {spec.target!r}, but the target is {inputs.target!r}"))
+    problems.extend(_coverage(spec, inputs))
+    topics = [_topic(t, inputs, problems) for t in spec.topics]
+    by_slug = {t.slug: t for t in topics}
+    retirements = [_retirement(r, inputs, by_slug, problems) for r in spec.retires]
+    topics = [_with_retirements(t, retirements, inputs) for t in topics]
+    problems.extend(_collisions(topics, retirements, inputs))
+    return Plan(
+        target=inputs.target,
+        topics=tuple(topics),
+        retirements=tuple(retirements),
+        indexes=inputs.indexes,
+        commit=inputs.commit,
+        hashes=dict(inputs.hashes),
+        problems=tuple(_unique(problems)),
+        suggestions=tuple(suggest(topics, inputs)),
+    )
+
+
+def _unique(problems: Iterable[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def parse_part(source: str) -> Part:
+    path, _, section = source.partition("#")
+    return Part(path.strip(), section.strip() or None)
+
+
+# --------------------------------------------------------------------------- which record goes where
+
+
+def _coverage(spec: PlanSpec, inputs: Inputs) -> Iterator[Problem]:
+    """Every record in exactly one topic or retire; every source a known record and section."""
+    whole: dict[str, int] = {}
+    sections: set[Part] = set()
+    for topic in spec.topics:
+        for part in map(parse_part, topic.sources):
+            yield from _known(part, inputs)
+            if part.section is None:
+                whole[part.path] = whole.get(part.path, 0) + 1
+            elif part in sections:
+                yield Problem(str(part), "this section is a source of two topics")
+            sections.add(part)
+    retired = [r.source for r in spec.retires]
+    for path in inputs.records:
+        yield from _claimed_once(path, whole.get(path, 0) + retired.count(path))
+    for path in retired:
+        if path not in inputs.records:
+            yield Problem(path, "retire: not a record of a legacy tree")
+
+
+def _claimed_once(path: str, count: int) -> Iterator[Problem]:
+    if count == 0:
+        yield Problem(path, 'in no topic (add it to a topic, or retire it with text = "drop")')
+    elif count > 1:
+        yield Problem(path, "listed whole by more than one topic or retire (list it once)")
+
+
+def _known(part: Part, inputs: Inputs) -> Iterator[Problem]:
+    record = inputs.records.get(part.path)
+    if record is None:
+        yield Problem(part.path, "not a record of a legacy tree (check the path)")
+    elif part.section is not None and part.section not in {h.slug for h in record.doc.headings}:
+        slugs = ", ".join(h.slug for h in record.doc.headings) or "none"
+        yield Problem(str(part), f"no heading with this slug (headings: {slugs})")
+
+
+# --------------------------------------------------------------------------- one topic
+
+
+def _topic(spec: TopicSpec, inputs: Inputs, problems: list[Problem]) -> Topic:
+    parts = tuple(p for p in map(parse_part, spec.sources) if _valid_part(p, inputs))
+    records = [inputs.records[p.path] for p in parts]
+    title = spec.title or _derived_title(parts, inputs)
+    slug = spec.slug or (records[0].name_slug if parts and parts[0].section is None else ascii_slug(title))
+    if spec.slug is not None and ascii_slug(spec.slug) != spec.slug:
+        problems.append(Problem(spec.slug, "a slug is lowercase ASCII words joined by '-'"))
+    state, detail, status_from = _status(spec, parts, inputs, problems)
+    day, date_from = _date(spec, parts, inputs, problems)
+    ids = _ids(spec, parts, inputs, problems)
+    if not parts:
+        problems.append(Problem(slug, "topic has no valid source"))
+    topic = Topic(slug, title, state, detail, day, parts, ids, "", status_from, date_from)
+    return replace(topic, path=topic_path(topic, inputs))
+
+
+def _valid_part(part: Part, inputs: Inputs) -> bool:
+    return next(_known(part, inputs), None) is None
+
+
+def topic_path(topic: Topic, inputs: Inputs) -> str:
+    """``<target>/<state folder>/<yyyy-mm-dd>-<slug>.md``, or "" until state and date are known."""
+    folder = inputs.states.get(topic.state)
+    if folder is None or topic.date is None:
+        return ""
+    return posixpath.join(inputs.target, folder, f"{topic.date.isoformat()}-{topic.slug}.md")
+
+
+def _derived_title(parts: Sequence[Part], inputs: Inputs) -> str:
+    if not parts:
+        return "Untitled"
+    record = inputs.records[parts[0].path]
+    if parts[0].section is None:
+        return record.title
+    heading = next(h for h in record.doc.headings if h.slug == parts[0].section)
+    return " ".join(heading.text.split())
+
+
+def _status(
+    spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
+) -> tuple[str, str, str]:
+    """(state, detail, where it was read)."""
+    derived = _derived_status(parts, inputs, problems if spec.status is None else [])
+    if spec.status is None:
+        return derived
+    if spec.status not in inputs.states:
+        known = ", ".join(inputs.states)
+        problems.append(Problem(spec.status or "(empty)", f"unknown status in the plan (states: {known})"))
+        return "", spec.detail or "", "plan"
+    same = derived[0] == spec.status
+    detail = spec.detail if spec.detail is not None else (derived[1] if same else "")
+    return spec.status, detail, derived[2] if same else "plan"
+
+
+def _derived_status(parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[str, str, str]:
+    whole = [p.path for p in parts if p.section is None] or [p.path for p in parts[:1]]
+    found: list[tuple[int, int, str, str, str]] = []
+    for order, path in enumerate(whole):
+        reading = inputs.records[path].status
+        if reading is None:
+            problems.append(Problem(path, "no status found (add a Status: line, or set status in the plan)"))
+            continue
+        state = state_of(reading, inputs.statuses)
+        if state is None:
+            problems.append(_unknown_status(path, reading.word, reading.where(path)))
+            continue
+        found.append((-rank(state), order, state, detail_of(reading, state), reading.where(path)))
+    if not found or len(found) < len(whole):
+        return "", "", ""
+    _, _, state, detail, where = min(found)
+    return state, detail, where
+
+
+def _unknown_status(path: str, word: str, where: str) -> Problem:
+    return Problem(
+        path,
+        f"unknown status {word!r} at {where}; map it in [statuses] (for example "
+        f'{word or "word"} = "proposed") or set status in the plan',
+    )
+
+
+def _date(spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[date | None, str]:
+    """(first-proposed date, the commit and file it came from)."""
+    derived = _derived_date(parts, inputs, problems if spec.date is None else [])
+    if spec.date is None or spec.date == derived[0]:
+        return derived
+    return spec.date, "plan"
+
+
+def _derived_date(parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[date | None, str]:
+    known = [(o.date, o.commit, p.path) for p in parts if (o := inputs.origins.get(p.path))]
+    for part in parts:
+        if part.path not in inputs.origins:
+            problems.append(Problem(part.path, "no commit adds this file (commit it first, or set date in the plan)"))
+    if not known or len(known) < len(parts):
+        return None, ""
+    day, commit, path = min(known)
+    return day, f"{commit[:10]} ({path})"
+
+
+def _ids(spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[RecordId, ...]:
+    if spec.ids is None:
+        return tuple(dict.fromkeys(i for p in parts if (i := _part_id(p, inputs)) is not None))
+    ids: list[RecordId] = []
+    for text in spec.ids:
+        parsed = parse_id(text)
+        if parsed is None:
+            problems.append(Problem(text, "not an id (write it as in 'ADR 0007' or 'RFC 005 part 1')"))
+        else:
+            ids.append(parsed)
+    return tuple(ids)
+
+
+def _part_id(part: Part, inputs: Inputs) -> RecordId | None:
+    record = inputs.records[part.path]
+    if part.section is None:
+        return record.record_id
+    heading = next(h for h in record.doc.headings if h.slug == part.section)
+    number = _PART_NUMBER.search(heading.text)
+    if number is None:
+        return None
+    return RecordId(record.record_id.kind, record.record_id.number, int(number.group(1)))
+
+
+# --------------------------------------------------------------------------- retiring
+
+
+def _retirement(
+    spec: RetireSpec, inputs: Inputs, topics: Mapping[str, Topic], problems: list[Problem]
+) -> Retirement:
+    ids: dict[RecordId, str] = {}
+    for text, slug in spec.ids.items():
+        parsed = parse_id(text)
+        if parsed is None:
+            problems.append(Problem(spec.source, f"retire: {text!r} is not an id"))
+        elif _known_slug(slug, topics, spec.source, problems):
+            ids[parsed] = slug
+    dates_to = tuple(s for s in spec.dates_to if _known_slug(s, topics, spec.source, problems))
+    keep_in = None if spec.text == DROP else spec.text
+    if keep_in is not None and not _known_slug(keep_in, topics, spec.source, problems):
+        keep_in = None
+    record = inputs.records.get(spec.source)
+    if record is not None and record.record_id not in ids and (keep_in or ids):
+        ids[record.record_id] = keep_in or next(iter(ids.values()))
+    return Retirement(spec.source, ids, dates_to, keep_in)
+
+
+def _known_slug(slug: str, topics: Mapping[str, Topic], source: str, problems: list[Problem]) -> bool:
+    if slug in topics:
+        return True
+    problems.append(Problem(source, f'retire: no topic has slug {slug!r} (text is "drop" or a topic slug)'))
+    return False
+
+
+def _with_retirements(topic: Topic, retirements: Sequence[Retirement], inputs: Inputs) -> Topic:
+    """Flow umbrella dates into ``dates_to`` topics, and kept umbrella text into its topic."""
+    for retirement in retirements:
+        if topic.slug in retirement.dates_to:
+            topic = _earlier(topic, retirement.source, inputs)
+        if topic.slug == retirement.keep_in:
+            parts = (*topic.parts, Part(retirement.source))
+            topic = replace(topic, parts=parts, retired=(*topic.retired, retirement.source))
+    return replace(topic, path=topic_path(topic, inputs))
+
+
+def _earlier(topic: Topic, umbrella: str, inputs: Inputs) -> Topic:
+    origin = inputs.origins.get(umbrella)
+    if origin is None or topic.date is None or topic.date < origin.date:
+        return topic
+    if topic.date_from == "plan" and topic.date != origin.date:
+        return topic
+    return replace(topic, date=origin.date, date_from=f"{origin.commit[:10]} ({umbrella})")
+
+
+# --------------------------------------------------------------------------- collisions
+
+
+def _collisions(topics: Sequence[Topic], retirements: Sequence[Retirement], inputs: Inputs) -> Iterator[Problem]:
+    seen: dict[str, Topic] = {}
+    for topic in topics:
+        other = seen.setdefault(topic.slug, topic)
+        if other is not topic:
+            yield Problem(topic.path or topic.slug, f"slug {topic.slug!r} is also the slug of the topic from {other.parts[0] if other.parts else '?'} (set a different slug in the plan)")
+        existing = (inputs.tree_slugs or {}).get(topic.slug)
+        if existing is not None:
+            yield Problem(topic.path or topic.slug, f"slug {topic.slug!r} is taken by {existing} (set a different slug in the plan)")
+        if topic.path and topic.path in inputs.tracked and topic.path not in topic.files:
+            yield Problem(topic.path, "already exists (set a different slug or date in the plan)")
+    yield from _duplicate_ids(topics, retirements)
+
+
+def _duplicate_ids(topics: Sequence[Topic], retirements: Sequence[Retirement]) -> Iterator[Problem]:
+    owners: dict[tuple[str, int, int | None], str] = {}
+    pairs = [(i, t.slug) for t in topics for i in t.ids]
+    pairs += [(i, slug) for r in retirements for i, slug in r.ids.items()]
+    for record_id, slug in pairs:
+        owner = owners.setdefault(record_id.key(), slug)
+        if owner != slug:
+            yield Problem(str(record_id), f"id points at two topics: {owner!r} and {slug!r}")
+
+
+# --------------------------------------------------------------------------- suggestions
+
+
+def suggest(topics: Sequence[Topic], inputs: Inputs) -> Iterator[Suggestion]:
+    """Pairs of records in different topics that share slug words, or where one cites the other."""
+    records = [(t.slug, inputs.records[p]) for t in topics for p in t.files if p in inputs.records]
+    for i, (slug_a, a) in enumerate(records):
+        for slug_b, b in records[i + 1 :]:
+            if slug_a == slug_b:
+                continue
+            reason = _similarity(a, b)
+            if reason:
+                yield Suggestion(a.path, b.path, reason)
+
+
+def _similarity(a: LegacyRecord, b: LegacyRecord) -> str:
+    words_a, words_b = _slug_words(a.name_slug), _slug_words(b.name_slug)
+    shared = sorted(words_a & words_b)
+    if not shared:
+        return ""
+    share = len(shared) / max(1, min(len(words_a), len(words_b)))
+    cites = _cites(a, b) or _cites(b, a)
+    if share < 0.5 and not cites:
+        return ""
+    reason = f"share slug words: {', '.join(shared)}"
+    return f"{reason}; {cites}" if cites else reason
+
+
+def _slug_words(slug: str) -> set[str]:
+    return {w for w in slug.split("-") if w and w not in _STOP_WORDS}
+
+
+def _cites(a: LegacyRecord, b: LegacyRecord) -> str:
+    target = b.record_id.key()
+    for match in ID_PATTERN.finditer(a.doc.text):
+        found = parse_id(match.group(0))
+        if found is not None and found.whole().key() == target:
+            return f"{a.path} cites {b.record_id}"
+    if posixpath.basename(b.path) in a.doc.text:
+        return f"{a.path} links to {b.path}"
+    return ""
