@@ -258,3 +258,127 @@ def _parse_raw(tokens: list[str], i: int) -> tuple[tuple[FileChange, ...], int]:
         else:
             changes.append(FileChange("A" if status == "A" else "M", path, None, blob))
     return tuple(changes), i
+
+
+# --------------------------------------------------------------------------- writing (migrate --apply)
+# The only git commands that change a repository. `docsync migrate --apply`
+# takes a Snapshot first and restores it on any failure, so a failed run
+# leaves HEAD, the index and every touched file exactly as they were.
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """A file's bytes and permission bits, or ``data=None`` when it did not exist."""
+
+    path: str
+    data: bytes | None
+    mode: int = 0o644
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    head: str | None
+    index: bytes | None
+    files: tuple[FileState, ...]
+
+
+def _git(root: Path, *args: str) -> str:
+    repo = open_repo(root)
+    try:
+        return str(repo.git.execute(["git", *args], with_extended_output=False))
+    except git.GitCommandError as exc:
+        raise GitError(f"git {args[0]} failed: {str(exc.stderr).strip()}") from None
+
+
+def dirty_files(root: Path) -> list[str]:
+    """Tracked files with uncommitted changes (staged or not)."""
+    output = _git(root, "status", "--porcelain", "-z", "--untracked-files=no")
+    return [entry[3:] for entry in _z_list(output) if len(entry) > 3 and entry[2] == " "]
+
+
+def is_ancestor(root: Path, commit: str) -> bool:
+    """Whether ``commit`` is HEAD or one of its ancestors."""
+    repo = open_repo(root)
+    try:
+        repo.git.merge_base("--is-ancestor", commit, "HEAD")
+    except git.GitCommandError:
+        return False
+    return True
+
+
+def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
+    """``git mv`` each (old, new), creating folders, so history follows the files."""
+    for old, new in moves:
+        (root / new).parent.mkdir(parents=True, exist_ok=True)
+        _git(root, "mv", "--", old, new)
+
+
+def remove_files(root: Path, paths: list[str]) -> None:
+    if paths:
+        _git(root, "rm", "-q", "--", *paths)
+
+
+def stage(root: Path, paths: list[str]) -> None:
+    if paths:
+        _git(root, "add", "-A", "--", *paths)
+
+
+def commit_paths(root: Path, message: str, paths: list[str]) -> str:
+    """Commit the staged state of ``paths`` only (other staged changes stay staged).
+
+    Hooks are skipped: the pure-move commit has links that only the next
+    commit fixes, and a hook must not change what is committed.
+    """
+    _git(root, "commit", "-q", "--no-verify", "-m", message, "--", *paths)
+    return _git(root, "rev-parse", "HEAD").strip()
+
+
+def _index_path(root: Path) -> Path:
+    return root / _git(root, "rev-parse", "--git-path", "index").strip()
+
+
+def _file_state(root: Path, path: str) -> FileState:
+    full = root / path
+    if not full.is_file() or full.is_symlink():
+        return FileState(path, None)
+    return FileState(path, full.read_bytes(), full.stat().st_mode & 0o7777)
+
+
+def snapshot(root: Path, paths: list[str]) -> Snapshot:
+    """HEAD, the index and ``paths`` as they are now."""
+    index = _index_path(root)
+    return Snapshot(
+        head=head_commit(root),
+        index=index.read_bytes() if index.is_file() else None,
+        files=tuple(_file_state(root, p) for p in dict.fromkeys(paths)),
+    )
+
+
+def restore(root: Path, snap: Snapshot) -> None:
+    """Put HEAD, the index and the snapshot's files back exactly."""
+    if snap.head is not None and head_commit(root) != snap.head:
+        _git(root, "update-ref", "-m", "docsync: roll back migration", "HEAD", snap.head)
+    index = _index_path(root)
+    if snap.index is None:
+        index.unlink(missing_ok=True)
+    else:
+        index.write_bytes(snap.index)
+    for state in snap.files:
+        _restore_file(root, state)
+
+
+def _restore_file(root: Path, state: FileState) -> None:
+    full = root / state.path
+    if state.data is None:
+        full.unlink(missing_ok=True)
+        _remove_empty_parents(root, full.parent)
+        return
+    full.parent.mkdir(parents=True, exist_ok=True)
+    full.write_bytes(state.data)
+    full.chmod(state.mode)
+
+
+def _remove_empty_parents(root: Path, folder: Path) -> None:
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
