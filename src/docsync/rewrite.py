@@ -36,6 +36,7 @@ __all__ = [
     "IdKey",
     "RewriteError",
     "RewriteStats",
+    "bare_code_ids",
     "bare_ids",
     "id_pattern",
     "link_text",
@@ -92,6 +93,15 @@ def id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class BareId:
+    """A bare id in text, and the record it names (None: no record)."""
+
+    span: Span
+    written: str
+    target: IdTarget | None
+
+
+@dataclass(frozen=True, slots=True)
 class _Mention:
     """A bare id found in text: its span, the part of it to replace, and what it names."""
 
@@ -127,17 +137,22 @@ def _mentions(text: str, start: int, end: int, ids: Mapping[IdKey, IdTarget]) ->
         yield _Mention(span, replace, match.group(0), target)
 
 
+def bare_code_ids(text: str, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
+    """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites)."""
+    return [
+        BareId(m.replace, m.written, m.target)
+        for m in _mentions(text, 0, len(text), ids)
+        if m.target is not None
+    ]
+
+
 def rewrite_code_text(text: str, *, ids: Mapping[IdKey, IdTarget]) -> tuple[str, int]:
     """Bare ids in non-Markdown text (comments, YAML) become the record's repository path.
 
     Returns the new text and the number of ids rewritten. Ids that name no
     record are left alone.
     """
-    edits = [
-        Edit(m.replace, m.target.path)
-        for m in _mentions(text, 0, len(text), ids)
-        if m.target is not None
-    ]
+    edits = [Edit(b.span, b.target.path) for b in bare_code_ids(text, ids) if b.target]
     return apply_edits(text, edits), len(edits)
 
 
@@ -211,7 +226,7 @@ def _relative(new_path: str, target: str, written: str) -> str:
         rel = "/" + target
     else:
         rel = posixpath.relpath(target or ".", posixpath.dirname(new_path) or ".")
-        if written.startswith("./") and not rel.startswith("../"):
+        if written.startswith("./") and rel != ".." and not rel.startswith("../"):
             rel = "./" if rel == "." else "./" + rel
     if written.endswith("/") and not rel.endswith("/"):
         rel += "/"
@@ -447,15 +462,6 @@ def _prose_mentions(
         for free in _free(region.span, _excluded(doc, region.span)):
             for mention in _mentions(doc.text, free.start, free.end, ids):
                 yield region, mention
-
-
-@dataclass(frozen=True, slots=True)
-class BareId:
-    """A bare id in Markdown prose, and the record it names (None: no record)."""
-
-    span: Span
-    written: str
-    target: IdTarget | None
 
 
 def bare_ids(doc: Document, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:

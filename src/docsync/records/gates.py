@@ -1,0 +1,650 @@
+"""Gates ``layout`` and ``refs``: the record tree stays in the shape migrate left it.
+
+Both are silent until the tree exists (some file sits in one of the
+configured lifecycle folders under ``target``), so a repository that has not
+migrated is not told about rules it never adopted.
+
+``layout`` reads only Markdown the workspace already parsed. ``refs`` also
+reads tracked non-Markdown text files, because code comments and CI files
+name records by path or former id; that reading goes through
+:func:`read_text_file`, which skips symlinks, binaries and large files, and
+only happens on whole-repository runs (a pre-commit run on a few Markdown
+files must not be told about code it was not given).
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+
+from ..config import Config
+from ..markdown import SourceError, decode
+from ..model import Document, Edit, Finding, Span, apply_edits, line_starts_of
+from ..rewrite import (
+    BareId,
+    IdKey,
+    bare_code_ids,
+    bare_ids,
+    relative_destination,
+    rewrite_code_text,
+    rewrite_document,
+)
+from ..workspace import MARKDOWN_SUFFIXES, Workspace, matches
+from ..writer import FileWrite
+from .index import INDEX_NAMES, IndexMarkersError, parse_former_ids, render_index
+from .model import IdTarget, Record, parse_id
+
+LAYOUT_RULES: dict[str, tuple[str, str]] = {
+    "Y001": (
+        "outside-lifecycle-folder",
+        "record that is not directly in a lifecycle folder of the tree",
+    ),
+    "Y002": ("bad-name", "record whose file name is not yyyy-mm-dd-slug.md"),
+    "Y003": ("bad-date", "record whose file name holds a date that does not exist"),
+    "Y004": ("missing-status", "record without a 'Status:' line"),
+    "Y005": ("several-statuses", "record with more than one 'Status:' line"),
+    "Y006": ("unknown-status", "record whose status word maps to no lifecycle state"),
+    "Y007": ("status-folder-mismatch", "record whose status belongs to another lifecycle folder"),
+    "Y008": ("duplicate-slug", "two records with the same slug"),
+    "Y009": ("stale-index", "tree index missing or not up to date (docsync fix regenerates it)"),
+    "Y010": ("index-markers", "tree index whose generated-part markers are broken"),
+}
+REFS_RULES: dict[str, tuple[str, str]] = {
+    "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
+    "R002": (
+        "missing-tree-path",
+        "path into the record tree, in a non-Markdown file, that does not exist",
+    ),
+    "R003": (
+        "bare-former-id-in-code",
+        'bare former id in a non-Markdown file (code_refs = "path")',
+    ),
+}
+RULE_TABLES: list[tuple[str, dict[str, tuple[str, str]]]] = [
+    ("layout", LAYOUT_RULES),
+    ("refs", REFS_RULES),
+]
+
+_NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_STATUS = re.compile(r"Status:[ \t]*(?P<value>.*)")
+_STATUS_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+_ATX = re.compile(r"^ {0,3}#[ \t]+(?P<text>.*?)(?:[ \t]+#+)?[ \t]*$")
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+@dataclass(frozen=True, slots=True)
+class TreeFile:
+    """A Markdown file under the tree, and what its place and name say about it."""
+
+    path: str
+    state: str | None
+    day: date | None
+    slug: str | None
+    name_ok: bool
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The record tree as it is on disk: its files, index and former-id table."""
+
+    workspace: Workspace
+    target: str
+    files: tuple[TreeFile, ...]
+    index_path: str
+
+    @property
+    def config(self) -> Config:
+        return self.workspace.config
+
+    @cached_property
+    def index_text(self) -> str | None:
+        doc = self.workspace.documents.get(self.index_path)
+        if doc is not None:
+            return doc.text
+        return read_text_file(self.workspace, self.index_path)
+
+    @cached_property
+    def records(self) -> tuple[Record, ...]:
+        """Well-placed, well-named records, as the index lists them."""
+        found: list[Record] = []
+        for file in self.files:
+            if file.state is None or file.day is None or file.slug is None:
+                continue
+            doc = self.workspace.documents.get(file.path)
+            title = (record_title(doc) if doc else None) or file.slug.replace("-", " ").capitalize()
+            found.append(Record(file.path, title, file.state, file.day, file.slug))
+        return tuple(found)
+
+    @cached_property
+    def former(self) -> dict[str, str]:
+        """Former id or path → record repository path, repointed at records that changed folder."""
+        if self.index_text is None:
+            return {}
+        folder = posixpath.dirname(self.index_path)
+        by_name = {posixpath.basename(r.path): r.path for r in self.records}
+        known = {r.path for r in self.records}
+        former: dict[str, str] = {}
+        for name, relative in parse_former_ids(self.index_text).items():
+            path = posixpath.normpath(posixpath.join(folder, relative))
+            former[name] = path if path in known else by_name.get(posixpath.basename(path), path)
+        return former
+
+    @cached_property
+    def ids(self) -> dict[IdKey, IdTarget]:
+        """The former-id table as the rewriter's id map."""
+        titles = {r.path: r.title for r in self.records}
+        ids: dict[IdKey, IdTarget] = {}
+        for name, path in self.former.items():
+            parsed = parse_id(name)
+            if parsed is not None:
+                ids[parsed.key()] = IdTarget(path, titles.get(path, posixpath.basename(path)))
+        return ids
+
+    def rendered_index(self) -> str:
+        """The index as it should be (raises IndexMarkersError for broken markers)."""
+        return render_index(
+            self.target, self.records, self.config.states, self.former, self.index_text
+        )
+
+
+def _tree_file(path: str, target: str, folder_states: Mapping[str, str]) -> TreeFile:
+    folder, name = posixpath.split(path)
+    state = folder_states.get(folder.removeprefix(target + "/")) if folder != target else None
+    match = _NAME.fullmatch(name)
+    if match is None:
+        return TreeFile(path, state, None, None, False)
+    try:
+        day: date | None = date.fromisoformat(match.group("date"))
+    except ValueError:
+        day = None
+    slug = match.group("slug")
+    return TreeFile(path, state, day, slug, _SLUG.fullmatch(slug) is not None)
+
+
+def _exempt(config: Config, target: str) -> set[str]:
+    exempt = {f"{target}/{name}" for name in INDEX_NAMES}
+    exempt.update(p for p in (config.conventions, config.template) if p)
+    return exempt
+
+
+def load_tree(workspace: Workspace) -> Tree | None:
+    """The record tree, or None when the repository has none yet."""
+    config = workspace.config
+    target = config.target.strip("/")
+    present = set(workspace.listing.tracked) | workspace.listing.untracked
+    folders = [f"{target}/{folder}/" for folder in config.states.values()]
+    if not any(path.startswith(tuple(folders)) for path in present):
+        return None
+    folder_states = {folder: state for state, folder in config.states.items()}
+    exempt = _exempt(config, target)
+    files = tuple(
+        _tree_file(path, target, folder_states)
+        for path in sorted(workspace.documents)
+        if path.startswith(target + "/") and path not in exempt
+    )
+    index = next(
+        (f"{target}/{n}" for n in INDEX_NAMES if f"{target}/{n}" in present),
+        f"{target}/{INDEX_NAMES[0]}",
+    )
+    return Tree(workspace, target, files, index)
+
+
+def record_title(doc: Document) -> str | None:
+    """The Markdown source of the first level-1 heading (``# Title`` or setext)."""
+    for heading in doc.headings:
+        if heading.level != 1:
+            continue
+        lines = doc.text[heading.span.start : heading.span.end].split("\n")
+        atx = _ATX.match(lines[0])
+        if atx is not None:
+            return atx.group("text").strip() or None
+        return " ".join(line.strip() for line in lines[:-1]).strip() or None
+    return None
+
+
+# --------------------------------------------------------------------------- files outside Markdown
+
+
+def read_text_file(workspace: Workspace, path: str) -> str | None:
+    """A tracked text file's content (``\\n`` line ends), or None for binaries, big files, symlinks."""
+    if workspace.listing.is_symlink(path):
+        return None
+    decoded = _decoded(workspace, path)
+    return None if decoded is None else decoded[0]
+
+
+def _decoded(workspace: Workspace, path: str) -> tuple[str, str, bool] | None:
+    full = workspace.root / path
+    try:
+        if full.is_symlink() or full.stat().st_size > workspace.config.max_file_size:
+            return None
+        return decode(full.read_bytes())
+    except (OSError, SourceError):
+        return None
+
+
+def _code_files(workspace: Workspace) -> Iterator[str]:
+    config = workspace.config
+    for path in sorted(workspace.listing.tracked):
+        if path.lower().endswith(MARKDOWN_SUFFIXES) or workspace.listing.is_symlink(path):
+            continue
+        if not matches(path, config.exclude):
+            yield path
+
+
+def _whole_repository(workspace: Workspace) -> bool:
+    """Whether this run covers every Markdown file (not a pre-commit run on a few)."""
+    return set(workspace.documents) <= set(workspace.selected)
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _finding(gate: str, rule: str, path: str, line: int, column: int, message: str) -> Finding:
+    return Finding(gate, rule, path, line, column, message)
+
+
+def _placement(tree: Tree, file: TreeFile) -> Iterator[Finding]:
+    folders = ", ".join(f"{tree.target}/{f}/" for f in tree.config.states.values())
+    if file.state is None:
+        yield _finding(
+            "layout",
+            "Y001",
+            file.path,
+            1,
+            1,
+            f"record is not in a lifecycle folder; move it into one of {folders}",
+        )
+    name = posixpath.basename(file.path)
+    if file.slug is None or not file.name_ok:
+        hint = _suggested_slug(file.slug or name.removesuffix(".md"))
+        yield _finding(
+            "layout",
+            "Y002",
+            file.path,
+            1,
+            1,
+            f"'{name}' is not named yyyy-mm-dd-slug.md (lowercase ASCII words joined by '-'); rename it, e.g. to yyyy-mm-dd-{hint}.md with the date it was first proposed",
+        )
+    elif file.day is None:
+        yield _finding(
+            "layout",
+            "Y003",
+            file.path,
+            1,
+            1,
+            f"'{name[:10]}' is not a real date; rename the file with the date the topic was first proposed",
+        )
+
+
+def _suggested_slug(text: str) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower().encode("ascii", "ignore").decode())
+    return "-".join(words) or "topic"
+
+
+@dataclass(frozen=True, slots=True)
+class _StatusLine:
+    line: int
+    column: int
+    value: str
+
+
+def status_lines(doc: Document) -> list[_StatusLine]:
+    """Lines of prose that start with ``Status:`` (quoted ones are examples, not the record's)."""
+    found: list[_StatusLine] = []
+    for paragraph in doc.paragraphs:
+        if "blockquote" in paragraph.containers:
+            continue
+        for span in paragraph.line_spans:
+            match = _STATUS.match(doc.text, span.start, span.end)
+            if match is not None:
+                line, column = doc.position(span.start)
+                found.append(_StatusLine(line, column, match.group("value").strip()))
+    return found
+
+
+def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
+    lines = status_lines(doc)
+    states = tree.config.states
+    example = f"Status: {file.state or next(iter(states), 'proposed')}"
+    if not lines:
+        yield _finding(
+            "layout",
+            "Y004",
+            file.path,
+            1,
+            1,
+            f"no 'Status:' line; add one under the title, e.g. '{example}'",
+        )
+        return
+    for extra in lines[1:]:
+        yield _finding(
+            "layout",
+            "Y005",
+            file.path,
+            extra.line,
+            extra.column,
+            f"second 'Status:' line (first at line {lines[0].line}); keep one",
+        )
+    first = lines[0]
+    word_match = _STATUS_WORD.match(first.value)
+    word = word_match.group(0).lower() if word_match else ""
+    state = tree.config.statuses.get(word)
+    if state is None:
+        yield _finding(
+            "layout",
+            "Y006",
+            file.path,
+            first.line,
+            first.column,
+            f"status '{first.value}' maps to no lifecycle state; start it with a state ({', '.join(states)}) or add the word to [statuses] in the config",
+        )
+    elif file.state is not None and state != file.state:
+        folder = f"{tree.target}/{states[state]}/"
+        yield _finding(
+            "layout",
+            "Y007",
+            file.path,
+            first.line,
+            first.column,
+            f"status '{word}' means {state}, but the record is in the {file.state} folder; git mv it into {folder} or correct the status",
+        )
+
+
+def _duplicate_slugs(tree: Tree) -> Iterator[Finding]:
+    by_slug: dict[str, list[str]] = {}
+    for file in tree.files:
+        if file.slug is not None and file.name_ok:
+            by_slug.setdefault(file.slug, []).append(file.path)
+    for slug, paths in sorted(by_slug.items()):
+        for path in paths[1:]:
+            yield _finding(
+                "layout",
+                "Y008",
+                path,
+                1,
+                1,
+                f"slug '{slug}' is also used by {paths[0]}; merge the records or give one a more specific slug",
+            )
+
+
+def _index(tree: Tree) -> Iterator[Finding]:
+    current = tree.index_text
+    try:
+        wanted = tree.rendered_index()
+    except IndexMarkersError as exc:
+        yield _finding(
+            "layout",
+            "Y010",
+            tree.index_path,
+            1,
+            1,
+            f"{exc}; repair the markers so docsync can find its generated part",
+        )
+        return
+    if current is None:
+        yield _finding(
+            "layout",
+            "Y009",
+            tree.index_path,
+            1,
+            1,
+            "the record tree has no index; run 'docsync fix' to generate it",
+        )
+    elif current != wanted:
+        line = _first_difference(current, wanted)
+        yield _finding(
+            "layout",
+            "Y009",
+            tree.index_path,
+            line,
+            1,
+            "the index does not list the records as they are; run 'docsync fix' to regenerate it",
+        )
+
+
+def _first_difference(a: str, b: str) -> int:
+    for number, (x, y) in enumerate(zip(a.split("\n"), b.split("\n"), strict=False), start=1):
+        if x != y:
+            return number
+    return min(a.count("\n"), b.count("\n")) + 1
+
+
+def _touches_tree(tree: Tree) -> bool:
+    prefix = tree.target + "/"
+    return _whole_repository(tree.workspace) or any(
+        p.startswith(prefix) for p in tree.workspace.selected
+    )
+
+
+def check_layout(tree: Tree) -> list[Finding]:
+    selected = set(tree.workspace.selected)
+    findings: list[Finding] = []
+    for file in tree.files:
+        if file.path not in selected:
+            continue
+        findings.extend(_placement(tree, file))
+        doc = tree.workspace.documents.get(file.path)
+        if doc is not None:
+            findings.extend(_status(tree, file, doc))
+    if _touches_tree(tree):
+        findings.extend(_duplicate_slugs(tree))
+        findings.extend(_index(tree))
+    return findings
+
+
+def fix_index(workspace: Workspace) -> FileWrite | None:
+    """The regenerated index, or None when it is up to date, broken or there is no tree."""
+    tree = load_tree(workspace)
+    if tree is None:
+        return None
+    try:
+        wanted = tree.rendered_index()
+    except IndexMarkersError:
+        return None
+    if wanted == tree.index_text:
+        return None
+    doc = workspace.documents.get(tree.index_path)
+    return FileWrite(
+        tree.index_path, wanted, doc.newline if doc else "\n", doc.bom if doc else False
+    )
+
+
+# --------------------------------------------------------------------------- refs
+
+
+def _bare_findings(tree: Tree, doc: Document) -> Iterator[Finding]:
+    for mention in bare_ids(doc, tree.ids):
+        if mention.target is None:
+            continue
+        line, column = doc.position(mention.span.start)
+        link = f"[{mention.target.title}]({relative_destination(doc.path, mention.target.path)})"
+        yield _finding(
+            "refs",
+            "R001",
+            doc.path,
+            line,
+            column,
+            f"bare '{mention.written}' names a migrated record; link it as {link} ('docsync fix' does)",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _PathMention:
+    span: Span
+    path: str
+    replacement: str | None
+
+
+def _path_pattern(tree: Tree) -> re.Pattern[str]:
+    """Repository paths into the tree, and former record paths, as tokens in text."""
+    former_paths = sorted((p for p in tree.former if "/" in p), key=len, reverse=True)
+    alternatives = [re.escape(tree.target) + r"/[\w./-]*?\.md", *map(re.escape, former_paths)]
+    return re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+
+
+def _path_mentions(tree: Tree, text: str, present: set[str]) -> Iterator[_PathMention]:
+    for match in _path_pattern(tree).finditer(text):
+        path = match.group(0)
+        if path in present:
+            continue
+        yield _PathMention(Span(match.start(), match.end()), path, _moved_to(tree, path, present))
+
+
+def _moved_to(tree: Tree, path: str, present: set[str]) -> str | None:
+    """Where a missing path went: the former-id table, else one record with the same name."""
+    if path in tree.former and tree.former[path] in present:
+        return tree.former[path]
+    same_name = [
+        r.path for r in tree.records if posixpath.basename(r.path) == posixpath.basename(path)
+    ]
+    return same_name[0] if len(same_name) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class _CodeFile:
+    """A non-Markdown text file and the refs findings in it."""
+
+    path: str
+    text: str
+    newline: str
+    bom: bool
+    paths: tuple[_PathMention, ...]
+    ids: tuple[BareId, ...]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        starts = line_starts_of(self.text)
+        index = bisect.bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
+
+
+def _code_file(tree: Tree, path: str, present: set[str]) -> _CodeFile | None:
+    decoded = _decoded(tree.workspace, path)
+    if decoded is None:
+        return None
+    text, newline, bom = decoded
+    paths = tuple(_path_mentions(tree, text, present))
+    ids = tuple(bare_code_ids(text, tree.ids)) if tree.config.code_refs == "path" else ()
+    return _CodeFile(path, text, newline, bom, paths, ids)
+
+
+def _code_files_with_refs(tree: Tree) -> Iterator[_CodeFile]:
+    present = _present(tree.workspace)
+    for path in _code_files(tree.workspace):
+        found = _code_file(tree, path, present)
+        if found is not None and (found.paths or found.ids):
+            yield found
+
+
+def _code_findings(file: _CodeFile) -> Iterator[Finding]:
+    for mention in file.paths:
+        line, column = file.position(mention.span.start)
+        fix = (
+            f"it is now {mention.replacement} ('docsync fix' rewrites it)"
+            if mention.replacement
+            else "point it at an existing record"
+        )
+        yield _finding(
+            "refs", "R002", file.path, line, column, f"'{mention.path}' does not exist; {fix}"
+        )
+    for bare in file.ids:
+        assert bare.target is not None
+        line, column = file.position(bare.span.start)
+        yield _finding(
+            "refs",
+            "R003",
+            file.path,
+            line,
+            column,
+            f"bare '{bare.written}' names a migrated record; write its path {bare.target.path} ('docsync fix' does)",
+        )
+
+
+def check_refs(tree: Tree) -> list[Finding]:
+    findings: list[Finding] = []
+    if tree.ids:
+        for path in tree.workspace.selected:
+            doc = tree.workspace.documents.get(path)
+            if doc is not None:
+                findings.extend(_bare_findings(tree, doc))
+    if _whole_repository(tree.workspace):
+        for file in _code_files_with_refs(tree):
+            findings.extend(_code_findings(file))
+    return findings
+
+
+def _present(workspace: Workspace) -> set[str]:
+    """Every path that exists for git's purposes: tracked and untracked files, and their folders."""
+    present = set(workspace.listing.tracked) | workspace.listing.untracked
+    for path in list(present):
+        folder = posixpath.dirname(path)
+        while folder and folder not in present:
+            present.add(folder)
+            folder = posixpath.dirname(folder)
+    return present
+
+
+def _fixed_markdown(tree: Tree, doc: Document, present: set[str]) -> FileWrite | None:
+    if not any(m.target for m in bare_ids(doc, tree.ids)):
+        return None
+    text, _ = rewrite_document(
+        doc,
+        old_path=doc.path,
+        new_path=doc.path,
+        moves={},
+        fragments={},
+        ids=tree.ids,
+        exists=present.__contains__,
+    )
+    return FileWrite(doc.path, text, doc.newline, doc.bom) if text != doc.text else None
+
+
+def _fixed_code(tree: Tree, file: _CodeFile) -> FileWrite | None:
+    edits = [Edit(m.span, m.replacement) for m in file.paths if m.replacement]
+    text = apply_edits(file.text, edits)
+    if file.ids:
+        text = rewrite_code_text(text, ids=tree.ids)[0]
+    return FileWrite(file.path, text, file.newline, file.bom) if text != file.text else None
+
+
+def fix_refs(workspace: Workspace) -> list[FileWrite]:
+    """Rewrites for the fixable refs findings: bare former ids, moved tree paths in code."""
+    tree = load_tree(workspace)
+    if tree is None:
+        return []
+    present = _present(workspace)
+    writes: list[FileWrite | None] = []
+    if tree.ids:
+        for path in workspace.selected:
+            doc = workspace.documents.get(path)
+            if doc is not None:
+                writes.append(_fixed_markdown(tree, doc, present))
+    if _whole_repository(workspace):
+        writes.extend(_fixed_code(tree, file) for file in _code_files_with_refs(tree))
+    return [w for w in writes if w is not None]
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def check(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
+    """Findings of the ``layout`` and ``refs`` gates named in ``gates``; none without a tree."""
+    if "layout" not in gates and "refs" not in gates:
+        return []
+    tree = load_tree(workspace)
+    if tree is None:
+        return []
+    findings: list[Finding] = []
+    if "layout" in gates:
+        findings.extend(check_layout(tree))
+    if "refs" in gates:
+        findings.extend(check_refs(tree))
+    return findings
