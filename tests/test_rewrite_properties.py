@@ -1,0 +1,209 @@
+"""Properties of the rewriter on generated Markdown: never raises, twice equals once,
+and the rendered document is the same apart from the links it means to change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from docsync.markdown import parse
+from docsync.records.model import IdTarget
+from docsync.rewrite import IdKey, id_pattern, rewrite_document
+
+OLD = "docs/rfc/005-umbrella.md"
+NEW = "docs/rfc/implemented/2026-01-05-umbrella.md"
+MOVES = {
+    OLD: NEW,
+    "docs/adr/0007-use-postgres.md": "docs/rfc/implemented/2026-01-02-use-postgres.md",
+    "docs/rfc/001-plugin-api.md": "docs/rfc/proposed/2026-01-01-plugin-api.md",
+}
+FRAGMENTS = {OLD: {"old": "new"}, "docs/rfc/001-plugin-api.md": {"motivation": "why"}}
+IDS: dict[IdKey, IdTarget] = {
+    ("ADR", 7, None): IdTarget("docs/rfc/implemented/2026-01-02-use-postgres.md", "Use Postgres"),
+    ("RFC", 1, None): IdTarget("docs/rfc/proposed/2026-01-01-plugin-api.md", "Plugin `API` [v1]"),
+    ("RFC", 5, 2): IdTarget("docs/rfc/implemented/2026-01-03-errors.md", "Errors | taxonomy"),
+    ("RFC", 5, None): IdTarget("docs/rfc/implemented/2026-01-02-use-postgres.md", "Use Postgres"),
+}
+
+WORDS = [
+    "alpha",
+    "beta,",
+    "ADR 7",
+    "ADR-0007",
+    "ADR7",
+    "(RFC 001)",
+    "RFC 5 part 2",
+    "RFC 5 pt 3",
+    "RFC 2119",
+    "ISO 9001",
+    "`ADR 7`",
+    "*ADR 7*",
+    "**RFC 1**",
+    "[ADR 7](../adr/0007-use-postgres.md)",
+    "[see ADR 7](../adr/0007-use-postgres.md)",
+    "[rules](../AGENTS.md)",
+    "[me](#old)",
+    "[f](My%20File.md#Old)",
+    "[p](001-plugin-api.md#motivation)",
+    "[q](</a b.md>)",
+    "<https://x.org/ADR7>",
+    "<span>ADR 7</span>",
+    "<code>RFC 1</code>",
+    "![ADR 7](img/a.png)",
+    "[RFC 1]",
+    "[RFC 1][]",
+    "docs/ADR-7.md",
+    "[x](https://example.com/a.md)",
+    "&amp;",
+    "\\*",
+    "<!-- ADR 7 -->",
+    "ADR 7.",
+    "x_ADR",
+    "[^n]",
+    "'RFC 12'",
+]
+CELL_WORDS = [w for w in WORDS if "|" not in w]
+
+words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
+cells = st.lists(st.sampled_from(CELL_WORDS), min_size=1, max_size=3).map(" ".join)
+
+
+def _table(row: list[str]) -> str:
+    return f"| {row[0]} | {row[1]} |\n| --- | --- |\n| {row[2]} | {row[3]} |"
+
+
+blocks = st.one_of(
+    st.lists(words, min_size=1, max_size=3).map("\n".join),
+    words.map(lambda w: f"## {w}"),
+    words.map(lambda w: f"```\n{w}\n```"),
+    words.map(lambda w: f"    {w}"),
+    st.lists(words, min_size=1, max_size=3).map(lambda ws: "\n".join(f"- {w}" for w in ws)),
+    words.map(lambda w: f"> {w}\n> {w}"),
+    st.lists(cells, min_size=4, max_size=4).map(_table),
+    words.map(lambda w: f"<div>\n{w}\n</div>"),
+    st.just("[RFC 1]: 001-plugin-api.md"),
+    st.just("[^n]: footnote RFC 1"),
+)
+documents = st.tuples(st.booleans(), st.lists(blocks, min_size=1, max_size=6)).map(
+    lambda t: ("---\nrefs: ADR 7\n---\n\n" if t[0] else "") + "\n\n".join(t[1]) + "\n"
+)
+
+EXISTS = lambda path: True  # noqa: E731  (existence only feeds the dangling report)
+
+
+def _rewrite(
+    text: str, old: str, new: str, moves: dict[str, str], fragments: dict[str, dict[str, str]]
+) -> str:
+    out, _ = rewrite_document(
+        parse(old, text),
+        old_path=old,
+        new_path=new,
+        moves=moves,
+        fragments=fragments,
+        ids=IDS,
+        exists=EXISTS,
+    )
+    return out
+
+
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
+@given(documents)
+def test_never_raises_and_twice_equals_once(text: str) -> None:
+    once = _rewrite(text, OLD, NEW, MOVES, FRAGMENTS)
+    again = _rewrite(once, NEW, NEW, {}, {})
+    assert again == once
+
+
+@PROPERTY
+@given(st.text(alphabet="ADR 7RFC1-[]()<>`*_#|\\!:/.%\n\t>xa", max_size=80))
+def test_never_raises_on_arbitrary_text(text: str) -> None:
+    _rewrite(text, OLD, NEW, MOVES, FRAGMENTS)
+
+
+# -------------------------------------------------------------------------- rendering
+
+
+_MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_MD.use(front_matter_plugin).use(footnote_plugin)
+_IDS = id_pattern(frozenset(k[0] for k in IDS))
+_LINK = "\x00link\x00"
+_WS = re.compile(r"\s+")
+_OPAQUE = re.compile(r"</?(?:a|code|kbd|samp|pre|tt|var)\b", re.I)
+
+
+def _known(match: re.Match[str]) -> bool:
+    part = match.group("part")
+    key = (match.group("kind"), int(match.group("number")))
+    return (*key, int(part) if part else None) in IDS or (*key, None) in IDS
+
+
+def _ids_as_links(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        if not _known(match):
+            return match.group(0)
+        part = match.group("part")
+        if part and (match.group("kind"), int(match.group("number")), int(part)) not in IDS:
+            return _LINK + match.group(0)[match.end("number") - match.start() :]
+        return _LINK
+
+    return _IDS.sub(one, text)
+
+
+def _inline(children: Sequence[Token], *, with_ids: bool) -> str:
+    """Inline content with every link (and image) reduced to one marker, ids too before the rewrite."""
+    out: list[str] = []
+    depth = 0
+    opaque = 0
+    for child in children:
+        if child.type == "html_inline" and _OPAQUE.match(child.content):
+            opaque += -1 if child.content.startswith("</") else 1
+        if child.type == "link_open":
+            depth += 1
+            if depth == 1:
+                out.append(_LINK)
+        elif child.type == "link_close":
+            depth -= 1
+        elif depth:
+            continue
+        elif child.type == "image":
+            out.append(_LINK)
+        elif child.type == "text":
+            out.append(_ids_as_links(child.content) if with_ids and not opaque else child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        else:
+            out.append(f"<{child.type}:{child.content}>")
+    return _WS.sub(" ", "".join(out)).strip()
+
+
+def _rendered(text: str, *, before: bool) -> list[tuple[str, ...]]:
+    shape: list[tuple[str, ...]] = []
+    previous = ""
+    for token in _MD.parse(text):
+        if token.type == "inline":
+            in_prose = before and previous != "heading_open"  # headings are left alone
+            shape.append(("inline", _inline(token.children or [], with_ids=in_prose)))
+        elif token.type == "html_block":
+            shape.append(("html", re.sub(r'(href|src)="[^"]*"', "", token.content)))
+        else:
+            shape.append((token.type, token.tag, token.info, token.content))
+        previous = token.type
+    return shape
+
+
+@PROPERTY
+@given(documents)
+def test_renders_the_same_apart_from_links(text: str) -> None:
+    out = _rewrite(text, OLD, NEW, MOVES, FRAGMENTS)
+    assert _rendered(out, before=False) == _rendered(text, before=True)
