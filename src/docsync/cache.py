@@ -2,42 +2,144 @@
 
 The key is a hash of docsync's version, the file's path and its bytes, so
 an edited file, a renamed file or a new docsync version misses the cache.
-The cache is never trusted: a file that fails to load for any reason
-(corrupt, truncated, written by another version, or holding anything but
-docsync's own model types) is ignored and rebuilt. Loading goes through a
-restricted unpickler that only constructs docsync's frozen model classes.
+
+The cache is one pickle file: a header and, per key, the document pickled
+on its own (what a parse worker sends back anyway, so a cold run stores its
+results without pickling them again, and a run unpickles only the documents
+it asks for).
+
+The cache is never trusted. The file is read with an unpickler that
+constructs nothing at all (the header and entries are plain strings, ints,
+bytes, tuples and dicts), and each document with one that only constructs
+docsync's frozen model classes. A file that fails to load for any reason
+(corrupt, truncated, written by another docsync version or model layout, or
+holding anything else) is ignored and rebuilt; an entry that fails to load
+is parsed again.
 """
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
+import functools
 import hashlib
 import io
 import os
 import pickle
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from . import __version__, model
 
 _MAGIC = "docsync-parse-cache"
-_FORMAT = 1
-_MAX_ENTRIES = 100_000
-_ALLOWED = {
-    ("docsync.model", name)
-    for name in (
-        "Span", "LineSpan", "LinkKind", "Link", "Definition", "Heading", "Anchor",
-        "BlockKind", "Block", "Paragraph", "Document",
+_FORMAT = 2
+# An entry no run has used for this many saves (an old version of an edited
+# file, a deleted file) is dropped, so the file does not grow without bound.
+_KEEP_UNUSED_SAVES = 3
+_MODEL_CLASSES = (
+    model.Span,
+    model.LineSpan,
+    model.Link,
+    model.Definition,
+    model.Heading,
+    model.Anchor,
+    model.Block,
+    model.Paragraph,
+    model.Document,
+)
+_ALLOWED = {("docsync.model", cls.__name__) for cls in _MODEL_CLASSES} | {
+    ("docsync.model", "LinkKind"),
+    ("docsync.model", "BlockKind"),
+    ("builtins", "frozenset"),
+    ("builtins", "set"),
+}
+
+
+def _layout() -> str:
+    """The model's field layout: a document pickled under another layout is not loaded."""
+    return ";".join(
+        f"{cls.__name__}({','.join(f.name for f in dataclasses.fields(cls))})"
+        for cls in _MODEL_CLASSES
     )
-} | {("builtins", "frozenset"), ("builtins", "set")}
 
 
-class _Unpickler(pickle.Unpickler):
+@functools.cache
+def fingerprint() -> str:
+    """docsync's version, the model's layout and the parser's source.
+
+    The source is there for development: an edited parser in an editable
+    install must not be served documents its old self parsed.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    for name in ("markdown.py", "slugs.py", "model.py"):
+        try:
+            digest.update((Path(__file__).parent / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return f"{__version__}|{_layout()}|{digest.hexdigest()}"
+
+
+# --------------------------------------------------------------------------- one document
+
+
+def _by_constructor(cls: type) -> Callable[[Any], tuple[Any, tuple[Any, ...]]]:
+    """Pickle a frozen dataclass as a call of its constructor with its field values.
+
+    The dataclass default goes through ``__getstate__``/``__setstate__``,
+    which call ``dataclasses.fields`` per object; this is about twice as fast
+    both ways, and what it calls on loading is still only the model class.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    values = attrgetter(*names)
+    if len(names) == 1:
+        return lambda obj: (cls, (values(obj),))
+    return lambda obj: (cls, values(obj))
+
+
+_DISPATCH: dict[type, Callable[[Any], Any]] = {
+    **copyreg.dispatch_table,
+    **{cls: _by_constructor(cls) for cls in _MODEL_CLASSES},
+}
+
+
+class _Pickler(pickle.Pickler):
+    dispatch_table = _DISPATCH
+
+
+def dumps(document: model.Document) -> bytes:
+    """One document as bytes, for the cache and for sending between processes."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(document)
+    return buffer.getvalue()
+
+
+class _ModelUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"refusing {module}.{name}")
         return super().find_class(module, name)
+
+
+class _DataUnpickler(pickle.Unpickler):
+    """Builtin containers and scalars only: the cache file's outer layer."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"refusing {module}.{name}")
+
+
+def loads(blob: bytes) -> model.Document | None:
+    """A document from :func:`dumps`'s bytes; None for anything else."""
+    try:
+        document = _ModelUnpickler(io.BytesIO(blob)).load()
+    except Exception:  # corrupt or foreign: not a document
+        return None
+    return document if isinstance(document, model.Document) else None
+
+
+# --------------------------------------------------------------------------- the cache
 
 
 def _key(path: str, data: bytes) -> str:
@@ -49,33 +151,55 @@ def _key(path: str, data: bytes) -> str:
 
 
 class ParseCache:
-    def __init__(self, file: Path | None, entries: dict[str, model.Document]) -> None:
+    """Documents by key; ``put`` what was parsed, ``save`` once at the end."""
+
+    def __init__(
+        self, file: Path | None, entries: dict[str, tuple[int, bytes]], saves: int
+    ) -> None:
         self._file = file
         self._entries = entries
-        self._used: dict[str, model.Document] = {}
+        self._saves = saves
+        self._used: dict[str, bytes | model.Document] = {}
         self._dirty = False
 
-    def get(self, path: str, data: bytes) -> model.Document | None:
-        key = _key(path, data)
-        document = self._entries.get(key)
-        if isinstance(document, model.Document) and document.path == path:
-            self._used[key] = document
-            return document
-        return None
+    key = staticmethod(_key)
 
-    def update(self, sources: Mapping[str, bytes], documents: Mapping[str, model.Document]) -> None:
-        for path, data in sources.items():
-            if path in documents:
-                self._used[_key(path, data)] = documents[path]
-                self._dirty = True
+    def get(self, key: str, path: str) -> model.Document | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        document = loads(entry[1])
+        if document is None or document.path != path:
+            return None
+        self._used[key] = entry[1]
+        return document
+
+    def put(self, key: str, document: model.Document, blob: bytes | None = None) -> None:
+        """Remember a parsed document; ``blob`` is its :func:`dumps` when already made."""
+        if self._file is None:
+            return
+        self._used[key] = document if blob is None else blob
+        self._dirty = True
 
     def save(self) -> None:
         if self._file is None or not self._dirty:
             return
-        merged = {**self._entries, **self._used}
-        if len(merged) > _MAX_ENTRIES:
-            merged = dict(self._used)
-        payload = {"magic": _MAGIC, "format": _FORMAT, "version": __version__, "entries": merged}
+        saves = self._saves + 1
+        entries = {
+            key: entry
+            for key, entry in self._entries.items()
+            if saves - entry[0] <= _KEEP_UNUSED_SAVES and key not in self._used
+        }
+        for key, value in self._used.items():
+            entries[key] = (saves, value if isinstance(value, bytes) else dumps(value))
+        payload = {
+            "magic": _MAGIC,
+            "format": _FORMAT,
+            "fingerprint": fingerprint(),
+            "saves": saves,
+            "entries": entries,
+        }
+        tmp = None
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self._file.parent, prefix=".parse-cache.")
@@ -84,30 +208,45 @@ class ParseCache:
             os.replace(tmp, self._file)
         except OSError:
             # A cache we cannot write only costs speed.
-            return
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
 
 
 def disabled() -> ParseCache:
-    return ParseCache(None, {})
+    return ParseCache(None, {}, 0)
+
+
+def cache_file(git_dir: Path) -> Path:
+    return git_dir / "docsync" / "parse-cache.pickle"
 
 
 def open_cache(git_dir: Path) -> ParseCache:
-    file = git_dir / "docsync" / "parse-cache.pickle"
-    return ParseCache(file, _load(file))
+    file = cache_file(git_dir)
+    entries, saves = _load(file)
+    return ParseCache(file, entries, saves)
 
 
-def _load(file: Path) -> dict[str, model.Document]:
+def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
     try:
-        payload = _Unpickler(io.BytesIO(file.read_bytes())).load()
+        payload = _DataUnpickler(io.BytesIO(file.read_bytes())).load()
     except Exception:  # any failure means: not our cache, rebuild it
-        return {}
+        return {}, 0
     if (
         not isinstance(payload, dict)
         or payload.get("magic") != _MAGIC
         or payload.get("format") != _FORMAT
-        or payload.get("version") != __version__
+        or payload.get("fingerprint") != fingerprint()
+        or not isinstance(payload.get("saves"), int)
         or not isinstance(payload.get("entries"), dict)
     ):
-        return {}
-    entries: dict[str, model.Document] = payload["entries"]
-    return entries
+        return {}, 0
+    entries: dict[str, tuple[int, bytes]] = {
+        key: entry
+        for key, entry in payload["entries"].items()
+        if isinstance(key, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[0], int)
+        and isinstance(entry[1], bytes)
+    }
+    return entries, payload["saves"]

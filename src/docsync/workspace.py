@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -146,8 +146,17 @@ def _parse_one(path: str, data: bytes) -> _Parsed:
     return _Parsed(path, parse(path, text, newline, bom), None)
 
 
-def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Parsed]:
-    return [_parse_one(path, data) for path, data in batch]
+def _parse_batch(
+    batch: Sequence[tuple[str, bytes]],
+) -> list[tuple[str, bytes | None, Finding | None]]:
+    """Parse in a worker. Each document travels back pickled once, in the form
+    the cache stores, so the parent neither pickles it again nor waits for it."""
+    out: list[tuple[str, bytes | None, Finding | None]] = []
+    for path, data in batch:
+        parsed = _parse_one(path, data)
+        blob = parse_cache.dumps(parsed.document) if parsed.document is not None else None
+        out.append((path, blob, parsed.problem))
+    return out
 
 
 def _read(root: Path, path: str, config: Config) -> bytes | Finding:
@@ -180,37 +189,53 @@ def parse_files(
 ) -> tuple[dict[str, Document], list[Finding]]:
     """Parse every path once, through the cache and in parallel."""
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
-    documents: dict[str, Document] = {}
+    found: dict[str, Document] = {}
     problems: list[Finding] = []
     pending: list[tuple[str, bytes]] = []
+    keys: dict[str, str] = {}
     for path in paths:
         data = _read(root, path, config)
         if isinstance(data, Finding):
             problems.append(data)
             continue
-        cached = store.get(path, data)
+        key = keys[path] = store.key(path, data)
+        cached = store.get(key, path)
         if cached is not None:
-            documents[path] = cached
+            found[path] = cached
         else:
             pending.append((path, data))
-    for parsed in _parse_pending(pending, config):
+    for parsed, blob in _parse_pending(pending, config):
         if parsed.document is not None:
-            documents[parsed.path] = parsed.document
+            found[parsed.path] = parsed.document
+            store.put(keys[parsed.path], parsed.document, blob)
         if parsed.problem is not None:
             problems.append(parsed.problem)
-    store.update({path: data for path, data in pending}, documents)
     store.save()
+    documents = {path: found[path] for path in paths if path in found}
     return documents, problems
 
 
-def _parse_pending(pending: list[tuple[str, bytes]], config: Config) -> list[_Parsed]:
+def _parse_pending(
+    pending: list[tuple[str, bytes]], config: Config
+) -> Iterator[tuple[_Parsed, bytes | None]]:
+    """Parse results as they come, with the pickled document when a worker made it."""
     workers = _workers(config, len(pending))
     if workers == 1:
-        return _parse_batch(pending)
-    size = max(16, len(pending) // (workers * 4))
+        for path, data in pending:
+            yield _parse_one(path, data), None
+        return
+    # Small batches keep both cores busy to the end and let this process
+    # unpickle one batch while the workers parse the next.
+    size = max(8, min(64, len(pending) // (workers * 8)))
     batches = [pending[i : i + size] for i in range(0, len(pending), size)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [parsed for batch in pool.map(_parse_batch, batches) for parsed in batch]
+        for batch in pool.map(_parse_batch, batches):
+            for path, blob, problem in batch:
+                document = parse_cache.loads(blob) if blob is not None else None
+                if blob is not None and document is None:  # cannot happen; never lose a file
+                    yield _parse_one(path, dict(pending)[path]), None
+                    continue
+                yield _Parsed(path, document, problem), blob
 
 
 # --------------------------------------------------------------------------- entry point
