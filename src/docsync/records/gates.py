@@ -23,7 +23,7 @@ from datetime import date
 from functools import cached_property
 
 from ..config import Config
-from ..markdown import SourceError, decode
+from ..markdown import SourceError, decode, parse
 from ..model import Document, Edit, Finding, Span, apply_edits, line_starts_of
 from ..rewrite import (
     BareId,
@@ -148,6 +148,19 @@ class Tree:
                 ids[parsed.key()] = IdTarget(path, titles.get(path, posixpath.basename(path)))
         return ids
 
+    @cached_property
+    def path_pattern(self) -> re.Pattern[str]:
+        """Repository paths into the tree, and former record paths, as tokens in text."""
+        former_paths = sorted((p for p in self.former if "/" in p), key=len, reverse=True)
+        alternatives = [re.escape(self.target) + r"/[\w./-]*?\.md", *map(re.escape, former_paths)]
+        return re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+
+    @cached_property
+    def needles(self) -> tuple[bytes, ...]:
+        """Byte strings one of which a file must hold to mention the tree at all."""
+        words = {self.target, *(p for p in self.former if "/" in p), *(k[0] for k in self.ids)}
+        return tuple(sorted(w.encode() for w in words))
+
     def rendered_index(self) -> str:
         """The index as it should be (raises IndexMarkersError for broken markers)."""
         return render_index(
@@ -221,12 +234,18 @@ def read_text_file(workspace: Workspace, path: str) -> str | None:
     return None if decoded is None else decoded[0]
 
 
-def _decoded(workspace: Workspace, path: str) -> tuple[str, str, bool] | None:
+def _decoded(
+    workspace: Workspace, path: str, needles: Sequence[bytes] = ()
+) -> tuple[str, str, bool] | None:
+    """(text, newline, BOM) of a file, or None when it is unreadable or holds none of ``needles``."""
     full = workspace.root / path
     try:
         if full.is_symlink() or full.stat().st_size > workspace.config.max_file_size:
             return None
-        return decode(full.read_bytes())
+        data = full.read_bytes()
+        if needles and not any(needle in data for needle in needles):
+            return None  # most code files mention no record: skip decoding them
+        return decode(data)
     except (OSError, SourceError):
         return None
 
@@ -484,15 +503,8 @@ class _PathMention:
     replacement: str | None
 
 
-def _path_pattern(tree: Tree) -> re.Pattern[str]:
-    """Repository paths into the tree, and former record paths, as tokens in text."""
-    former_paths = sorted((p for p in tree.former if "/" in p), key=len, reverse=True)
-    alternatives = [re.escape(tree.target) + r"/[\w./-]*?\.md", *map(re.escape, former_paths)]
-    return re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
-
-
 def _path_mentions(tree: Tree, text: str, present: set[str]) -> Iterator[_PathMention]:
-    for match in _path_pattern(tree).finditer(text):
+    for match in tree.path_pattern.finditer(text):
         path = match.group(0)
         if path in present:
             continue
@@ -519,21 +531,21 @@ class _CodeFile:
     bom: bool
     paths: tuple[_PathMention, ...]
     ids: tuple[BareId, ...]
+    starts: tuple[int, ...]
 
     def position(self, offset: int) -> tuple[int, int]:
-        starts = line_starts_of(self.text)
-        index = bisect.bisect_right(starts, offset) - 1
-        return index + 1, offset - starts[index] + 1
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index] + 1
 
 
 def _code_file(tree: Tree, path: str, present: set[str]) -> _CodeFile | None:
-    decoded = _decoded(tree.workspace, path)
+    decoded = _decoded(tree.workspace, path, tree.needles)
     if decoded is None:
         return None
     text, newline, bom = decoded
     paths = tuple(_path_mentions(tree, text, present))
     ids = tuple(bare_code_ids(text, tree.ids)) if tree.config.code_refs == "path" else ()
-    return _CodeFile(path, text, newline, bom, paths, ids)
+    return _CodeFile(path, text, newline, bom, paths, ids, line_starts_of(text))
 
 
 def _code_files_with_refs(tree: Tree) -> Iterator[_CodeFile]:
@@ -615,21 +627,43 @@ def _fixed_code(tree: Tree, file: _CodeFile) -> FileWrite | None:
     return FileWrite(file.path, text, file.newline, file.bom) if text != file.text else None
 
 
-def fix_refs(workspace: Workspace) -> list[FileWrite]:
-    """Rewrites for the fixable refs findings: bare former ids, moved tree paths in code."""
+def fix_refs(
+    workspace: Workspace, updated: Mapping[str, Document] | None = None
+) -> list[FileWrite]:
+    """Rewrites for the fixable refs findings: bare former ids, moved tree paths in code.
+
+    ``updated`` replaces documents another fixer already changed (see :func:`fix`).
+    """
     tree = load_tree(workspace)
     if tree is None:
         return []
     present = _present(workspace)
+    documents = {**workspace.documents, **(updated or {})}
     writes: list[FileWrite | None] = []
     if tree.ids:
         for path in workspace.selected:
-            doc = workspace.documents.get(path)
+            doc = documents.get(path)
             if doc is not None:
                 writes.append(_fixed_markdown(tree, doc, present))
     if _whole_repository(workspace):
         writes.extend(_fixed_code(tree, file) for file in _code_files_with_refs(tree))
     return [w for w in writes if w is not None]
+
+
+def fix(workspace: Workspace, gates: Sequence[str]) -> list[FileWrite]:
+    """Every layout and refs fix, composed so that two fixes of one file do not collide.
+
+    The index is regenerated first; the refs fixes then read its new text,
+    so bare ids in the index's own prose are linked in the same run.
+    """
+    writes: dict[str, FileWrite] = {}
+    index = fix_index(workspace) if "layout" in gates else None
+    if index is not None:
+        writes[index.path] = index
+    if "refs" in gates:
+        updated = {p: parse(p, w.text, w.newline, w.bom) for p, w in writes.items()}
+        writes.update((w.path, w) for w in fix_refs(workspace, updated))
+    return list(writes.values())
 
 
 # --------------------------------------------------------------------------- entry point
