@@ -8,6 +8,7 @@ Markdown.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -108,50 +109,13 @@ def head_commit(root: Path) -> str | None:
         return None
 
 
-# History: one `git log` over every commit reachable from HEAD, plus one
-# `git diff-tree --stdin` for merges' other parents. `git log -m` cannot
-# serve both, because it omits a parent's block when that diff is empty, so
-# the blocks cannot be told apart.
+# History: one `git log` over every commit reachable from HEAD (diffs against
+# first parents), then one `git diff-tree --stdin` for merges' other parents.
+# `git log -m` cannot give those: it omits a parent's block when that diff is
+# empty, so the blocks cannot be told apart.
 
 _RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
 _LOG_FORMAT = "--format=%H %P%x00%ai"
-_RENAME_LIMIT_WARNING = "diff.renameLimit"
-
-
-def is_shallow(root: Path) -> bool:
-    """Whether the repository holding ``root`` is a shallow clone."""
-    return _shallow_and_head(open_repo(root))[0]
-
-
-def read_history(root: Path) -> list[CommitChanges]:
-    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
-
-    Raises :class:`GitError` for a shallow clone, or when git skipped rename
-    detection, since either would date records wrongly.
-    """
-    repo = open_repo(root)
-    shallow, head = _shallow_and_head(repo)
-    if shallow:
-        raise GitError(
-            f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
-            f"back to when records were first proposed; {UNSHALLOW_FIX}"
-        )
-    if head is None:
-        return []
-    history = _parse_log(_run_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, head, "--"))
-    merges = [(commit.sha, parent) for commit in history for parent in commit.parents[1:]]
-    if not merges:
-        return history
-    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    diffs = _parse_merge_diffs(
-        _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines), merges
-    )
-    return [
-        replace(commit, merge_changes=diffs[commit.sha]) if commit.sha in diffs else commit
-        for commit in history
-    ]
-
-
 _LOG_OPTIONS = (
     *_RAW_DIFF,
     "--topo-order",
@@ -162,102 +126,146 @@ _LOG_OPTIONS = (
     "--no-show-signature",
     "--no-relative",
 )
+_RENAME_LIMIT_WARNING = "diff.renameLimit"
 
 
-def _shallow_and_head(repo: git.Repo) -> tuple[bool, str | None]:
-    """Whether the clone is shallow, and HEAD's commit (``None`` before the first commit)."""
-    status, out, err = repo.git.rev_parse(
-        "--is-shallow-repository",
-        "--verify",
-        "-q",
-        "HEAD",
-        with_extended_output=True,
-        with_exceptions=False,
-    )
-    lines = str(out).split()
-    if not lines or lines[0] not in ("true", "false"):
-        raise GitError(f"git rev-parse failed: {str(err).strip()}")
-    return lines[0] == "true", (lines[1] if status == 0 and len(lines) > 1 else None)
+def is_shallow(root: Path) -> bool:
+    """Whether the repository holding ``root`` is a shallow clone."""
+    return _is_shallow(open_repo(root))
 
 
-def _run_git(repo: git.Repo, command: str, *args: str, stdin: str | None = None) -> str:
-    """Run one git command; stderr warnings about skipped rename detection are errors."""
+def read_history(root: Path) -> list[CommitChanges]:
+    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
+
+    Raises :class:`GitError` for a shallow clone, or when git skipped rename
+    detection, since either would date records wrongly.
+    """
+    repo = open_repo(root)
+    if _is_shallow(repo):
+        raise GitError(
+            f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
+            f"back to when records were first proposed; {UNSHALLOW_FIX}"
+        )
+    try:
+        history = _parse_log(_stream_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--"))
+    except GitError:
+        if not repo.head.is_valid():
+            return []
+        raise
+    merges = [(commit.sha, parent) for commit in history for parent in commit.parents[1:]]
+    if not merges:
+        return history
+    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
+    output = _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines)
+    diffs = _parse_merge_diffs(iter(output.split("\0")), merges)
+    return [
+        replace(commit, merge_changes=diffs[commit.sha]) if commit.sha in diffs else commit
+        for commit in history
+    ]
+
+
+def _is_shallow(repo: git.Repo) -> bool:
+    """What `git rev-parse --is-shallow-repository` checks, without starting git."""
+    return Path(repo.common_dir, "shallow").is_file()
+
+
+def _run_git(repo: git.Repo, command: str, *args: str, stdin: str) -> str:
+    """Run one git command with ``stdin`` as its input; all its output at once."""
     try:
         with tempfile.TemporaryFile() as feed:
-            feed.write((stdin or "").encode())
+            feed.write(stdin.encode())
             feed.seek(0)
             run = getattr(repo.git, command.replace("-", "_"))
             _, out, err = run(
                 *args, istream=feed, with_extended_output=True, strip_newline_in_stdout=False
             )
     except git.GitCommandError as exc:
-        raise GitError(f"git {command} failed: {exc.stderr.strip()}") from None
-    if _RENAME_LIMIT_WARNING in err:
-        advice = " ".join(line.removeprefix("warning: ") for line in err.splitlines())
+        raise GitError(f"git {command} failed: {str(exc.stderr).strip()}") from None
+    _check_warnings(str(err))
+    return str(out)
+
+
+def _stream_git(repo: git.Repo, command: str, *args: str) -> Iterator[str]:
+    """The NUL-separated fields of a git command's output, as git writes them.
+
+    Parsing while git still computes diffs keeps both cores busy.
+    """
+    process = getattr(repo.git, command.replace("-", "_"))(*args, as_process=True)
+    stdout, stderr = process.proc.stdout, process.proc.stderr
+    rest = b""
+    while chunk := stdout.read1(1 << 16):
+        done, separator, rest = (rest + chunk).rpartition(b"\0")
+        if separator:
+            yield from done.decode("utf-8", "surrogateescape").split("\0")
+    if rest:
+        yield rest.decode("utf-8", "surrogateescape")
+    err = stderr.read().decode("utf-8", "replace")
+    try:
+        process.wait(stderr=err)
+    except git.GitCommandError:
+        raise GitError(f"git {command} failed: {err.strip()}") from None
+    _check_warnings(err)
+
+
+def _check_warnings(stderr: str) -> None:
+    """Skipped rename detection would date moved records by their move: an error, not a warning."""
+    if _RENAME_LIMIT_WARNING in stderr:
+        advice = " ".join(line.removeprefix("warning: ") for line in stderr.splitlines())
         raise GitError(
             f"git skipped rename detection, so moved records would be dated by their move: "
             f"{advice} (`git config diff.renameLimit <N>`)"
         )
-    return str(out)
 
 
-def _parse_log(output: str) -> list[CommitChanges]:
-    tokens = output.split("\0")
+def _parse_log(tokens: Iterator[str]) -> list[CommitChanges]:
     commits: list[CommitChanges] = []
-    i, end = 0, len(tokens)
-    while i < end:
-        header = tokens[i].lstrip("\n")
-        if not header:
-            i += 1
+    header = next(tokens, None)
+    while header is not None:
+        if not header.strip():
+            header = next(tokens, None)
             continue
         sha, *parents = header.split()
-        stamp = tokens[i + 1]
-        changes, i = _parse_raw(tokens, i + 2)
+        stamp = next(tokens)
+        changes, header = _parse_raw(tokens)
         day = date.fromisoformat(stamp[:10])
         commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
     return commits
 
 
 def _parse_merge_diffs(
-    output: str, merges: list[tuple[str, str]]
+    tokens: Iterator[str], merges: list[tuple[str, str]]
 ) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
     """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
-    tokens = output.split("\0")
     found: dict[str, list[tuple[FileChange, ...]]] = {}
-    i = 0
+    header = next(tokens, None)
     for sha, _parent in merges:
-        if i >= len(tokens) or tokens[i].strip() != sha:
+        if header is None or header.strip() != sha:
             raise GitError(f"unexpected output from git diff-tree for merge {sha}")
-        changes, i = _parse_raw(tokens, i + 1)
+        changes, header = _parse_raw(tokens)
         found.setdefault(sha, []).append(changes)
     return {sha: tuple(diffs) for sha, diffs in found.items()}
 
 
-def _parse_raw(tokens: list[str], i: int) -> tuple[tuple[FileChange, ...], int]:
-    """Raw diff entries (``:mode mode blob blob status\\0path[\\0path]``) from ``tokens[i]`` on."""
+def _parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | None]:
+    """Raw diff entries (``:mode mode blob blob status\\0path[\\0path]``), and the token after them."""
     changes: list[FileChange] = []
-    end = len(tokens)
-    while i < end:
-        meta = tokens[i].lstrip("\n")
+    for token in tokens:
+        meta = token.lstrip("\n")
         if not meta.startswith(":"):
-            break
+            return tuple(changes), meta
         fields = meta.split(" ")
         blob, status = fields[3], fields[4][0]
-        if status in "RC":
-            old, path = tokens[i + 1], tokens[i + 2]
-            i += 3
-            if status == "R":
-                changes.append(FileChange("R", path, old, blob))
-            else:
-                changes.append(FileChange("A", path, None, blob))
-            continue
-        path = tokens[i + 1]
-        i += 2
-        if status == "D":
-            changes.append(FileChange("D", path))
+        if status == "R":
+            old = next(tokens)
+            changes.append(FileChange("R", next(tokens), old, blob))
+        elif status == "C":
+            next(tokens)
+            changes.append(FileChange("A", next(tokens), None, blob))
+        elif status == "D":
+            changes.append(FileChange("D", next(tokens)))
         else:
-            changes.append(FileChange("A" if status == "A" else "M", path, None, blob))
-    return tuple(changes), i
+            changes.append(FileChange("A" if status == "A" else "M", next(tokens), None, blob))
+    return tuple(changes), None
 
 
 # --------------------------------------------------------------------------- writing (migrate --apply)
