@@ -173,5 +173,70 @@ def rules(
     stdout.print(explain(rule), markup=False)
 
 
+@app.command()
+def migrate(
+    source: Annotated[
+        list[Path] | None,
+        typer.Option("--source", help="A legacy tree folder (repeatable; default: found by folder name)."),
+    ] = None,
+    target: Annotated[
+        Path | None, typer.Option("--target", help="The lifecycle tree (default: config target, docs/rfc).")
+    ] = None,
+    write_plan: Annotated[
+        Path | None, typer.Option("--write-plan", help="Write the plan as TOML to this file, to edit.")
+    ] = None,
+    plan: Annotated[
+        Path | None, typer.Option("--plan", help="Use this (edited) plan file instead of the inferred plan.")
+    ] = None,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Execute the plan; refused while it has unresolved items.")
+    ] = False,
+    commit: Annotated[
+        bool, typer.Option("--commit", help="With --apply: commit the pure moves, then the content edits.")
+    ] = False,
+    allow_dirty: Annotated[
+        bool, typer.Option("--allow-dirty", help="With --apply: run despite uncommitted changes.")
+    ] = False,
+    output: Annotated[str, typer.Option("--format", "-f", help="Output format: text or json.")] = "text",
+) -> None:
+    """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
+
+    Exit 0 when the plan is complete (or applied), 1 when it has unresolved
+    items (nothing is changed), 2 on a usage, config, git or stale-plan error.
+    """
+    from .migrate import run as migration
+    from .migrate.apply import apply as apply_outcome
+    from .migrate.show import as_json, render
+
+    if output not in ("text", "json"):
+        stderr.print(f"docsync: error: --format must be text or json, not {output!r}", markup=False)
+        raise typer.Exit(2)
+    if (commit or allow_dirty) and not apply:
+        stderr.print("docsync: error: --commit and --allow-dirty need --apply", markup=False)
+        raise typer.Exit(2)
+    with _errors():
+        root = find_repo(Path.cwd()).root
+        options = migration.Options(
+            sources=tuple(relative_to_root(root, Path.cwd(), str(s)) for s in source or ()),
+            target=relative_to_root(root, Path.cwd(), str(target)) if target else None,
+            plan_file=plan,
+        )
+        _, outcome = migration.run(Path.cwd(), options)
+        if write_plan is not None:
+            migration.write_plan(outcome.plan, write_plan)
+            stderr.print(f"wrote the plan to {write_plan}", markup=False)
+        applied = apply_outcome(root, outcome, commit=commit, allow_dirty=allow_dirty) if apply else None
+    if output == "json":
+        sys.stdout.write(as_json(outcome))
+    else:
+        stdout.print(render(outcome))
+    if applied is not None and applied.applied:
+        done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
+        stderr.print(f"migrated {len(outcome.plan.topics)} records{done}", markup=False)
+    elif apply and not outcome.complete:
+        stderr.print(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed", markup=False)
+    raise typer.Exit(outcome.exit_code)
+
+
 def main(argv: list[str] | None = None) -> None:
     app(args=argv, prog_name="docsync")

@@ -42,6 +42,7 @@ _TITLE_PREFIX = (
     r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))[\s:.)\-\u2013\u2014]*"
 )
 _WORD = re.compile(r"[a-z0-9]+")
+_PART_NUMBER = re.compile(r"\b(?:part|pt\.?)\s*(\d{1,3})\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,14 @@ def strip_title_prefix(title: str, kind: str = "ADR") -> str:
 def normalized_title(title: str, kind: str = "ADR") -> str:
     """What two titles must share to be the same topic: case, punctuation and prefix ignored."""
     return " ".join(_WORD.findall(strip_title_prefix(title, kind).lower()))
+
+
+def part_id(record_id: RecordId, heading: str) -> RecordId | None:
+    """The qualified id a section stands for (``Part 3: …`` of RFC 006 → ``RFC 006 part 3``)."""
+    found = _PART_NUMBER.search(heading)
+    if found is None:
+        return None
+    return RecordId(record_id.kind, record_id.number, int(found.group(1)))
 
 
 def kind_for(folder: str) -> str:

@@ -9,13 +9,12 @@ decides every value of a spec, from a person's edited plan file or from
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
 from ..records.model import ID_PATTERN, RecordId, parse_id
-from .discover import LegacyRecord, ascii_slug, normalized_title
+from .discover import LegacyRecord, ascii_slug, normalized_title, part_id
 from .model import (
     DROP,
     Part,
@@ -28,9 +27,8 @@ from .model import (
     Topic,
     TopicSpec,
 )
-from .status import detail_of, rank, state_of
+from .status import StatusReading, detail_of, rank, state_of
 
-_PART_NUMBER = re.compile(r"\b(?:part|pt\.?)\s*(\d{1,3})\b", re.IGNORECASE)
 _STOP_WORDS = frozenset({"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"})
 
 
@@ -220,11 +218,17 @@ def _derived_status(parts: Sequence[Part], inputs: Inputs, problems: list[Proble
         if state is None:
             problems.append(_unknown_status(path, reading.word, reading.where(path)))
             continue
-        found.append((-rank(state), order, state, detail_of(reading, state), reading.where(path)))
+        found.append((-rank(state), order, state, path, reading.where(path)))
     if not found or len(found) < len(whole):
         return "", "", ""
-    _, _, state, detail, where = min(found)
-    return state, detail, where
+    _, _, state, _, where = min(found)
+    return state, _merged_detail([inputs.records[p].status for p in whole], state), where
+
+
+def _merged_detail(readings: Sequence[StatusReading | None], state: str) -> str:
+    """Every source's detail, in source order: a merge keeps what each status said."""
+    details = (detail_of(r, state) for r in readings if r is not None)
+    return "; ".join(dict.fromkeys(d for d in details if d))
 
 
 def _unknown_status(path: str, word: str, where: str) -> Problem:
@@ -272,10 +276,7 @@ def _part_id(part: Part, inputs: Inputs) -> RecordId | None:
     if part.section is None:
         return record.record_id
     heading = next(h for h in record.doc.headings if h.slug == part.section)
-    number = _PART_NUMBER.search(heading.text)
-    if number is None:
-        return None
-    return RecordId(record.record_id.kind, record.record_id.number, int(number.group(1)))
+    return part_id(record.record_id, heading.text)
 
 
 # --------------------------------------------------------------------------- retiring

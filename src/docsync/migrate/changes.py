@@ -1,0 +1,430 @@
+"""Every file a plan changes, computed in memory before anything is written.
+
+A :class:`ChangeSet` holds the pure moves (``git mv``: each topic's oldest
+whole source to its new path), the removals (merged-away sources, retired
+records, legacy indexes), and the new text of every file: each topic's
+record, every other Markdown file whose links or bare ids change, non-
+Markdown text files whose bare ids change (``code_refs = "path"``), and the
+tree's index. The dry run shows its counts; :mod:`.apply` writes it.
+
+References are rewritten by :func:`docsync.rewrite.rewrite_document`, which
+verifies each result by re-parsing it. A link into a section that became a
+record of its own (a split, or a part of a retired umbrella) is first
+pointed at that record here, since the rewriter's moves are per file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from ..gates.links import link_targets, resolve_url
+from ..markdown import parse
+from ..model import BlockKind, Document, Edit, apply_edits
+from ..records.index import INDEX_NAMES, default_title, render_index
+from ..records.model import IdTarget, Record, RecordId
+from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
+from ..writer import FileWrite
+from .assemble import Assembled, assemble
+from .discover import LegacyRecord, part_id
+from .model import Plan, Problem, Retirement, Topic
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+@dataclass(frozen=True)
+class RepoView:
+    """What computing changes reads from the repository."""
+
+    documents: Mapping[str, Document]
+    tracked: frozenset[str]
+    read_text: Callable[[str], str | None]
+    states: Mapping[str, str]
+    code_refs: bool = True
+    tree: tuple[Record, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    links: int = 0
+    refs: int = 0
+    code_refs: int = 0
+    unresolved: tuple[tuple[str, str], ...] = ()
+    dangling: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    moves: tuple[tuple[str, str], ...] = ()
+    removals: tuple[str, ...] = ()
+    writes: tuple[FileWrite, ...] = ()
+    stats: Stats = field(default_factory=Stats)
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.moves or self.removals or self.writes)
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Every path the change set creates, changes or removes."""
+        paths = [p for move in self.moves for p in move] + list(self.removals)
+        paths += [w.path for w in self.writes]
+        return tuple(dict.fromkeys(paths))
+
+
+# --------------------------------------------------------------------------- routes
+
+
+@dataclass(frozen=True)
+class Routes:
+    """Where every old path, heading and id leads after the migration."""
+
+    moves: Mapping[str, str]
+    fragments: Mapping[str, Mapping[str, str]]
+    redirects: Mapping[tuple[str, str], tuple[str, str]]
+    ids: Mapping[IdKey, IdTarget]
+    after: frozenset[str]
+
+    def exists(self, path: str) -> bool:
+        return path in self.after
+
+
+def index_path(plan: Plan) -> str:
+    return posixpath.join(plan.target, INDEX_NAMES[0])
+
+
+def _routes(plan: Plan, assembled: Mapping[str, Assembled], records: Mapping[str, LegacyRecord], tracked: frozenset[str]) -> Routes:
+    moves: dict[str, str] = {}
+    fragments: dict[str, dict[str, str]] = {}
+    redirects: dict[tuple[str, str], tuple[str, str]] = {}
+    for topic in plan.topics:
+        for chunk in assembled[topic.slug].chunks[1:]:
+            if chunk.section is None:
+                moves[chunk.old_path] = topic.path
+                fragments[chunk.old_path] = dict(chunk.renames)
+            else:
+                redirects.update(((chunk.old_path, old), (topic.path, new)) for old, new in chunk.renames.items())
+    for retirement in plan.retirements:
+        if retirement.keep_in is None:
+            _route_dropped(retirement, plan, assembled, records, (moves, fragments, redirects))
+    ids = _id_targets(plan)
+    return Routes(moves, fragments, redirects, ids, _after(plan, moves, tracked))
+
+
+def _route_dropped(
+    retirement: Retirement,
+    plan: Plan,
+    assembled: Mapping[str, Assembled],
+    records: Mapping[str, LegacyRecord],
+    routes: tuple[dict[str, str], dict[str, dict[str, str]], dict[tuple[str, str], tuple[str, str]]],
+) -> None:
+    """Links into a dropped umbrella go to its whole id's topic; its parts to theirs."""
+    moves, fragments, redirects = routes
+    record = records.get(retirement.source)
+    whole = plan.topic(retirement.ids.get(record.record_id, "")) if record else None
+    if record is None or whole is None:
+        return
+    moves[record.path] = whole.path
+    fragments[record.path] = {h.slug: assembled[whole.slug].title_slug for h in record.doc.headings}
+    for heading, record_id in _part_headings(record):
+        topic = plan.topic(retirement.ids.get(record_id, ""))
+        if topic is not None:
+            redirects[(record.path, heading)] = (topic.path, assembled[topic.slug].title_slug)
+
+
+def _part_headings(record: LegacyRecord) -> Iterator[tuple[str, RecordId]]:
+    for heading in record.doc.headings:
+        found = part_id(record.record_id, heading.text)
+        if found is not None:
+            yield heading.slug, found
+
+
+def _id_targets(plan: Plan) -> dict[IdKey, IdTarget]:
+    ids = {i.key(): IdTarget(t.path, t.title) for t in plan.topics for i in t.ids}
+    for retirement in plan.retirements:
+        for record_id, slug in retirement.ids.items():
+            topic = plan.topic(slug)
+            if topic is not None:
+                ids.setdefault(record_id.key(), IdTarget(topic.path, topic.title))
+    return ids
+
+
+def _after(plan: Plan, moves: Mapping[str, str], tracked: frozenset[str]) -> frozenset[str]:
+    """Files and folders that exist once the plan is applied."""
+    gone = set(moves) | {r.source for r in plan.retirements} | set(plan.indexes)
+    files = (set(tracked) - gone) | {t.path for t in plan.topics} | {index_path(plan)}
+    folders = {posixpath.dirname(p) for p in files}
+    for folder in list(folders):
+        while folder:
+            folder = posixpath.dirname(folder)
+            folders.add(folder)
+    return frozenset(files | folders)
+
+
+# --------------------------------------------------------------------------- rewriting
+
+
+def redirect_sections(doc: Document, redirects: Mapping[tuple[str, str], tuple[str, str]]) -> Document:
+    """Point links into sections that became records of their own at those records."""
+    if not redirects:
+        return doc
+    edits: list[Edit] = []
+    for item, url in link_targets(doc):
+        found = resolve_url(doc.path, url)
+        if found is None or item.dest_span is None:
+            continue
+        target = redirects.get((found[0], unquote(found[1]).lower()))
+        if target is not None:
+            relative = posixpath.relpath(target[0], posixpath.dirname(doc.path) or ".")
+            edits.append(Edit(item.dest_span, relative + (f"#{target[1]}" if target[1] else "")))
+    if not edits:
+        return doc
+    return parse(doc.path, apply_edits(doc.text, edits), doc.newline, doc.bom)
+
+
+@dataclass
+class _Tally:
+    """Counts and findings gathered while rewriting."""
+
+    links: int = 0
+    refs: int = 0
+    code_refs: int = 0
+    unresolved: list[tuple[str, str]] = field(default_factory=list)
+    dangling: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, path: str, stats: RewriteStats) -> None:
+        self.links += stats.links
+        self.refs += stats.refs
+        self.unresolved.extend((path, i) for i in stats.unresolved)
+        self.dangling.extend((path, d) for d in stats.dangling)
+
+    def stats(self) -> Stats:
+        return Stats(self.links, self.refs, self.code_refs, tuple(self.unresolved), tuple(self.dangling))
+
+
+def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
+    """``doc``'s text for ``new_path``; None (and a problem) when it cannot be rewritten safely."""
+    try:
+        text, stats = rewrite_document(
+            redirect_sections(doc, routes.redirects),
+            old_path=doc.path,
+            new_path=new_path,
+            moves=routes.moves,
+            fragments=routes.fragments,
+            ids=routes.ids,
+            exists=routes.exists,
+        )
+    except RewriteError as exc:
+        tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
+        return None
+    tally.add(new_path, stats)
+    return text
+
+
+def _topic_text(topic: Topic, assembled: Assembled, routes: Routes, tally: _Tally) -> str:
+    from .assemble import join_chunks
+
+    texts = []
+    for chunk in assembled.chunks:
+        text = _rewrite(parse(chunk.old_path, chunk.text), topic.path, routes, tally)
+        texts.append(chunk.text if text is None else text)
+    return join_chunks(texts)
+
+
+def _other_documents(
+    documents: Mapping[str, Document], skip: set[str], routes: Routes, tally: _Tally
+) -> Iterator[FileWrite]:
+    for path in sorted(documents):
+        if path in skip:
+            continue
+        doc = documents[path]
+        text = _rewrite(doc, path, routes, tally)
+        if text is not None and text != doc.text:
+            yield FileWrite(path, text, doc.newline, doc.bom)
+
+
+def _code_files(view: RepoView, skip: set[str], routes: Routes, tally: _Tally) -> Iterator[FileWrite]:
+    if not view.code_refs or not routes.ids:
+        return
+    for path in sorted(view.tracked):
+        if path in skip or path.lower().endswith(MARKDOWN_SUFFIXES):
+            continue
+        text = view.read_text(path)
+        if text is None:
+            continue
+        new, count = rewrite_code_text(text, ids=routes.ids)
+        if count:
+            tally.code_refs += count
+            yield FileWrite(path, new)
+
+
+# --------------------------------------------------------------------------- the index
+
+
+def _listing_lines(doc: Document, record_paths: frozenset[str]) -> set[int]:
+    """Lines of the legacy index's generated listing: tables and list items linking to records."""
+    linking = {
+        link.line for link, url in link_targets(doc)
+        if (found := resolve_url(doc.path, url)) is not None and found[0] in record_paths
+    }
+    lines: set[int] = set()
+    for block in doc.blocks:
+        span = range(block.lines.first, block.lines.last + 1)
+        if block.kind == BlockKind.TABLE and linking.intersection(span):
+            lines.update(span)
+    for paragraph in doc.paragraphs:
+        span = range(paragraph.lines.first, paragraph.lines.last + 1)
+        if "list" in paragraph.containers and linking.intersection(span):
+            lines.update(span)
+    return lines
+
+
+def carried_prose(doc: Document, record_paths: frozenset[str], index_title: str) -> str:
+    """A legacy index without its listing of records, its title demoted to a section heading.
+
+    A title equal to the new index's title is dropped; the result is empty
+    when nothing but headings would be left.
+    """
+    drop = _listing_lines(doc, record_paths)
+    title = next((h for h in doc.headings if h.level == 1), None)
+    if title is not None and title.text.strip().lower() == index_title.lower():
+        drop |= set(range(title.line, doc.position(title.span.end)[0] + 1))
+        title = None
+    lines = [
+        _demoted(doc.line_text(n), n, title.line if title else 0)
+        for n in range(1, doc.line_count + 1)
+        if n not in drop
+    ]
+    if all(not line.strip() or line.lstrip().startswith("#") for line in lines):
+        return ""
+    return _squeeze_blank_lines("\n".join(lines))
+
+
+_ATX_H1 = re.compile(r"^( {0,3})#(?=[ \t]|$)")
+_SETEXT_H1 = re.compile(r"^ {0,3}=+[ \t]*$")
+
+
+def _demoted(line: str, number: int, title_line: int) -> str:
+    if number == title_line:
+        return _ATX_H1.sub(r"\1##", line)
+    if number == title_line + 1 and _SETEXT_H1.match(line):
+        return line.replace("=", "-")
+    return line
+
+
+def _squeeze_blank_lines(text: str) -> str:
+    out: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip() and out and not out[-1].strip():
+            continue
+        out.append(line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def _index_write(
+    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
+) -> FileWrite:
+    target_index = index_path(plan)
+    record_paths = frozenset(records)
+    carried: list[str] = []
+    for path in plan.indexes:
+        doc = view.documents.get(path)
+        if doc is None:
+            continue
+        prose = carried_prose(doc, record_paths, default_title(plan.target))
+        if prose:
+            rewritten = _rewrite(parse(path, prose), target_index, routes, tally)
+            carried.append(rewritten if rewritten is not None else prose)
+    existing = None
+    if target_index not in plan.indexes and target_index in view.documents:
+        existing = _with_carried(view.documents[target_index].text, carried)
+        carried = []
+    text = render_index(
+        plan.target, _all_records(plan, view), view.states, _former(plan), existing, "\n\n".join(carried)
+    )
+    return FileWrite(target_index, text)
+
+
+def _with_carried(existing: str, carried: Sequence[str]) -> str:
+    if not carried:
+        return existing
+    from ..records.index import BEGIN
+
+    at = existing.find(BEGIN)
+    prose = "\n\n".join(c.strip("\n") for c in carried) + "\n\n"
+    if at == -1:
+        return existing.rstrip("\n") + "\n\n" + prose
+    return existing[:at] + prose + existing[at:]
+
+
+def _all_records(plan: Plan, view: RepoView) -> list[Record]:
+    new = [
+        Record(t.path, t.title, t.state, t.date, t.slug, tuple(str(i) for i in t.ids), t.detail)
+        for t in plan.topics if t.date is not None
+    ]
+    paths = {r.path for r in new}
+    return new + [r for r in view.tree if r.path not in paths]
+
+
+def _former(plan: Plan) -> dict[str, str]:
+    former: dict[str, str] = {}
+    for topic in plan.topics:
+        former.update((str(i), topic.path) for i in topic.ids)
+        former.update((p, topic.path) for p in topic.files)
+    for retirement in plan.retirements:
+        for record_id, slug in retirement.ids.items():
+            found = plan.topic(slug)
+            if found is not None:
+                former.setdefault(str(record_id), found.path)
+                if record_id.part is None:
+                    former.setdefault(retirement.source, found.path)
+    return former
+
+
+# --------------------------------------------------------------------------- the change set
+
+
+def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:
+    moves = [(t.files[0], t.path) for t in plan.topics if t.files]
+    moved = {old for old, _ in moves}
+    removals = [p for t in plan.topics for p in t.files[1:]]
+    removals += [r.source for r in plan.retirements if r.source not in moved]
+    removals += [p for p in plan.indexes if p != index_path(plan)]
+    return moves, list(dict.fromkeys(p for p in removals if p not in moved))
+
+
+def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
+    """Every move, removal and write that applying ``plan`` makes."""
+    if plan.empty or not plan.complete:
+        return ChangeSet()
+    taken: dict[str, list[str]] = {}
+    for topic in plan.topics:
+        for part in topic.parts:
+            if part.section is not None:
+                taken.setdefault(part.path, []).append(part.section)
+    assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
+    routes = _routes(plan, assembled, records, view.tracked)
+    tally = _Tally()
+    writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
+    skip = set(records) | set(plan.indexes) | {index_path(plan)}
+    writes.extend(_other_documents(view.documents, skip, routes, tally))
+    writes.extend(_code_files(view, skip, routes, tally))
+    writes.append(_index_write(plan, records, view, routes, tally))
+    moves, removals = _moves_and_removals(plan)
+    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), tally.stats(), tuple(tally.problems))
+
+
+def _topic_write(
+    topic: Topic, assembled: Assembled, records: Mapping[str, LegacyRecord], routes: Routes, tally: _Tally
+) -> FileWrite:
+    first = records[topic.parts[0].path].doc
+    return FileWrite(topic.path, _topic_text(topic, assembled, routes, tally), first.newline, first.bom)
+
+
+def paths_of(writes: Iterable[FileWrite]) -> list[str]:
+    return [w.path for w in writes]

@@ -1,0 +1,224 @@
+"""Gather what a migration reads, once, and compute the plan and its changes.
+
+This is the read side of ``docsync migrate``: it opens the repository, finds
+the legacy trees, parses each record once, reads git history in one pass
+(only when there are records to date), and hashes every source. Nothing
+here writes; :mod:`.apply` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .. import gitrepo, history
+from ..config import Config, Source
+from ..config import load as load_config
+from ..errors import PlanError
+from ..model import Document
+from ..records.model import Record
+from ..workspace import Workspace, load_workspace, parse_files
+from . import planfile
+from .changes import ChangeSet, RepoView, compute
+from .discover import LegacyRecord, Tree, find_trees, index_paths, read_record, record_paths
+from .model import Plan, PlanSpec, Problem
+from .plan import Dated, Inputs, infer_spec, resolve
+from .tree import read_tree_record, tree_paths
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the command line may override."""
+
+    sources: tuple[str, ...] = ()
+    target: str | None = None
+    plan_file: Path | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """Everything one run reads, gathered once."""
+
+    root: Path
+    config: Config
+    records: Mapping[str, LegacyRecord]
+    inputs: Inputs
+    view: RepoView
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A plan, the changes it makes, and every problem found on the way."""
+
+    plan: Plan
+    changes: ChangeSet
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.plan.problems + self.changes.problems
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.complete else 1
+
+
+# --------------------------------------------------------------------------- reading the repository
+
+
+def configured(config: Config, options: Options) -> Config:
+    sources = tuple(Source(s.strip("/"), "") for s in options.sources) or config.sources
+    target = (options.target or config.target).strip("/")
+    return replace(config, sources=sources, target=target)
+
+
+def load_session(start: Path, options: Options) -> Session:
+    root = gitrepo.find_repo(start).root
+    config = configured(load_config(root), options)
+    workspace = load_workspace(root, config=config)
+    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
+    trees = find_trees(paths, config.sources)
+    records, problems = _records(workspace, trees, paths)
+    indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
+    documents = {**workspace.documents, **{r.path: r.doc for r in records.values()}}
+    tree = tuple(_tree(workspace, paths, config))
+    inputs = Inputs(
+        target=config.target,
+        states=config.states,
+        statuses=config.statuses,
+        records=records,
+        indexes=indexes,
+        origins=_origins(root, list(records)),
+        commit=gitrepo.head_commit(root),
+        hashes=_hashes(root, [*records, *indexes]),
+        tracked=frozenset(workspace.listing.tracked),
+        tree_slugs={r.slug: r.path for r in tree},
+    )
+    view = RepoView(
+        documents=documents,
+        tracked=frozenset(workspace.listing.tracked),
+        read_text=lambda path: _read_text(root, path, config.max_file_size),
+        states=config.states,
+        code_refs=config.code_refs == "path",
+        tree=tree,
+    )
+    return Session(root, config, records, inputs, view, tuple(problems))
+
+
+def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
+    found = {p: workspace.documents[p] for p in paths if p in workspace.documents}
+    missing = [p for p in paths if p not in found]
+    if missing:
+        parsed, _ = parse_files(workspace.root, workspace.git_dir, missing, workspace.config)
+        found.update(parsed)
+    return found
+
+
+def _records(
+    workspace: Workspace, trees: tuple[Tree, ...], paths: list[str]
+) -> tuple[dict[str, LegacyRecord], list[Problem]]:
+    found = [(path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)]
+    documents = _documents(workspace, [path for path, _, _ in found])
+    records: dict[str, LegacyRecord] = {}
+    problems: list[Problem] = []
+    owners: dict[tuple[str, int, int | None], str] = {}
+    for path, rid, slug in found:
+        if path not in documents:
+            problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
+            continue
+        owner = owners.setdefault(rid.key(), path)
+        if owner != path:
+            problems.append(Problem(path, f"has the same id ({rid}) as {owner}; set kind per source in [tool.docsync] sources"))
+        records[path] = read_record(documents[path], rid, slug)
+    return records, problems
+
+
+def _tree(workspace: Workspace, paths: list[str], config: Config) -> Iterator[Record]:
+    for path in tree_paths(config.target, config.states, paths):
+        record = read_tree_record(path, workspace.documents.get(path), config.states)
+        if record is not None:
+            yield record
+
+
+def _origins(root: Path, paths: list[str]) -> dict[str, Dated]:
+    if not paths:
+        return {}
+    origins = history.first_proposed(gitrepo.read_history(root), paths)
+    return {path: Dated(o.date, o.commit) for path, o in origins.items()}
+
+
+def _hashes(root: Path, paths: list[str]) -> dict[str, str]:
+    return {p: "sha256:" + hashlib.sha256((root / p).read_bytes()).hexdigest() for p in paths}
+
+
+def _read_text(root: Path, path: str, limit: int) -> str | None:
+    """A tracked file's text, or None when it is binary, too large or not UTF-8."""
+    full = root / path
+    try:
+        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
+            return None
+        data = full.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def read_spec(path: Path) -> PlanSpec:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
+    return planfile.loads(text, str(path))
+
+
+def check_fresh(spec: PlanSpec, session: Session, origin: str) -> None:
+    """Refuse a plan computed from other sources than the repository holds now."""
+    now = session.inputs.hashes
+    changed = sorted(p for p in set(now) | set(spec.hashes) if now.get(p) != spec.hashes.get(p))
+    if changed:
+        raise PlanError(
+            f"{origin} is stale: {changed[0]} changed since it was computed"
+            + (f" (and {len(changed) - 1} more)" if len(changed) > 1 else "")
+            + "; compute it again with --write-plan and redo your edits"
+        )
+    if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
+        raise PlanError(f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain")
+
+
+def plan_for(session: Session, options: Options) -> Plan:
+    if options.plan_file is None:
+        spec = infer_spec(session.inputs)
+    else:
+        spec = read_spec(options.plan_file)
+        check_fresh(spec, session, str(options.plan_file))
+    plan = resolve(spec, session.inputs)
+    return replace(plan, problems=session.problems + plan.problems)
+
+
+def run(start: Path, options: Options) -> tuple[Session, Outcome]:
+    """Read the repository, compute the plan and every change it makes (nothing is written)."""
+    session = load_session(start, options)
+    plan = plan_for(session, options)
+    return session, Outcome(plan, compute(plan, session.records, session.view))
+
+
+def write_plan(plan: Plan, path: Path) -> None:
+    """Write the plan file (the one file a dry run writes, and only when asked)."""
+    try:
+        path.write_text(planfile.dumps(plan), encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot write the plan: {exc.strerror}") from None

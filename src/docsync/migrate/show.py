@@ -1,0 +1,135 @@
+"""The plan for people (a rich renderable) and for programs (JSON). Nothing here prints."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .assemble import status_line
+from .model import Plan, Retirement, Topic
+from .run import Outcome
+
+NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
+
+
+def _notes(topic: Topic) -> str:
+    notes: list[str] = []
+    if topic.merged:
+        notes.append(f"merges {len(topic.parts)} sources")
+    notes.extend(f"split from {p.path}" for p in topic.parts if p.section is not None)
+    notes.extend(f"keeps the text of retired {p}" for p in topic.retired)
+    if topic.ids:
+        notes.append("ids: " + ", ".join(str(i) for i in topic.ids))
+    return "\n".join(notes)
+
+
+def _cell(value: str, origin: str = "") -> Text:
+    text = Text(value)
+    if origin:
+        text.append("\n" + origin, style="dim")
+    return text
+
+
+def _topic_row(topic: Topic) -> tuple[Text, ...]:
+    status = status_line(topic.state, topic.detail).removeprefix("Status: ") if topic.state else "?"
+    return (
+        _cell("\n".join(str(p) for p in topic.parts)),
+        _cell(topic.path or "(unresolved)"),
+        _cell(status, topic.status_from),
+        _cell(topic.date.isoformat() if topic.date else "?", topic.date_from),
+        _cell(_notes(topic)),
+    )
+
+
+def plan_table(plan: Plan) -> Table:
+    table = Table(title=f"Migration plan → {plan.target}", show_lines=True, expand=False)
+    for column in ("Source", "Target", "Status (read from)", "Date (commit)", "Notes"):
+        table.add_column(column, overflow="fold")
+    for topic in plan.topics:
+        table.add_row(*_topic_row(topic))
+    return table
+
+
+def _retirement_lines(retirement: Retirement) -> Iterator[str]:
+    text = f"kept in {retirement.keep_in}" if retirement.keep_in else "dropped"
+    ids = ", ".join(f"{i} → {slug}" for i, slug in retirement.ids.items())
+    yield f"retire {retirement.source}: {ids}; date flows to {', '.join(retirement.dates_to) or 'none'}; text {text}"
+
+
+def _summary(outcome: Outcome) -> Iterator[RenderableType]:
+    changes = outcome.changes
+    stats = changes.stats
+    if outcome.complete:
+        yield Text(
+            f"{len(changes.moves)} records move, {len(changes.removals)} files are removed, "
+            f"{len(changes.writes)} files are written; {stats.links} links and {stats.refs} "
+            f"references in Markdown and {stats.code_refs} ids in other files are rewritten."
+        )
+    for path, written in stats.unresolved:
+        yield Text(f"unresolved id: {path}: '{written}' names no record; left as it is", style="yellow")
+    for path, destination in stats.dangling:
+        yield Text(f"broken link after migration: {path}: '{destination}'", style="yellow")
+
+
+def render(outcome: Outcome) -> RenderableType:
+    """The dry run's report: the plan table, retirements, problems, suggestions, counts."""
+    plan = outcome.plan
+    if plan.empty and not outcome.problems:
+        return Text(NOTHING_TO_DO)
+    parts: list[RenderableType] = [plan_table(plan)]
+    parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
+    parts.extend(Text(f"unresolved: {p}", style="bold red") for p in outcome.problems)
+    parts.extend(Text(f"similar, not merged: {s.first} ~ {s.second} ({s.reason})", style="cyan") for s in plan.suggestions)
+    parts.extend(_summary(outcome))
+    return Group(*parts)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _topic_json(topic: Topic) -> dict[str, Any]:
+    return {
+        "slug": topic.slug,
+        "title": topic.title,
+        "path": topic.path or None,
+        "status": topic.state or None,
+        "detail": topic.detail,
+        "status_from": topic.status_from,
+        "date": topic.date.isoformat() if topic.date else None,
+        "date_from": topic.date_from,
+        "sources": [str(p) for p in topic.parts],
+        "ids": [str(i) for i in topic.ids],
+    }
+
+
+def as_json(outcome: Outcome) -> str:
+    plan, changes = outcome.plan, outcome.changes
+    payload = {
+        "target": plan.target,
+        "commit": plan.commit,
+        "complete": outcome.complete,
+        "topics": [_topic_json(t) for t in plan.topics],
+        "retire": [
+            {
+                "source": r.source,
+                "ids": {str(k): v for k, v in r.ids.items()},
+                "dates_to": list(r.dates_to),
+                "text": r.keep_in or "drop",
+            }
+            for r in plan.retirements
+        ],
+        "problems": [{"path": p.path, "message": p.message} for p in outcome.problems],
+        "suggestions": [{"first": s.first, "second": s.second, "reason": s.reason} for s in plan.suggestions],
+        "moves": [{"from": old, "to": new} for old, new in changes.moves],
+        "removals": list(changes.removals),
+        "writes": [w.path for w in changes.writes],
+        "rewritten": {"links": changes.stats.links, "refs": changes.stats.refs, "code_refs": changes.stats.code_refs},
+        "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
+        "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
