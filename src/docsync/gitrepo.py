@@ -331,13 +331,18 @@ def stage(root: Path, paths: list[str]) -> None:
         _git(root, "add", "-A", "--", *paths)
 
 
-def commit_paths(root: Path, message: str, paths: list[str]) -> str:
-    """Commit the staged state of ``paths`` only (other staged changes stay staged).
+def staged_files(root: Path) -> list[str]:
+    """Paths whose staged content differs from HEAD."""
+    return _z_list(_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames"))
+
+
+def commit_index(root: Path, message: str) -> str:
+    """Commit what is staged; returns the new HEAD.
 
     Hooks are skipped: the pure-move commit has links that only the next
     commit fixes, and a hook must not change what is committed.
     """
-    _git(root, "commit", "-q", "--no-verify", "-m", message, "--", *paths)
+    _git(root, "commit", "-q", "--no-verify", "-m", message)
     return _git(root, "rev-parse", "HEAD").strip()
 
 
