@@ -11,11 +11,13 @@ case-insensitively after percent-decoding, as GitHub's page does.
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from ..model import Definition, Document, Finding, Link, LinkKind
 from ..workspace import Workspace, parse_files
@@ -48,10 +50,10 @@ class _BadEscape(ValueError):
 
 
 def _percent_decode(value: str) -> str:
+    if "%" not in value:
+        return value
     if _BAD_ESCAPE.search(value):
         raise _BadEscape(value)
-    from urllib.parse import unquote
-
     try:
         return unquote(value, errors="strict")
     except UnicodeDecodeError:
@@ -60,11 +62,13 @@ def _percent_decode(value: str) -> str:
 
 def markdown_url(raw: str) -> str:
     """The URL a Markdown destination stands for: escapes and entities decoded."""
+    if "\\" not in raw and "&" not in raw:
+        return raw
     return html.unescape(_ESCAPABLE.sub(r"\1", raw))
 
 
 def is_external(url: str) -> bool:
-    return bool(_SCHEME.match(url)) or url.startswith("//")
+    return (":" in url and _SCHEME.match(url) is not None) or url.startswith("//")
 
 
 # --------------------------------------------------------------------------- the repository index
@@ -79,6 +83,8 @@ class RepoIndex:
     dirs: frozenset[str]
     folded: dict[str, str]
     extra_documents: dict[str, Document | None] = field(default_factory=dict)
+    # anchors_of per target path: a file is linked to from many places.
+    anchor_memo: dict[str, tuple[dict[str, str], bool] | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
@@ -213,9 +219,18 @@ def _check_target(doc: Document, target: _Target, index: RepoIndex) -> list[Find
     return []
 
 
+@functools.lru_cache(maxsize=4096)
+def _folder(path: str) -> str:
+    return posixpath.dirname(path)
+
+
 def _resolve(source: str, decoded: str) -> str | None:
     """The repository path a decoded link path names, or None outside the repository."""
-    joined = decoded.lstrip("/") if decoded.startswith("/") else posixpath.join(posixpath.dirname(source), decoded)
+    if decoded.startswith("/"):
+        joined = decoded.lstrip("/")
+    else:  # posixpath.join(dirname(source), decoded), without its generality
+        folder = _folder(source)
+        joined = f"{folder}/{decoded}" if folder else decoded
     normal = posixpath.normpath(joined) if joined else "."
     if normal == ".." or normal.startswith("../"):
         return None
@@ -272,7 +287,10 @@ def _document_anchors(doc: Document | None) -> dict[str, str]:
 def _check_fragment(doc: Document, target: _Target, path: str, fragment: str, index: RepoIndex) -> list[Finding]:
     if fragment == "" or fragment.lower() == "top":
         return []
-    known = anchors_of(path, index)
+    if path in index.anchor_memo:
+        known = index.anchor_memo[path]
+    else:
+        known = index.anchor_memo[path] = anchors_of(path, index)
     assert known is not None
     anchors, line_numbers = known
     if _LINE_ANCHOR.match(fragment):
