@@ -11,7 +11,7 @@ import pytest
 from docsync.errors import GitError
 from docsync.gitrepo import is_shallow, read_history
 from docsync.history import CommitChanges, FileChange, first_proposed, rename_map
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo, dated, isolate_git_environ
 
 Story = Callable[[GitRepo], None]
 
@@ -124,6 +124,18 @@ def renamed_by_merge_commit(repo: GitRepo) -> None:
     repo.merge("side", commit=False)
     repo.move("docs/adr/side.md", "docs/rfc/side.md")
     repo.commit("merge side, moving its record", when="2020-04-04 10:00")
+
+
+def added_on_both_branches(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.branch("side")
+    repo.write("docs/rfc/idea.md", "# Idea\n\nAs first written on the side branch.\n")
+    repo.commit(when="2020-02-01 10:00")
+    repo.switch("main")
+    repo.write("docs/rfc/idea.md", "# Idea\n\nWritten again on main.\n")
+    repo.commit(when="2020-05-01 10:00")
+    repo.git("merge", "-q", "--no-ff", "-X", "theirs", "side", env=dated("2020-06-01 10:00"))
 
 
 def time_zone(when: str, tz: str) -> Story:
@@ -239,6 +251,14 @@ STORIES = [
             "docs/rfc/side.md": ("2020-02-02", "docs/adr/side.md"),
         },
         id="renamed-by-merge-commit",
+    ),
+    pytest.param(
+        added_on_both_branches,
+        {
+            "README.md": ("2020-01-01", "README.md"),
+            "docs/rfc/idea.md": ("2020-02-01", "docs/rfc/idea.md"),
+        },
+        id="added-on-both-branches-earliest-wins",
     ),
     # The author's local day, not the UTC day (given in the comments).
     pytest.param(
@@ -391,9 +411,16 @@ def test_rename_map_leaves_out_reused_and_deleted_paths(repo: GitRepo) -> None:
     assert rename_map(read_history(repo.root)) == {}
 
 
-def test_rename_map_follows_merges(repo: GitRepo) -> None:
-    renamed_on_side_branch_edited_on_main(repo)
-    assert rename_map(read_history(repo.root)) == {"docs/adr/0001-x.md": "docs/rfc/proposed/x.md"}
+@pytest.mark.parametrize(
+    ("story", "expected"),
+    [
+        (renamed_on_side_branch_edited_on_main, {"docs/adr/0001-x.md": "docs/rfc/proposed/x.md"}),
+        (renamed_by_merge_commit, {"docs/adr/side.md": "docs/rfc/side.md"}),
+    ],
+)
+def test_rename_map_follows_merges(repo: GitRepo, story: Story, expected: dict[str, str]) -> None:
+    story(repo)
+    assert rename_map(read_history(repo.root)) == expected
 
 
 # History that does not reach back far enough.

@@ -12,13 +12,18 @@ Decisions, each with a test in ``tests/test_history.py``:
   time zone as recorded (what ``git log --date=short`` prints), never UTC.
 * Renames are what ``git log -M`` detects (50% similarity by default). Copy
   detection is ignored on purpose: a record copied from a template starts a
-  new lineage dated by the commit that created it.
-* Merges: a file that a merge brings in from another parent keeps that
-  parent's origin (so a file added on a side branch is dated by the
-  side-branch commit, whether the branch was merged or fast-forwarded); a
-  file that exists in none of the parents is added by the merge itself. When
-  several parents hold the file with different origins, the earliest wins,
-  the record having been proposed on whichever branch came first.
+  new lineage dated by the commit that created it. Without ``-B`` (which
+  would nearly double the cost of reading history) git cannot see a move
+  whose old path gets a new file in the same commit; the moved record is
+  then dated by that commit, as ``git log --follow`` would date it.
+* Merges: each parent's diff says where a file came from. A file the merge
+  takes unchanged from its first parent keeps that lineage. A file that
+  differs from the first parent (brought in from a side branch, or merged
+  from both) gets the earliest origin among the parents that hold it,
+  following renames, even ones made in the merge commit itself; so a file
+  added on a side branch is dated by the side-branch commit, whether the
+  branch was merged or fast-forwarded. A file no parent holds was added by
+  the merge.
 * Delete and restore: a file added at a path where the *same content* (the
   same blob) was recorded before counts as restored, and keeps the earliest
   origin that content had there (``git revert`` of a deletion, ``git checkout
