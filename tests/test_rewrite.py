@@ -326,7 +326,7 @@ def test_document_must_be_parsed_at_old_path() -> None:
 
 def test_a_rewrite_that_would_add_a_link_is_refused() -> None:
     """A title holding raw HTML with an href would add a link: verification refuses it."""
-    ids = {("ADR", 7, None): IdTarget(POSTGRES, '<a href="x.md">pg</a>')}
+    ids: dict[IdKey, IdTarget] = {("ADR", 7, None): IdTarget(POSTGRES, '<a href="x.md">pg</a>')}
     with pytest.raises(RewriteError, match="links"):
         _rewrite("See ADR 7.\n", ids=ids)
 
