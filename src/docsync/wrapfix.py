@@ -21,7 +21,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
 
@@ -214,7 +214,7 @@ class Prose:
     gaps: tuple[Gap, ...]
     first_column: int
     prefix: str | None  # what a new continuation line starts with; None if unknown
-    exact: bool  # the model's line spans match the paragraph's content
+    lines: tuple[Span, ...]  # each physical line's paragraph text, as in the source
 
 
 def _rooms(doc: Document, para: Paragraph, region: Span) -> bytearray:
@@ -230,7 +230,9 @@ def _rooms(doc: Document, para: Paragraph, region: Span) -> bytearray:
     for link in sorted(_links_in(doc, region), key=lambda k: k.span.start - k.span.end):
         link_spans.add(link.span)
         mark(link.span, Room.SEALED)
-        if link.text_span is not None:
+        # An image's alt text is compared exactly (it becomes an attribute), so
+        # only a link's text reads its line ends as spaces.
+        if link.text_span is not None and link.kind != LinkKind.IMAGE:
             mark(_text_span(para, link.text_span), Room.LINK_TEXT)
     code = set(doc.code_spans)
     for span in para.protected:
@@ -272,10 +274,9 @@ def _text_span(para: Paragraph, span: Span) -> Span:
     return Span(span.start, min(lines[k].start + remaining, lines[-1].end))
 
 
-def _zones(para: Paragraph, region: Span, text: str) -> bytearray | None:
+def _zones(spans: Sequence[Span], region: Span, text: str) -> bytearray | None:
     """1 for each character from a line end up to the next line's text; None if malformed."""
     zones = bytearray(region.end - region.start)
-    spans = para.line_spans
     for before, after in itertools.pairwise(spans):
         between = text[before.end : after.start]
         if between.count("\n") != 1 or before.end > after.start:
@@ -358,23 +359,68 @@ class _Reader:
         return is_sentence_end(word, following)
 
 
+def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
+    """Each line's paragraph text in the source, checked against the parsed content.
+
+    markdown-it expands a tab that is only partly container indentation into
+    spaces, so such a line's content is not a slice of the source and the
+    model's span for it is off. Such a line is found again by its text after
+    the leading whitespace, as long as no inline construct sits on it (their
+    positions came through the same offsets); otherwise the paragraph cannot
+    be read safely and None is returned.
+    """
+    pieces = para.content.split("\n")
+    if len(pieces) != len(para.line_spans):
+        return None
+    spans: list[Span] = []
+    marked = [*para.protected, *(link.span for link in _links_in(doc, _outline(para)))]
+    for k, (piece, span) in enumerate(zip(pieces, para.line_spans, strict=True)):
+        if doc.text[span.start : span.end] == piece:
+            spans.append(span)
+            continue
+        found = _refind(doc, para.lines.first + k, piece.lstrip(" \t"))
+        if found is None or any(_overlaps(m, span) or _overlaps(m, found) for m in marked):
+            return None
+        spans.append(found)
+    return tuple(spans)
+
+
+def _outline(para: Paragraph) -> Span:
+    return Span(para.line_spans[0].start, para.line_spans[-1].end)
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def _refind(doc: Document, line: int, core: str) -> Span | None:
+    """Where ``core`` ends line ``line`` (trailing whitespace allowed after it)."""
+    start = doc.line_starts[line - 1]
+    source = doc.line_text(line)
+    for candidate in (source, source.rstrip(" \t")):
+        if core and candidate.endswith(core):
+            return Span(start + len(candidate) - len(core), start + len(candidate))
+    return None
+
+
 def analyse(doc: Document, para: Paragraph) -> Prose | None:
-    """Read ``para`` as words and gaps; None if the model's positions look wrong."""
-    spans = para.line_spans
+    """Read ``para`` as words and gaps; None if its source positions cannot be trusted."""
+    spans = _line_spans(doc, para)
     if not spans or spans[0].start >= spans[-1].end:
         return None
     region = Span(spans[0].start, spans[-1].end)
-    zones = _zones(para, region, doc.text)
+    zones = _zones(spans, region, doc.text)
     if zones is None:
         return None
     reader = _Reader(doc.text, region, _rooms(doc, para, region), zones)
     if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
         return None
     words, gap_spans = _split(reader)
-    gaps = tuple(
-        reader.gap(span, words[i], words[i + 1]) for i, span in enumerate(gap_spans)
+    gaps = _guard_line_starts(
+        doc.text,
+        words,
+        [reader.gap(span, words[i], words[i + 1]) for i, span in enumerate(gap_spans)],
     )
-    exact = "\n".join(doc.text[s.start : s.end] for s in spans) == para.content
     first_line_start = doc.line_starts[para.lines.first - 1]
     first_prefix = doc.text[first_line_start : spans[0].start]
     return Prose(
@@ -382,9 +428,51 @@ def analyse(doc: Document, para: Paragraph) -> Prose | None:
         words,
         gaps,
         advance(0, first_prefix),
-        _continuation_prefix(doc, para, first_prefix),
-        exact,
+        _continuation_prefix(doc, para.lines.first, spans, reader, first_prefix),
+        spans,
     )
+
+
+# A line that starts where the fixer cannot move its start (the paragraph's
+# first line, a line after a hard break) may become a block of its own when
+# cut short, where the whole line did not: a lone HTML tag (type 7 HTML blocks
+# cannot interrupt a paragraph, but can start one), a thematic break, a setext
+# underline, a code fence (its info string may no longer hold a backtick), a
+# reference definition.
+_OPENS_BLOCK_ALONE = re.compile(
+    r"""(?: (?:\*[ \t]*){3,} | (?:-[ \t]*){3,} | (?:_[ \t]*){3,} | =+ | -+
+          | `{3,}[^`]* | ~{3,}.*
+          | </?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>
+          | \[(?:[^\]\\]|\\.)+\]:.*
+        )""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _guard_line_starts(text: str, words: Sequence[Word], gaps: list[Gap]) -> tuple[Gap, ...]:
+    """Adjust the gaps of lines whose start is fixed.
+
+    A break may not cut such a line down to a block of its own; and a line
+    that starts with a block-starting word (legal there only because the
+    rest of the line, or its emptiness, keeps it prose: ``+`` alone after a
+    hard break) keeps the line end that follows that word.
+    """
+    line = _text(text, words[0].span)
+    for i, gap in enumerate(gaps):
+        following = _text(text, words[i + 1].span)
+        if gap.kept:
+            line = following
+            if i + 1 < len(gaps) and gaps[i + 1].newline and starts_block(following):
+                gaps[i + 1] = replace(gaps[i + 1], kept=True, breakable=False, sentence=False)
+            continue
+        if gap.breakable and _OPENS_BLOCK_ALONE.fullmatch(line.strip()):
+            gaps[i] = replace(gap, breakable=False, sentence=False)
+        line += " " + following
+    return tuple(gaps)
+
+
+def _text(text: str, span: Span) -> str:
+    return text[span.start : span.end]
 
 
 def _split(reader: _Reader) -> tuple[tuple[Word, ...], list[Span]]:
@@ -435,7 +523,9 @@ def _derived_prefix(first_prefix: str) -> str | None:
     return "".join(out)
 
 
-def _continuation_prefix(doc: Document, para: Paragraph, first_prefix: str) -> str | None:
+def _continuation_prefix(
+    doc: Document, first_line: int, spans: Sequence[Span], reader: _Reader, first_prefix: str
+) -> str | None:
     """What a new continuation line of ``para`` starts with.
 
     The author's own continuation lines win when they agree with each other
@@ -444,10 +534,11 @@ def _continuation_prefix(doc: Document, para: Paragraph, first_prefix: str) -> s
     """
     derived = _derived_prefix(first_prefix)
     existing = set()
-    for k, span in enumerate(para.line_spans[1:], start=para.lines.first + 1):
-        content = doc.text[span.start : span.end]
-        indent = len(content) - len(content.lstrip(" \t"))
-        existing.add(doc.text[doc.line_starts[k - 1] : span.start + indent])
+    for k, span in enumerate(spans[1:], start=first_line + 1):
+        end = span.start
+        while end < span.end and reader.is_gap(end):
+            end += 1  # the line's own indent, unless it is inside a code span
+        existing.add(reader.text[doc.line_starts[k - 1] : end])
     if len(existing) == 1:
         (author,) = existing
         if derived is None or (
@@ -584,9 +675,7 @@ def _violations_sentences(prose: Prose) -> list[Violation]:
 
 def _violations_width(doc: Document, prose: Prose, width: int, strict: bool) -> list[Violation]:
     breakable_lines = {
-        doc.position(gap.span.start)[0]
-        for gap in prose.gaps
-        if gap.breakable and not gap.newline
+        doc.position(gap.span.start)[0] for gap in prose.gaps if gap.breakable and not gap.newline
     }
     found: list[Violation] = []
     for line in range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1):
@@ -692,7 +781,7 @@ def _edits(prose: Prose, plan: Plan) -> tuple[Edit, ...]:
 
 
 def _skipped(doc: Document, prose: Prose, why: str) -> Finding:
-    line, column = doc.position(prose.paragraph.line_spans[0].start)
+    line, column = doc.position(prose.lines[0].start)
     return Finding(GATE, "W900", doc.path, line, column, why)
 
 
@@ -702,9 +791,6 @@ _NO_PREFIX = (
 )
 _RENDERS_DIFFERENTLY = (
     "paragraph left as it was: re-wrapping it would change how it renders; wrap it by hand"
-)
-_UNSURE_POSITIONS = (
-    "paragraph left as it was: its source positions could not be read exactly; wrap it by hand"
 )
 
 
@@ -724,9 +810,6 @@ def fix_document(doc: Document, config: Config) -> WrapFix:
             skipped.append(_skipped(doc, prose, _NO_PREFIX))
             continue
         if not edits:
-            continue
-        if not prose.exact:
-            skipped.append(_skipped(doc, prose, _UNSURE_POSITIONS))
             continue
         rewrites.append(_Rewrite(prose, edits))
     accepted, rejected = _proven(doc.text, rewrites)

@@ -21,7 +21,10 @@ RULES: dict[str, tuple[str, str]] = {
     "W002": ("line-too-wide", "line of prose wider than the configured width"),
     "W003": ("sentences-on-one-line", 'more than one sentence on a line under wrap = "sentence"'),
     "W004": ("sentence-split", 'sentence split across lines under wrap = "sentence"'),
-    "W005": ("unbreakable-line", "line wider than the width with no place to break it (wrap_strict)"),
+    "W005": (
+        "unbreakable-line",
+        "line wider than the width with no place to break it (wrap_strict)",
+    ),
     "W900": ("not-fixed", "paragraph `docsync fix` left alone because a rewrite would be unsafe"),
 }
 
