@@ -24,7 +24,7 @@ from urllib.parse import unquote
 from ..gates.links import link_targets, resolve_url
 from ..markdown import parse
 from ..model import BlockKind, Document, Edit, apply_edits
-from ..records.index import INDEX_NAMES, default_title, render_index
+from ..records.index import INDEX_NAMES, default_title, parse_former_ids, render_index
 from ..records.model import IdTarget, Record, RecordId
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
 from ..writer import FileWrite
@@ -326,27 +326,42 @@ def _squeeze_blank_lines(text: str) -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
+def _carried(
+    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
+) -> list[str]:
+    """The prose of every legacy index, rewritten for the new index's folder."""
+    carried: list[str] = []
+    # The target's own legacy index first: its prose is the tree's introduction.
+    for path in sorted(plan.indexes, key=lambda p: posixpath.dirname(p) != plan.target):
+        doc = view.documents.get(path)
+        prose = carried_prose(doc, frozenset(records), default_title(plan.target)) if doc else ""
+        if prose:
+            rewritten = _rewrite(parse(path, prose), index_path(plan), routes, tally)
+            carried.append((rewritten if rewritten is not None else prose).strip("\n"))
+    return carried
+
+
+def _previous_former(existing: str, target: str) -> dict[str, str]:
+    """The former-id table of an index written by an earlier migration, as repository paths."""
+    return {
+        name: posixpath.normpath(posixpath.join(target, relative))
+        for name, relative in parse_former_ids(existing).items()
+    }
+
+
 def _index_write(
     plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
 ) -> FileWrite:
     target_index = index_path(plan)
-    record_paths = frozenset(records)
-    carried: list[str] = []
-    for path in plan.indexes:
-        doc = view.documents.get(path)
-        if doc is None:
-            continue
-        prose = carried_prose(doc, record_paths, default_title(plan.target))
-        if prose:
-            rewritten = _rewrite(parse(path, prose), target_index, routes, tally)
-            carried.append(rewritten if rewritten is not None else prose)
+    carried = _carried(plan, records, view, routes, tally)
+    former = _former(plan)
     existing = None
     if target_index not in plan.indexes and target_index in view.documents:
         existing = _with_carried(view.documents[target_index].text, carried)
+        former = {**_previous_former(existing, plan.target), **former}
         carried = []
-    text = render_index(
-        plan.target, _all_records(plan, view), view.states, _former(plan), existing, "\n\n".join(carried)
-    )
+    records_now = _all_records(plan, view)
+    text = render_index(plan.target, records_now, view.states, former, existing, "\n\n".join(carried))
     return FileWrite(target_index, text)
 
 

@@ -222,11 +222,12 @@ def _derived_status(parts: Sequence[Part], inputs: Inputs, problems: list[Proble
     if not found or len(found) < len(whole):
         return "", "", ""
     _, _, state, _, where = min(found)
-    return state, _merged_detail([inputs.records[p].status for p in whole], state), where
+    readings = [inputs.records[path].status for _, _, _, path, _ in sorted(found)]
+    return state, _merged_detail(readings, state), where
 
 
 def _merged_detail(readings: Sequence[StatusReading | None], state: str) -> str:
-    """Every source's detail, in source order: a merge keeps what each status said."""
+    """Every source's detail, the deciding ones first: a merge keeps what each status said."""
     details = (detail_of(r, state) for r in readings if r is not None)
     return "; ".join(dict.fromkeys(d for d in details if d))
 
