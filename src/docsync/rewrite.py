@@ -27,7 +27,7 @@ from functools import cache
 from urllib.parse import quote, unquote
 
 from .gates.links import is_external, link_targets, markdown_url, resolve_url
-from .markdown import parse, render_signature
+from .markdown import parse
 from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, apply_edits
 from .records.model import IdTarget
 
@@ -85,6 +85,8 @@ def id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
     an identifier, not an id. A mention glued to a path, a word or a file
     name (``docs/ADR-7``, ``ADR-0007-x.md``, ``!ADR 7``) is not a bare id.
     """
+    if not kinds:
+        return re.compile(r"(?!)")  # no kinds, no ids
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
     return re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
@@ -122,10 +124,13 @@ def _lookup(
     return whole, whole is not None
 
 
-def _mentions(text: str, start: int, end: int, ids: Mapping[IdKey, IdTarget]) -> Iterator[_Mention]:
-    if not ids:
-        return
-    pattern = id_pattern(frozenset(key[0] for key in ids))
+def _pattern_for(ids: Mapping[IdKey, IdTarget]) -> re.Pattern[str]:
+    return id_pattern(frozenset(key[0] for key in ids))
+
+
+def _mentions(
+    text: str, start: int, end: int, ids: Mapping[IdKey, IdTarget], pattern: re.Pattern[str]
+) -> Iterator[_Mention]:
     for match in pattern.finditer(text, start, end):
         part = match.group("part")
         target, whole_only = _lookup(
@@ -141,7 +146,7 @@ def bare_code_ids(text: str, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
     """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites)."""
     return [
         BareId(m.replace, m.written, m.target)
-        for m in _mentions(text, 0, len(text), ids)
+        for m in _mentions(text, 0, len(text), ids, _pattern_for(ids))
         if m.target is not None
     ]
 
@@ -404,13 +409,21 @@ def _prose_regions(doc: Document) -> Iterator[_Region]:
             yield _Region(Span(start, start + len(doc.line_text(line))), True)
 
 
-def _excluded(doc: Document, region: Span) -> list[Span]:
+def _spans_by_line(doc: Document) -> dict[int, list[Span]]:
+    """Code spans and links, filed under every line they touch (regions are single lines)."""
+    by_line: dict[int, list[Span]] = {}
+    for span in (*doc.code_spans, *(link.span for link in doc.links)):
+        first = doc.position(span.start)[0]
+        last = doc.position(max(span.start, span.end - 1))[0]
+        for line in range(first, last + 1):
+            by_line.setdefault(line, []).append(span)
+    return by_line
+
+
+def _excluded(doc: Document, region: Span, by_line: Mapping[int, list[Span]]) -> list[Span]:
     """Spans inside ``region`` that are not prose: code, links, HTML, footnote markers."""
-    inside = [
-        s
-        for s in (*doc.code_spans, *(link.span for link in doc.links))
-        if s.start < region.end and s.end > region.start
-    ]
+    line = doc.position(region.start)[0]
+    inside = [s for s in by_line.get(line, ()) if s.start < region.end and s.end > region.start]
     inside.extend(_opaque_html(doc.text, region.start, region.end))
     inside.extend(
         Span(m.start(), m.end()) for m in _FOOTNOTE_REF.finditer(doc.text, region.start, region.end)
@@ -458,9 +471,13 @@ def _escape(text: str, specials: str) -> str:
 def _prose_mentions(
     doc: Document, ids: Mapping[IdKey, IdTarget]
 ) -> Iterator[tuple[_Region, _Mention]]:
+    if not ids:
+        return
+    by_line = _spans_by_line(doc)
+    pattern = _pattern_for(ids)
     for region in _prose_regions(doc):
-        for free in _free(region.span, _excluded(doc, region.span)):
-            for mention in _mentions(doc.text, free.start, free.end, ids):
+        for free in _free(region.span, _excluded(doc, region.span, by_line)):
+            for mention in _mentions(doc.text, free.start, free.end, ids, pattern):
                 yield region, mention
 
 
@@ -515,7 +532,7 @@ class _IdRewrite:
     def _sole_id(self, link: Link) -> IdTarget | None:
         if link.kind not in (LinkKind.INLINE, LinkKind.REFERENCE) or not self.ids:
             return None
-        match = id_pattern(frozenset(k[0] for k in self.ids)).fullmatch(link.text.strip())
+        match = _pattern_for(self.ids).fullmatch(link.text.strip())
         if match is None:
             return None
         part = match.group("part")
@@ -572,8 +589,9 @@ def _expected_targets(
     return expected
 
 
-def _block_shape(text: str) -> list[tuple[str, ...]]:
-    return [entry[:3] for entry in render_signature(text) if entry[0] != "inline"]
+def _block_shape(doc: Document) -> tuple[object, ...]:
+    """Blocks and paragraphs by kind and lines: edits never add or remove a line break."""
+    return (doc.blocks, tuple((p.lines, p.containers) for p in doc.paragraphs))
 
 
 def _verify(before: Document, after: Document, moves: _Moves, id_links: list[str]) -> None:
@@ -589,7 +607,7 @@ def _verify(before: Document, after: Document, moves: _Moves, id_links: list[str
     if got != want:
         wrong = sorted((got - want).elements())[:3]
         raise RewriteError(path, f"links would resolve to unintended targets: {wrong}")
-    if _block_shape(before.text) != _block_shape(after.text):
+    if _block_shape(before) != _block_shape(after):
         raise RewriteError(path, "the block structure of the document would change")
 
 
