@@ -1,0 +1,379 @@
+"""The wrap gate and its fixer: golden cases in every mode, and the rules one by one.
+
+Goldens live in tests/golden/wrap/expected/<mode>/<case>.{findings,fixed.md}.
+Regenerate them with ``DOCSYNC_UPDATE_GOLDEN=1 pytest tests/test_wrap.py`` and
+read every changed file before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from docsync.config import Config
+from docsync.gates import wrap
+from docsync.markdown import decode, parse, render_signature
+from docsync.model import Document, Edit, Finding, Span
+from docsync.wrapfix import (
+    _proven,
+    _Rewrite,
+    analyse,
+    display_width,
+    fix_document,
+    is_sentence_end,
+    starts_block,
+)
+
+HERE = Path(__file__).resolve().parent
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "cases" / "wrap"
+OWN = HERE / "golden" / "wrap" / "cases"
+EXPECTED = HERE / "golden" / "wrap" / "expected"
+UPDATE = os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1"
+MODES: dict[str, str | int] = {"none": "none", "80": 80, "sentence": "sentence"}
+
+
+def _cases(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.md") if p.name not in ("README.md", "SEMANTICS.md"))
+
+
+CASES = _cases(SHARED) + _cases(OWN)
+
+
+def _load(path: Path) -> Document:
+    text, newline, bom = decode(path.read_bytes())
+    return parse(path.name, text, newline, bom)
+
+
+def _doc(text: str) -> Document:
+    return parse("doc.md", text)
+
+
+def _lines(findings: list[Finding] | tuple[Finding, ...]) -> list[str]:
+    return [f"{f.rule}:{f.line}:{f.column}" for f in findings]
+
+
+def _golden(path: Path, actual: str) -> None:
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8", newline="\n")
+        return
+    assert path.is_file(), f"missing golden {path}; run with DOCSYNC_UPDATE_GOLDEN=1"
+    assert actual == path.read_text(encoding="utf-8"), f"differs from {path}"
+
+
+def test_shared_cases_are_present() -> None:
+    # CI lays shared/ beside the checkout; without it half the cases would
+    # silently not run, so its absence is a failure, not a skip.
+    assert SHARED.is_dir(), f"wrap cases not found at {SHARED}"
+    assert len(_cases(SHARED)) >= 20
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_golden(case: Path, mode: str) -> None:
+    config = Config(wrap=MODES[mode])
+    doc = _load(case)
+    findings = wrap.check(doc, config)
+    fixed = fix_document(doc, config)
+    _golden(
+        EXPECTED / mode / f"{case.stem}.findings",
+        "".join(line + "\n" for line in _lines(findings) + _lines(fixed.skipped)),
+    )
+    _golden(EXPECTED / mode / f"{case.stem}.fixed.md", fixed.text)
+    # whatever the goldens say, these hold
+    assert render_signature(fixed.text) == render_signature(doc.text)
+    assert fixed.changed == (fixed.text != doc.text)
+    again = _doc(fixed.text)
+    assert fix_document(again, config).text == fixed.text
+    if not fixed.skipped:
+        assert wrap.check(again, config) == []
+    assert fixed.changed == any(f.rule != "W005" for f in findings) or bool(fixed.skipped)
+
+
+_NEVER_AT_LINE_START = ("1.", "7.", "*", ">", "###", "~~~", "<div>", "-", "+", "=", "```")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", [c for c in CASES if "starter" in c.stem], ids=lambda p: p.stem)
+def test_starter_words_never_start_a_line(case: Path, mode: str) -> None:
+    fixed = fix_document(_load(case), Config(wrap=MODES[mode])).text
+    for line in fixed.splitlines():
+        assert not line.startswith(_NEVER_AT_LINE_START), line
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def test_rules_table() -> None:
+    assert wrap.GATE == "wrap"
+    assert set(wrap.RULES) == {"W001", "W002", "W003", "W004", "W005", "W900"}
+    for name, description in wrap.RULES.values():
+        assert name and description
+
+
+def test_off_reports_nothing_and_fixes_nothing() -> None:
+    doc = _doc("one\ntwo\n")
+    config = Config(wrap="off")
+    assert wrap.check(doc, config) == []
+    fixed = fix_document(doc, config)
+    assert (fixed.text, fixed.changed, fixed.skipped) == (doc.text, False, ())
+
+
+def test_finding_fields() -> None:
+    (finding,) = wrap.check(_doc("one\ntwo\n"), Config())
+    assert (finding.gate, finding.rule, finding.path) == ("wrap", "W001", "doc.md")
+    assert (finding.line, finding.column) == (1, 4)
+    assert "docsync fix" in finding.message
+
+
+# --------------------------------------------------------------------------- wrap = "none"
+
+
+def test_none_joins_and_keeps_hard_breaks() -> None:
+    text = "# Title\n\nalpha\nbeta  \ngamma\\\ndelta\nepsilon\n\n```\nx\ny\n```\n"
+    fixed = fix_document(_doc(text), Config()).text
+    assert fixed == "# Title\n\nalpha beta  \ngamma\\\ndelta epsilon\n\n```\nx\ny\n```\n"
+
+
+def test_none_one_finding_per_paragraph_at_the_first_line_end() -> None:
+    findings = wrap.check(_doc("a\nb\nc\n\nd  \ne\n"), Config())
+    assert _lines(findings) == ["W001:1:2"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "text"),
+    [
+        ({"wrap_lists": False}, "- item\n  continued\n"),
+        ({"wrap_blockquotes": False}, "> quote\n> continued\n"),
+        ({"wrap_blockquotes": False}, "- > quote in a list\n  > continued\n"),
+    ],
+)
+def test_lists_and_quotes_can_opt_out(setting: dict[str, bool], text: str) -> None:
+    assert _lines(wrap.check(_doc(text), Config())) != []
+    config = Config(**setting)  # type: ignore[arg-type]
+    assert wrap.check(_doc(text), config) == []
+    assert not fix_document(_doc(text), config).changed
+
+
+def test_footnote_bodies_are_checked_and_keep_their_indent() -> None:
+    text = "A note[^n].\n\n[^n]: The note\n    goes on.\n"
+    assert _lines(wrap.check(_doc(text), Config())) == ["W001:3:15"]
+    fixed = fix_document(_doc(text), Config(wrap=20)).text
+    assert fixed == text  # no line is too wide: width mode leaves it
+    wide = "A note[^n].\n\n[^n]: The note goes on and on and on.\n"
+    assert fix_document(_doc(wide), Config(wrap=20)).text == (
+        "A note[^n].\n\n[^n]: The note goes\n    on and on and\n    on.\n"
+    )
+
+
+# --------------------------------------------------------------------------- widths
+
+
+@pytest.mark.parametrize(
+    ("line", "width"),
+    [
+        ("abc", 3),
+        ("abc  \t", 3),  # trailing whitespace excluded
+        ("a\tb", 5),  # tab to the next multiple of 4
+        ("中文", 4),  # wide characters count 2
+        ("ＡＢ", 4),  # fullwidth too
+        ("e\u0301", 1),  # combining characters count 0
+        ("> 한국어", 8),
+    ],
+)
+def test_display_width(line: str, width: int) -> None:
+    assert display_width(line) == width
+
+
+def test_width_column_is_the_first_character_past_the_limit() -> None:
+    text = "> " + "中" * 5 + " x y\n"  # "> " + 10 columns, then the space is column 13
+    (finding,) = wrap.check(_doc(text), Config(wrap=12))
+    assert (finding.rule, finding.line, finding.column) == ("W002", 1, 8)
+    assert "16 columns" in finding.message
+
+
+def test_width_exempts_unbreakable_lines_unless_strict() -> None:
+    url = "https://example.com/" + "a" * 80
+    text = f"{url}\n\nshort words then {url}\n"
+    assert _lines(wrap.check(_doc(text), Config(wrap=80))) == ["W002:3:81"]
+    strict = wrap.check(_doc(text), Config(wrap=80, wrap_strict=True))
+    assert _lines(strict) == ["W005:1:81", "W002:3:81"]
+    fixed = fix_document(_doc(text), Config(wrap=80, wrap_strict=True)).text
+    assert fixed == f"{url}\n\nshort words then\n{url}\n"
+
+
+def test_width_leaves_lines_that_fit_alone() -> None:
+    text = "Short\nlines\nstay.\n"
+    assert wrap.check(_doc(text), Config(wrap=80)) == []
+    assert not fix_document(_doc(text), Config(wrap=80)).changed
+
+
+def test_width_uses_the_author_continuation_prefix() -> None:
+    text = "> > alpha beta gamma delta\n> > epsilon zeta eta theta iota kappa\n"
+    fixed = fix_document(_doc(text), Config(wrap=24)).text
+    assert fixed == "> > alpha beta gamma\n> > delta epsilon zeta\n> > eta theta iota kappa\n"
+
+
+def test_width_derives_the_prefix_of_a_one_line_list_item() -> None:
+    text = "10. alpha beta gamma delta epsilon\n"
+    fixed = fix_document(_doc(text), Config(wrap=20)).text
+    assert fixed == "10. alpha beta gamma\n    delta epsilon\n"
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+@pytest.mark.parametrize(
+    ("word", "following", "ends"),
+    [
+        ("done.", "Then", True),
+        ("done!", "Then", True),
+        ("why?", "Then", True),
+        ("done.)", "Then", True),
+        ('"done."', "Then", True),
+        ("**done.**", "Then", True),
+        ("done.", "`code`", True),
+        ("done.", "then", False),
+        ("e.g.", "Python", False),
+        ("i.e.", "The", False),
+        ("(e.g.", "Ruff", False),
+        ("Mr.", "Smith", False),
+        ("Dr.", "Jones", False),
+        ("vs.", "Go", False),
+        ("U.S.", "Army", False),
+        ("J.", "Smith", False),
+        ("etc.", "The", True),
+        ("3.14", "Then", False),
+        ("done:", "Then", False),
+    ],
+)
+def test_sentence_ends(word: str, following: str, ends: bool) -> None:
+    assert is_sentence_end(word, following) is ends
+
+
+def test_sentence_mode_findings_and_fix() -> None:
+    text = "One. Two is\nsplit. Three.\n"
+    findings = wrap.check(_doc(text), Config(wrap="sentence"))
+    assert _lines(findings) == ["W003:1:6", "W004:2:1", "W003:2:8"][:0] or _lines(findings) == [
+        "W003:1:6",
+        "W004:1:12",
+        "W003:2:8",
+    ]
+    fixed = fix_document(_doc(text), Config(wrap="sentence")).text
+    assert fixed == "One.\nTwo is split.\nThree.\n"
+
+
+def test_sentence_mode_keeps_a_period_inside_a_link() -> None:
+    text = "See [the docs. They](https://example.com) now.\n"
+    assert wrap.check(_doc(text), Config(wrap="sentence")) == []
+
+
+# --------------------------------------------------------------------------- break opportunities
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "#",
+        "######",
+        ">",
+        ">=",
+        "-",
+        "+",
+        "*",
+        "1.",
+        "7)",
+        "123456789.",
+        "```",
+        "~~~py",
+        "<div>",
+        "</div>",
+        "<details",
+        "<script>",
+        "<!--",
+        "<?php",
+        "<!DOCTYPE",
+        "[^1]:",
+        "|---|",
+        ":--",
+        "=",
+        "***",
+        "___",
+        "---",
+    ],
+)
+def test_words_that_would_start_a_block(word: str) -> None:
+    assert starts_block(word)
+
+
+@pytest.mark.parametrize(
+    "word", ["#5", "1.5", "10", "-x", "*em*", "<span>", "<https://x.y>", "[x]"]
+)
+def test_ordinary_words(word: str) -> None:
+    assert not starts_block(word)
+
+
+@pytest.mark.parametrize(
+    ("text", "breakable"),
+    [
+        ("alpha `code span` omega\n", 2),
+        ("alpha [link text](https://example.com) omega\n", 2),
+        ("alpha ![alt text](i.png) omega\n", 2),
+        ('alpha <span title="x y"> omega\n', 2),
+        ("alpha <https://example.com> omega\n", 2),
+        ("alpha\\ omega\n", 0),
+        ("中文 omega 日本\n", 0),
+        ("alpha\u00a0omega\n", 0),
+        ("alpha 1. omega\n", 1),
+    ],
+)
+def test_break_opportunities(text: str, breakable: int) -> None:
+    """Only the spaces around a construct are break opportunities, none inside it."""
+    doc = _doc(text)
+    prose = analyse(doc, doc.paragraphs[0])
+    assert prose is not None
+    assert sum(gap.breakable for gap in prose.gaps) == breakable
+
+
+def test_break_never_after_a_backslash_or_before_a_starter() -> None:
+    text = "aaaa\\ bbbb 1. cccc\n"
+    assert fix_document(_doc(text), Config(wrap=4)).text == "aaaa\\ bbbb 1.\ncccc\n"
+
+
+def test_cjk_line_ends_are_kept_hangul_joined() -> None:
+    text = "中文\n中文\n\n한국어\n한국어\n"
+    assert _lines(wrap.check(_doc(text), Config())) == ["W001:4:4"]
+
+
+def test_a_lone_tag_is_not_left_as_the_first_line() -> None:
+    text = '<span class="x"> alpha beta gamma\n'
+    fixed = fix_document(_doc(text), Config(wrap=10)).text
+    assert fixed.splitlines()[0] != '<span class="x">'
+    assert render_signature(fixed) == render_signature(text)
+
+
+def test_tab_indented_continuation_lines() -> None:
+    text = "- alpha\n\tbeta\n"
+    assert fix_document(_doc(text), Config()).text == "- alpha beta\n"
+
+
+# --------------------------------------------------------------------------- proving rewrites
+
+
+def test_untouched_bytes_stay_as_they_were() -> None:
+    text = "Keep  this   spacing.\n\n* list\n  item\n\n| a |\n|---|\n| b |\n"
+    fixed = fix_document(_doc(text), Config()).text
+    assert fixed == "Keep  this   spacing.\n\n* list item\n\n| a |\n|---|\n| b |\n"
+
+
+def test_a_rewrite_that_renders_differently_is_put_back() -> None:
+    text = "alpha beta\n\ngamma delta\n"
+    doc = _doc(text)
+    first, second = (analyse(doc, p) for p in doc.paragraphs)
+    assert first is not None and second is not None
+    harmless = _Rewrite(first, (Edit(Span(5, 6), "\n"),))
+    breaking = _Rewrite(second, (Edit(Span(12, 12), "# "),))
+    accepted, rejected = _proven(text, [harmless, breaking])
+    assert (accepted, rejected) == ([harmless], [breaking])
