@@ -178,7 +178,7 @@ def test_footnote_bodies_are_checked_and_keep_their_indent() -> None:
         ("abc  \t", 3),  # trailing whitespace excluded
         ("a\tb", 5),  # tab to the next multiple of 4
         ("中文", 4),  # wide characters count 2
-        ("ＡＢ", 4),  # fullwidth too
+        ("\uff21\uff22", 4),  # fullwidth too
         ("e\u0301", 1),  # combining characters count 0
         ("> 한국어", 8),
     ],
