@@ -38,7 +38,7 @@ def test_check_text_reports_and_exits_1(repo: Path) -> None:
     result = runner.invoke(app, ["check"])
     assert result.exit_code == 1
     assert "README.md" in result.stdout
-    assert "1:54  L001  'docs/nope.md' does not exist" in result.stdout
+    assert "3:45  L001  'docs/nope.md' does not exist" in result.stdout
     assert "1 finding in 1 file (links: 1); 2 Markdown files checked." in result.stdout
 
 
@@ -52,15 +52,15 @@ def test_check_json_shape(repo: Path) -> None:
         "gate": "links",
         "rule": "L001",
         "path": "README.md",
-        "line": 1,
-        "column": 54,
+        "line": 3,
+        "column": 45,
     }
 
 
 def test_check_github_annotations_byte_for_byte(repo: Path) -> None:
     result = runner.invoke(app, ["check", "--format", "github"])
     assert result.stdout == (
-        "::error file=README.md,line=1,col=54,title=docsync L001 (missing-target)::"
+        "::error file=README.md,line=3,col=45,title=docsync L001 (missing-target)::"
         "'docs/nope.md' does not exist\n"
     )
 

@@ -4,7 +4,7 @@ The letter test follows Python's :mod:`unicodedata`, which is Unicode 14.0.0
 on Python 3.11 and 15.0.0 on 3.12 (``unicodedata.unidata_version``).
 github-slugger ships a Unicode 13 table; the versions differ only for
 characters assigned after Unicode 13, which no heading in practice uses.
-See docs/rfc/implemented/2026-11-29-github-anchor-semantics.md.
+See docs/rfc/implemented/2026-11-29-github-link-semantics.md.
 """
 
 from __future__ import annotations
