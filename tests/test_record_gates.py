@@ -236,7 +236,7 @@ LAYOUT_CASES = [
     ),
     (
         "status in code is not one",
-        "docs/rfc/rejected/2026-01-01-no.md",
+        "docs/rfc/rejected/2026-01-01-code.md",
         "# N\n\n```\nStatus: x\n```\n",
         [("Y004", 1, 1)],
     ),
@@ -249,18 +249,29 @@ LAYOUT_CASES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def layout_findings(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, str, int, int]]:
+    """One repository holding every layout case (each case has a file of its own)."""
+    isolate = pytest.MonkeyPatch()
+    isolate_git_environ(isolate)
+    try:
+        cases = {path: text for _, path, text, _ in LAYOUT_CASES}
+        return _check(_repo(tmp_path_factory.mktemp("layout"), cases), ("layout",))
+    finally:
+        isolate.undo()
+
+
 @pytest.mark.parametrize(
     ("name", "path", "text", "expected"), LAYOUT_CASES, ids=[c[0] for c in LAYOUT_CASES]
 )
 def test_layout_rule(
-    tmp_path: Path, name: str, path: str, text: str, expected: list[tuple[str, int, int]]
+    layout_findings: list[tuple[str, str, int, int]],
+    name: str,
+    path: str,
+    text: str,
+    expected: list[tuple[str, int, int]],
 ) -> None:
-    repo = _repo(tmp_path, {path: text})
-    found = [
-        (rule, line, column)
-        for rule, where, line, column in _check(repo, ("layout",))
-        if where == path
-    ]
+    found = [(rule, line, column) for rule, where, line, column in layout_findings if where == path]
     assert found == expected
 
 

@@ -640,20 +640,21 @@ def rewrite_document(
     id_edits, unresolved, id_links = _id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
     text = apply_edits(doc.text, edits) if edits else doc.text
-    after = parse(new_path, text, doc.newline, doc.bom)
+    # Unchanged text parses the same; only where it lives differs (new_path below).
+    after = parse(new_path, text, doc.newline, doc.bom) if edits else doc
     if edits or old_path != new_path:
         _verify(doc, after, context, id_links)
     stats = RewriteStats(
         links=len(link_edits),
         refs=len(id_edits),
         unresolved=tuple(unresolved),
-        dangling=tuple(_dangling(after, exists)),
+        dangling=tuple(_dangling(after, new_path, exists)),
     )
     return text, stats
 
 
-def _dangling(doc: Document, exists: Callable[[str], bool]) -> Iterator[str]:
+def _dangling(doc: Document, source: str, exists: Callable[[str], bool]) -> Iterator[str]:
     for item, url in link_targets(doc):
-        resolved = _locate(doc.path, url) if _reliable(doc, item) else None
+        resolved = _locate(source, url) if _reliable(doc, item) else None
         if resolved is not None and resolved[0] and not exists(resolved[0]):
             yield doc.text[item.dest_span.start : item.dest_span.end] if item.dest_span else url
