@@ -109,10 +109,11 @@ def head_commit(root: Path) -> str | None:
         return None
 
 
-# History: one `git log` over every commit reachable from HEAD (diffs against
-# first parents), then one `git diff-tree --stdin` for merges' other parents.
-# `git log -m` cannot give those: it omits a parent's block when that diff is
-# empty, so the blocks cannot be told apart.
+# History: one `git log` over every commit reachable from HEAD, then one
+# `git diff-tree --stdin` for the merges, against each of their parents.
+# `git log -m` cannot give merges' diffs: it omits a parent's block when that
+# diff is empty, so the blocks cannot be told apart. Only flags that git 2.25
+# knows are used.
 
 _RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
 _LOG_FORMAT = "--format=%H %P%x00%ai"
@@ -120,11 +121,9 @@ _LOG_OPTIONS = (
     *_RAW_DIFF,
     "--topo-order",
     "--root",
-    "--diff-merges=first-parent",
     "--no-color",
     "--no-notes",
     "--no-show-signature",
-    "--no-relative",
 )
 _RENAME_LIMIT_WARNING = "diff.renameLimit"
 
@@ -152,16 +151,27 @@ def read_history(root: Path) -> list[CommitChanges]:
         if not repo.head.is_valid():
             return []
         raise
-    merges = [(commit.sha, parent) for commit in history for parent in commit.parents[1:]]
+    merges = [
+        (commit.sha, parent)
+        for commit in history
+        if len(commit.parents) > 1
+        for parent in commit.parents
+    ]
     if not merges:
         return history
     lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
     output = _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines)
     diffs = _parse_merge_diffs(iter(output.split("\0")), merges)
-    return [
-        replace(commit, merge_changes=diffs[commit.sha]) if commit.sha in diffs else commit
-        for commit in history
-    ]
+    return [_with_merge_diffs(commit, diffs) for commit in history]
+
+
+def _with_merge_diffs(
+    commit: CommitChanges, diffs: dict[str, tuple[tuple[FileChange, ...], ...]]
+) -> CommitChanges:
+    if len(commit.parents) < 2:
+        return commit
+    first, *others = diffs[commit.sha]
+    return replace(commit, changes=first, merge_changes=tuple(others))
 
 
 def _is_shallow(repo: git.Repo) -> bool:
@@ -227,6 +237,8 @@ def _parse_log(tokens: Iterator[str]) -> list[CommitChanges]:
         sha, *parents = header.split()
         stamp = next(tokens)
         changes, header = _parse_raw(tokens)
+        if commits and commits[-1].sha == sha:
+            continue  # another block of a merge's diffs; diff-tree's diffs replace them
         day = date.fromisoformat(stamp[:10])
         commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
     return commits
