@@ -16,8 +16,6 @@ from docsync.markdown import parse, render_signature
 from docsync.model import Document, Paragraph
 from docsync.wrapfix import fix_document
 
-MODES: tuple[str | int, ...] = ("none", "sentence", 80, 30)
-
 WORDS = st.sampled_from(
     [
         "alpha",
@@ -163,9 +161,11 @@ def blocks(draw: st.DrawFn) -> str:
 
 
 DOCUMENTS = st.lists(blocks(), min_size=1, max_size=4).map(
-    lambda parts: "---\ntitle: x\n---\n\n"
-    + "\n\n".join(parts)
-    + "\n\n[r]: https://example.com\n\n[^1]: A note.\n"
+    lambda parts: (
+        "---\ntitle: x\n---\n\n"
+        + "\n\n".join(parts)
+        + "\n\n[r]: https://example.com\n\n[^1]: A note.\n"
+    )
 )
 
 
@@ -178,13 +178,12 @@ def _assert_fix_properties(text: str, mode: str | int) -> None:
     doc = parse("gen.md", text)
     fixed = fix_document(doc, config)
     assert render_signature(fixed.text) == render_signature(text)
-    again = fix_document(parse("gen.md", fixed.text), config)
-    assert again.text == fixed.text
+    fixed_doc = parse("gen.md", fixed.text)
+    assert fix_document(fixed_doc, config).text == fixed.text
     skipped_lines = {f.line for f in fixed.skipped}
     skipped_texts = {
         _paragraph_text(doc, p) for p in doc.paragraphs if p.lines.first in skipped_lines
     }
-    fixed_doc = parse("gen.md", fixed.text)
     for finding in wrap.check(fixed_doc, config):
         owner = next(
             p for p in fixed_doc.paragraphs if p.lines.first <= finding.line <= p.lines.last
@@ -208,12 +207,7 @@ def test_fix_sentence(text: str) -> None:
 
 
 @SETTINGS
-@given(DOCUMENTS)
-def test_fix_width_80(text: str) -> None:
-    _assert_fix_properties(text, 80)
-
-
-@SETTINGS
-@given(DOCUMENTS)
-def test_fix_width_30(text: str) -> None:
-    _assert_fix_properties(text, 30)
+@given(DOCUMENTS, st.sampled_from([80, 30, 12]))
+def test_fix_width(text: str, width: int) -> None:
+    # 80 is the common setting; narrow widths force a break at nearly every gap
+    _assert_fix_properties(text, width)
