@@ -24,8 +24,8 @@ from urllib.parse import unquote
 from ..gates.links import link_targets, resolve_url
 from ..markdown import parse
 from ..model import BlockKind, Document, Edit, apply_edits
-from ..records.index import INDEX_NAMES, default_title, parse_former_ids, render_index
-from ..records.model import IdTarget, Record, RecordId
+from ..records.index import INDEX_NAMES, default_title, render_index
+from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
 from ..writer import FileWrite
 from .assemble import Assembled, assemble
@@ -45,6 +45,7 @@ class RepoView:
     states: Mapping[str, str]
     code_refs: bool = True
     tree: tuple[Record, ...] = ()
+    former: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,9 @@ def index_path(plan: Plan) -> str:
     return posixpath.join(plan.target, INDEX_NAMES[0])
 
 
-def _routes(plan: Plan, assembled: Mapping[str, Assembled], records: Mapping[str, LegacyRecord], tracked: frozenset[str]) -> Routes:
+def _routes(
+    plan: Plan, assembled: Mapping[str, Assembled], records: Mapping[str, LegacyRecord], view: RepoView
+) -> Routes:
     moves: dict[str, str] = {}
     fragments: dict[str, dict[str, str]] = {}
     redirects: dict[tuple[str, str], tuple[str, str]] = {}
@@ -111,8 +114,7 @@ def _routes(plan: Plan, assembled: Mapping[str, Assembled], records: Mapping[str
     for retirement in plan.retirements:
         if retirement.keep_in is None:
             _route_dropped(retirement, plan, assembled, records, (moves, fragments, redirects))
-    ids = _id_targets(plan)
-    return Routes(moves, fragments, redirects, ids, _after(plan, moves, tracked))
+    return Routes(moves, fragments, redirects, _id_targets(plan, view), _after(plan, moves, view.tracked))
 
 
 def _route_dropped(
@@ -143,8 +145,15 @@ def _part_headings(record: LegacyRecord) -> Iterator[tuple[str, RecordId]]:
             yield heading.slug, found
 
 
-def _id_targets(plan: Plan) -> dict[IdKey, IdTarget]:
-    ids = {i.key(): IdTarget(t.path, t.title) for t in plan.topics for i in t.ids}
+def _id_targets(plan: Plan, view: RepoView) -> dict[IdKey, IdTarget]:
+    """Every id this plan gives a record, and the former ids of records migrated before."""
+    titles = {r.path: r.title for r in view.tree}
+    ids = {
+        parsed.key(): IdTarget(path, titles.get(path, posixpath.basename(path)))
+        for name, path in view.former.items()
+        if (parsed := parse_id(name)) is not None
+    }
+    ids.update((i.key(), IdTarget(t.path, t.title)) for t in plan.topics for i in t.ids)
     for retirement in plan.retirements:
         for record_id, slug in retirement.ids.items():
             topic = plan.topic(slug)
@@ -341,14 +350,6 @@ def _carried(
     return carried
 
 
-def _previous_former(existing: str, target: str) -> dict[str, str]:
-    """The former-id table of an index written by an earlier migration, as repository paths."""
-    return {
-        name: posixpath.normpath(posixpath.join(target, relative))
-        for name, relative in parse_former_ids(existing).items()
-    }
-
-
 def _index_write(
     plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
 ) -> FileWrite:
@@ -358,7 +359,7 @@ def _index_write(
     existing = None
     if target_index not in plan.indexes and target_index in view.documents:
         existing = _with_carried(view.documents[target_index].text, carried)
-        former = {**_previous_former(existing, plan.target), **former}
+        former = {**view.former, **former}
         carried = []
     records_now = _all_records(plan, view)
     text = render_index(plan.target, records_now, view.states, former, existing, "\n\n".join(carried))
@@ -423,7 +424,7 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
             if part.section is not None:
                 taken.setdefault(part.path, []).append(part.section)
     assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
-    routes = _routes(plan, assembled, records, view.tracked)
+    routes = _routes(plan, assembled, records, view)
     tally = _Tally()
     writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
     skip = set(records) | set(plan.indexes) | {index_path(plan)}

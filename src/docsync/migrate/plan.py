@@ -54,6 +54,7 @@ class Inputs:
     hashes: Mapping[str, str]
     tracked: frozenset[str] = frozenset()
     tree_slugs: Mapping[str, str] | None = None
+    former: Mapping[str, str] | None = None
 
 
 # --------------------------------------------------------------------------- inferring
@@ -344,14 +345,19 @@ def _collisions(topics: Sequence[Topic], retirements: Sequence[Retirement], inpu
             yield Problem(topic.path or topic.slug, f"slug {topic.slug!r} is taken by {existing} (set a different slug in the plan)")
         if topic.path and topic.path in inputs.tracked and topic.path not in topic.files:
             yield Problem(topic.path, "already exists (set a different slug or date in the plan)")
-    yield from _duplicate_ids(topics, retirements)
+    yield from _duplicate_ids(topics, retirements, inputs.former or {})
 
 
-def _duplicate_ids(topics: Sequence[Topic], retirements: Sequence[Retirement]) -> Iterator[Problem]:
+def _duplicate_ids(
+    topics: Sequence[Topic], retirements: Sequence[Retirement], former: Mapping[str, str]
+) -> Iterator[Problem]:
+    taken = {parsed.key(): path for name, path in former.items() if (parsed := parse_id(name))}
     owners: dict[tuple[str, int, int | None], str] = {}
     pairs = [(i, t.slug) for t in topics for i in t.ids]
     pairs += [(i, slug) for r in retirements for i, slug in r.ids.items()]
     for record_id, slug in pairs:
+        if record_id.key() in taken:
+            yield Problem(str(record_id), f"is already the former id of {taken[record_id.key()]} (give this tree another kind in [tool.docsync] sources)")
         owner = owners.setdefault(record_id.key(), slug)
         if owner != slug:
             yield Problem(str(record_id), f"id points at two topics: {owner!r} and {slug!r}")

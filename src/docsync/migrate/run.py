@@ -9,6 +9,7 @@ here writes; :mod:`.apply` does.
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from ..config import Config, Source
 from ..config import load as load_config
 from ..errors import PlanError
 from ..model import Document
+from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
 from ..workspace import Workspace, load_workspace, parse_files
 from . import planfile
@@ -88,6 +90,7 @@ def load_session(start: Path, options: Options) -> Session:
     indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
     documents = {**workspace.documents, **{r.path: r.doc for r in records.values()}}
     tree = tuple(_tree(workspace, paths, config))
+    former = _former_ids(root, config.target, indexes)
     inputs = Inputs(
         target=config.target,
         states=config.states,
@@ -99,6 +102,7 @@ def load_session(start: Path, options: Options) -> Session:
         hashes=_hashes(root, [*records, *indexes]),
         tracked=frozenset(workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in tree},
+        former=former,
     )
     view = RepoView(
         documents=documents,
@@ -107,6 +111,7 @@ def load_session(start: Path, options: Options) -> Session:
         states=config.states,
         code_refs=config.code_refs == "path",
         tree=tree,
+        former=former,
     )
     return Session(root, config, records, inputs, view, tuple(problems))
 
@@ -144,6 +149,17 @@ def _tree(workspace: Workspace, paths: list[str], config: Config) -> Iterator[Re
         record = read_tree_record(path, workspace.documents.get(path), config.states)
         if record is not None:
             yield record
+
+
+def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, str]:
+    """The former-id table of the tree's index (written by an earlier migration), as repository paths."""
+    for name in INDEX_NAMES:
+        path = posixpath.join(target, name)
+        text = _read_text(root, path, 10_000_000)
+        if text is not None and path not in legacy:
+            found = parse_former_ids(text)
+            return {k: posixpath.normpath(posixpath.join(target, v)) for k, v in found.items()}
+    return {}
 
 
 def _origins(root: Path, paths: list[str]) -> dict[str, Dated]:

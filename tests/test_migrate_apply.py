@@ -1,0 +1,218 @@
+"""``--apply`` on real repositories: refusals, staging, commits, rollback, stale plans, dates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync import gitrepo
+from docsync.cli import app
+from docsync.errors import GitError, PlanError
+from docsync.migrate.apply import apply
+from docsync.migrate.run import Options, run
+from tests.gitutil import GitRepo, isolate_git_environ
+
+runner = CliRunner()
+
+RECORDS = {
+    "docs/adr/0001-use-postgres.md": "# ADR 0001: Use Postgres\n\nStatus: accepted\n\nSee ADR 0002.\n",
+    "docs/adr/0002-use-redis.md": "# ADR 0002: Use Redis\n\nStatus: proposed\n\nAfter ADR 0001.\n",
+    "README.md": "# Project\n\nRead [the first decision](docs/adr/0001-use-postgres.md).\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate_git_environ(monkeypatch)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
+    repo = GitRepo.init(tmp_path / "repo")
+    for path, text in RECORDS.items():
+        repo.write(path, text)
+    repo.commit("records", when="2022-02-02 10:00:00", tz="+0100")
+    monkeypatch.chdir(repo.root)
+    yield repo
+
+
+def _state(repo: GitRepo) -> tuple[str, bytes, str, dict[str, bytes]]:
+    """HEAD, the index bytes, the status, and every file's bytes."""
+    files = {
+        str(p.relative_to(repo.root)): p.read_bytes()
+        for p in sorted(repo.root.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(repo.root).parts
+    }
+    index = (repo.root / ".git" / "index").read_bytes()
+    return repo.head(), index, repo.git("status", "--porcelain"), files
+
+
+def test_apply_without_commit_stages_everything(repo: GitRepo) -> None:
+    head = repo.head()
+    result = runner.invoke(app, ["migrate", "--apply"])
+    assert result.exit_code == 0, result.output
+    assert repo.head() == head
+    status = repo.git("status", "--porcelain").splitlines()
+    assert all(line[1] == " " for line in status), status  # staged, nothing left unstaged
+    # Small records change too much for git to pair them up in one diff; --commit makes two.
+    assert "D  docs/adr/0001-use-postgres.md" in status
+    assert "A  docs/rfc/implemented/2022-02-02-use-postgres.md" in status
+    readme = (repo.root / "README.md").read_text()
+    assert "(docs/rfc/implemented/2022-02-02-use-postgres.md)" in readme
+
+
+def test_unresolved_plan_refuses_to_apply_and_changes_nothing(repo: GitRepo) -> None:
+    repo.write("docs/adr/0003-maybe.md", "# Maybe\n\nStatus: pondering\n")
+    repo.commit("undecided")
+    before = _state(repo)
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 1
+    assert "unknown status 'pondering'" in result.stdout
+    assert "refusing to apply" in result.stderr
+    assert _state(repo) == before
+
+
+def test_dirty_tree_is_refused_unless_allowed(repo: GitRepo) -> None:
+    repo.write("README.md", RECORDS["README.md"] + "\nMore.\n")
+    before = _state(repo)
+    refused = runner.invoke(app, ["migrate", "--apply"])
+    assert refused.exit_code == 2
+    assert "uncommitted changes to tracked files: README.md" in refused.stderr
+    assert _state(repo) == before
+    allowed = runner.invoke(app, ["migrate", "--apply", "--allow-dirty"])
+    assert allowed.exit_code == 0, allowed.output
+    assert (repo.root / "README.md").read_text().endswith("\nMore.\n")
+
+
+def test_commit_refuses_when_something_else_is_staged(repo: GitRepo) -> None:
+    repo.write("notes.txt", "staged\n")
+    repo.git("add", "notes.txt")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit", "--allow-dirty"])
+    assert result.exit_code == 2
+    assert "already staged (notes.txt)" in result.stderr
+
+
+def test_failure_midway_restores_head_index_and_files(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _state(repo)
+    real_commit = gitrepo.commit_index
+    calls: list[str] = []
+
+    def failing_second_commit(root: Path, message: str) -> str:
+        calls.append(message)
+        if len(calls) == 2:
+            raise GitError("simulated failure")
+        return real_commit(root, message)
+
+    monkeypatch.setattr(gitrepo, "commit_index", failing_second_commit)
+    _, outcome = run(repo.root, Options())
+    with pytest.raises(GitError, match="simulated failure"):
+        apply(repo.root, outcome, commit=True)
+    assert len(calls) == 2  # the move commit was made, then undone
+    assert _state(repo) == before
+    assert not (repo.root / "docs" / "rfc").exists()
+
+
+def test_failure_while_writing_restores_everything(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _state(repo)
+
+    def broken_write(root: Path, changes: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("docsync.migrate.apply.write_all", broken_write)
+    _, outcome = run(repo.root, Options())
+    with pytest.raises(OSError, match="disk full"):
+        apply(repo.root, outcome)
+    assert _state(repo) == before
+
+
+def test_stale_plan_is_refused(repo: GitRepo, tmp_path: Path) -> None:
+    plan = tmp_path / "plan.toml"
+    assert runner.invoke(app, ["migrate", "--write-plan", str(plan)]).exit_code == 0
+    repo.write("docs/adr/0002-use-redis.md", RECORDS["docs/adr/0002-use-redis.md"] + "\nChanged.\n")
+    repo.commit("edit a record")
+    result = runner.invoke(app, ["migrate", "--apply", "--plan", str(plan)])
+    assert result.exit_code == 2
+    assert "is stale: docs/adr/0002-use-redis.md changed" in result.stderr
+
+
+def test_plan_from_a_commit_head_does_not_contain_is_refused(repo: GitRepo, tmp_path: Path) -> None:
+    plan = tmp_path / "plan.toml"
+    assert runner.invoke(app, ["migrate", "--write-plan", str(plan)]).exit_code == 0
+    repo.git("commit", "-q", "--amend", "-m", "rewritten history")
+    result = runner.invoke(app, ["migrate", "--apply", "--plan", str(plan)])
+    assert result.exit_code == 2
+    assert "which HEAD does not contain" in result.stderr
+
+
+def test_plan_survives_unrelated_commits(repo: GitRepo, tmp_path: Path) -> None:
+    plan = tmp_path / "plan.toml"
+    assert runner.invoke(app, ["migrate", "--write-plan", str(plan)]).exit_code == 0
+    repo.write("src/main.py", "print('unrelated')\n")
+    repo.commit("unrelated")
+    result = runner.invoke(app, ["migrate", "--apply", "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+
+
+def test_shallow_clone_is_an_error_with_the_fix(repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo.write("docs/adr/0003-later.md", "# Later\n\nStatus: draft\n")
+    repo.commit("later")
+    shallow = repo.clone(tmp_path / "shallow", "--depth", "1")
+    monkeypatch.chdir(shallow.root)
+    result = runner.invoke(app, ["migrate"])
+    assert result.exit_code == 2
+    assert "git fetch --unshallow" in result.stderr and "fetch-depth: 0" in result.stderr
+
+
+def test_record_from_a_merged_side_branch_is_dated_by_its_branch_commit(repo: GitRepo) -> None:
+    repo.branch("idea")
+    repo.write("docs/adr/0003-branch-idea.md", "# Branch idea\n\nStatus: draft\n")
+    repo.commit("idea", when="2022-03-01 09:00:00", tz="-0500")
+    repo.switch("main")
+    repo.write("other.txt", "x\n")
+    repo.commit("main moves on", when="2022-04-01 09:00:00")
+    repo.merge("idea", when="2022-05-01 09:00:00")
+    _, outcome = run(repo.root, Options())
+    topic = outcome.plan.topic("branch-idea")
+    assert topic is not None and topic.path == "docs/rfc/proposed/2022-03-01-branch-idea.md"
+
+
+def test_configured_source_and_target(repo: GitRepo) -> None:
+    repo.write("design/0001-first.md", "# First\n\nStatus: accepted\n")
+    repo.commit("design tree")
+    _, outcome = run(repo.root, Options(sources=("design",), target="records"))
+    (topic,) = outcome.plan.topics
+    assert topic.path == "records/implemented/2020-01-01-first.md"
+    assert [str(i) for i in topic.ids] == ["DESIGN 001"]
+
+
+def test_later_migration_keeps_the_index_prose_and_former_ids(repo: GitRepo) -> None:
+    assert runner.invoke(app, ["migrate", "--apply", "--commit"]).exit_code == 0
+    index = repo.root / "docs/rfc/README.md"
+    index.write_text(index.read_text().replace("# RFCs\n", "# RFCs\n\nOur own words.\n"))
+    repo.write("docs/decisions/0001-late.md", "# Late\n\nStatus: accepted\n\nUnlike ADR 0002.\n")
+    repo.commit("a late tree", when="2023-01-01 10:00:00")
+    clash = runner.invoke(app, ["migrate", "--source", "docs/decisions"])
+    assert clash.exit_code == 1
+    assert "ADR 0001: is already the former id of docs/rfc/implemented/2022-02-02-use-postgres.md" in clash.stdout
+    repo.write(".docsync.toml", 'sources = [{ path = "docs/decisions", kind = "DEC" }]\n')
+    repo.commit("config")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    text = index.read_text()
+    assert "Our own words." in text
+    assert "| `ADR 0002` |" in text and "| `DEC 001` |" in text
+    late = (repo.root / "docs/rfc/implemented/2023-01-01-late.md").read_text()
+    assert "Unlike [Use Redis](../proposed/2022-02-02-use-redis.md)." in late
+    assert runner.invoke(app, ["check"]).exit_code == 0
+
+
+def test_cli_usage_errors(repo: GitRepo) -> None:
+    assert runner.invoke(app, ["migrate", "--commit"]).exit_code == 2
+    assert runner.invoke(app, ["migrate", "--format", "sarif"]).exit_code == 2
+
+
+def test_plan_error_is_a_docsync_error() -> None:
+    assert PlanError("x").exit_code == 2
