@@ -48,6 +48,7 @@ IDS: dict[IdKey, IdTarget] = {
 FRAGMENTS = {
     OLD: {"old-heading": "new-heading"},
     "docs/rfc/001-plugin-api.md": {"motivation": "why"},
+    "docs/guide.md": {"setup": "installation"},
 }
 EXISTING = {
     "AGENTS.md",
@@ -162,6 +163,24 @@ LINK_CASES = [
         "[r](../AGENTS.md) [p](rfc/proposed/2026-01-01-plugin-api.md) [u](rfc/implemented/2026-01-05-umbrella.md#new-heading)\n",
         old="docs/README.md",
         new="docs/README.md",
+    ),
+]
+
+LINK_CASES += [
+    Case(
+        "heading renamed in a file that does not move",
+        '[g](guide.md#setup) <a href="guide.md#setup">g</a> [k](guide.md#keep)\n',
+        '[g](guide.md#installation) <a href="guide.md#installation">g</a> [k](guide.md#keep)\n',
+        old="docs/README.md",
+        new="docs/README.md",
+    ),
+    Case(
+        "nothing to do leaves the text as it is",
+        "[a](x.md) ADR 9\n",
+        "[a](x.md) ADR 9\n",
+        old="docs/README.md",
+        new="docs/README.md",
+        unresolved=("ADR 9",),
     ),
 ]
 
