@@ -366,7 +366,7 @@ def test_history_is_read_with_a_constant_number_of_git_commands(
     repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     side_branch_merge_commit(repo)
-    for i in range(20):
+    for i in range(5):
         repo.write(f"docs/rfc/{i}.md")
         repo.commit(when=f"2021-01-{i + 1:02d} 10:00")
     trace = tmp_path / "trace.txt"
