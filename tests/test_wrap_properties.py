@@ -111,7 +111,7 @@ SEPARATORS = st.sampled_from([" ", " ", " ", " ", "  ", "\t", "\n", "\n", "  \n"
 
 @st.composite
 def paragraph_lines(draw: st.DrawFn) -> list[str]:
-    tokens = draw(st.lists(TOKENS, min_size=1, max_size=14))
+    tokens: list[str] = draw(st.lists(TOKENS, min_size=1, max_size=14))
     text = tokens[0]
     for token in tokens[1:]:
         text += draw(SEPARATORS) + token

@@ -217,7 +217,19 @@ class Prose:
     lines: tuple[Span, ...]  # each physical line's paragraph text, as in the source
 
 
-def _rooms(doc: Document, para: Paragraph, region: Span) -> bytearray:
+@dataclass(frozen=True, slots=True)
+class DocumentIndex:
+    """Per-document lookups, built once so that reading each paragraph stays cheap."""
+
+    link_starts: tuple[int, ...]
+    code_spans: frozenset[Span]
+
+    @classmethod
+    def of(cls, doc: Document) -> DocumentIndex:
+        return cls(tuple(link.span.start for link in doc.links), frozenset(doc.code_spans))
+
+
+def _rooms(doc: Document, index: DocumentIndex, para: Paragraph, region: Span) -> bytearray:
     """The :class:`Room` of every character of ``region``."""
     rooms = bytearray(region.end - region.start)
 
@@ -227,16 +239,15 @@ def _rooms(doc: Document, para: Paragraph, region: Span) -> bytearray:
             rooms[start - region.start : end - region.start] = bytes([room]) * (end - start)
 
     link_spans: set[Span] = set()
-    for link in sorted(_links_in(doc, region), key=lambda k: k.span.start - k.span.end):
+    for link in sorted(_links_in(doc, index, region), key=lambda k: k.span.start - k.span.end):
         link_spans.add(link.span)
         mark(link.span, Room.SEALED)
         # An image's alt text is compared exactly (it becomes an attribute), so
         # only a link's text reads its line ends as spaces.
         if link.text_span is not None and link.kind != LinkKind.IMAGE:
             mark(_text_span(para, link.text_span), Room.LINK_TEXT)
-    code = set(doc.code_spans)
     for span in para.protected:
-        if span in code:
+        if span in index.code_spans:
             mark(span, Room.CODE)
         elif span not in link_spans:
             mark(span, Room.SEALED)
@@ -246,10 +257,9 @@ def _rooms(doc: Document, para: Paragraph, region: Span) -> bytearray:
 _TEXTUAL = frozenset({LinkKind.INLINE, LinkKind.IMAGE, LinkKind.REFERENCE})
 
 
-def _links_in(doc: Document, region: Span) -> list[Link]:
-    starts = [link.span.start for link in doc.links]
-    first = bisect.bisect_left(starts, region.start)
-    last = bisect.bisect_left(starts, region.end)
+def _links_in(doc: Document, index: DocumentIndex, region: Span) -> list[Link]:
+    first = bisect.bisect_left(index.link_starts, region.start)
+    last = bisect.bisect_left(index.link_starts, region.end)
     return [
         link
         for link in doc.links[first:last]
@@ -309,29 +319,42 @@ class _Reader:
             return False
         return bool(self.zones[index]) or self.text[offset] in " \t"
 
-    def room(self, offset: int) -> Room:
-        return Room(self.rooms[offset - self.region.start])
+    def room(self, offset: int) -> int:
+        return self.rooms[offset - self.region.start]
 
     def zone_start(self, span: Span) -> int | None:
-        for offset in range(span.start, span.end):
-            if self.zones[offset - self.region.start]:
-                return offset
-        return None
+        base = self.region.start
+        found = self.zones.find(1, span.start - base, span.end - base)
+        return None if found < 0 else found + base
 
-    def word(self, span: Span) -> Word:
-        joins: list[Span] = []
-        offset = span.start
-        while offset < span.end:
-            index = offset - self.region.start
-            if self.zones[index] and self.rooms[index] == Room.CODE:
-                end = offset
-                while end < span.end and self.zones[end - self.region.start]:
-                    end += 1
-                joins.append(Span(offset, end))
-                offset = end
-            else:
-                offset += 1
-        return Word(span, tuple(joins))
+    def split(self) -> tuple[tuple[Word, ...], list[Span]]:
+        """The words and the gaps between them, found with regular expressions
+        over masks rather than character by character (paragraphs can be long)."""
+        base, end = self.region.start, self.region.end
+        masked = list(self.text[base:end])
+        for run in re.finditer(b"\x01+", self.zones):
+            masked[run.start() : run.end()] = " " * (run.end() - run.start())
+        for run in re.finditer(b"[\x02\x03]+", self.rooms):
+            masked[run.start() : run.end()] = "x" * (run.end() - run.start())
+        gaps = [
+            Span(base + m.start(), base + m.end()) for m in re.finditer(r"[ \t]+", "".join(masked))
+        ]
+        joins = self._code_line_ends()
+        words: list[Word] = []
+        start = base
+        for stop, resume in [*((gap.start, gap.end) for gap in gaps), (end, end)]:
+            inside = tuple(j for j in joins if start <= j.start < stop) if joins else ()
+            words.append(Word(Span(start, stop), inside))
+            start = resume
+        return tuple(words), gaps
+
+    def _code_line_ends(self) -> list[Span]:
+        base = self.region.start
+        return [
+            Span(base + run.start(), base + run.end())
+            for run in re.finditer(b"\x01+", self.zones)
+            if self.rooms[run.start()] == Room.CODE
+        ]
 
     def gap(self, span: Span, before: Word, after: Word) -> Gap:
         text = self.text
@@ -359,7 +382,7 @@ class _Reader:
         return is_sentence_end(word, following)
 
 
-def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
+def _line_spans(doc: Document, index: DocumentIndex, para: Paragraph) -> tuple[Span, ...] | None:
     """Each line's paragraph text in the source, checked against the parsed content.
 
     markdown-it expands a tab that is only partly container indentation into
@@ -373,7 +396,10 @@ def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
     if len(pieces) != len(para.line_spans):
         return None
     spans: list[Span] = []
-    marked = [*para.protected, *(link.span for link in _links_in(doc, _outline(para)))]
+    marked = [
+        *para.protected,
+        *(link.span for link in _links_in(doc, index, _outline(para))),
+    ]
     for k, (piece, span) in enumerate(zip(pieces, para.line_spans, strict=True)):
         if doc.text[span.start : span.end] == piece:
             spans.append(span)
@@ -403,19 +429,20 @@ def _refind(doc: Document, line: int, core: str) -> Span | None:
     return None
 
 
-def analyse(doc: Document, para: Paragraph) -> Prose | None:
+def analyse(doc: Document, para: Paragraph, index: DocumentIndex | None = None) -> Prose | None:
     """Read ``para`` as words and gaps; None if its source positions cannot be trusted."""
-    spans = _line_spans(doc, para)
+    index = index or DocumentIndex.of(doc)
+    spans = _line_spans(doc, index, para)
     if not spans or spans[0].start >= spans[-1].end:
         return None
     region = Span(spans[0].start, spans[-1].end)
     zones = _zones(spans, region, doc.text)
     if zones is None:
         return None
-    reader = _Reader(doc.text, region, _rooms(doc, para, region), zones)
+    reader = _Reader(doc.text, region, _rooms(doc, index, para, region), zones)
     if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
         return None
-    words, gap_spans = _split(reader)
+    words, gap_spans = reader.split()
     gaps = _guard_line_starts(
         doc.text,
         words,
@@ -473,23 +500,6 @@ def _guard_line_starts(text: str, words: Sequence[Word], gaps: list[Gap]) -> tup
 
 def _text(text: str, span: Span) -> str:
     return text[span.start : span.end]
-
-
-def _split(reader: _Reader) -> tuple[tuple[Word, ...], list[Span]]:
-    words: list[Word] = []
-    gaps: list[Span] = []
-    offset, end = reader.region.start, reader.region.end
-    while offset < end:
-        start = offset
-        while offset < end and not reader.is_gap(offset):
-            offset += 1
-        words.append(reader.word(Span(start, offset)))
-        start = offset
-        while offset < end and reader.is_gap(offset):
-            offset += 1
-        if offset > start:
-            gaps.append(Span(start, offset))
-    return tuple(words), gaps
 
 
 # --------------------------------------------------------------------------- continuation prefix
@@ -713,9 +723,10 @@ def in_scope(para: Paragraph, config: Config) -> bool:
 def prose_of(doc: Document, config: Config) -> list[Prose]:
     """The paragraphs ``config`` checks, read as words and gaps, in source order."""
     found: list[Prose] = []
+    index = DocumentIndex.of(doc)
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
         if in_scope(para, config):
-            prose = analyse(doc, para)
+            prose = analyse(doc, para, index)
             if prose is not None:
                 found.append(prose)
     return found
