@@ -7,7 +7,8 @@ migrated is not told about rules it never adopted.
 ``layout`` reads only Markdown the workspace already parsed. ``refs`` also
 reads tracked non-Markdown text files, because code comments and CI files
 name records by path or former id; that reading goes through
-:func:`read_text_file`, which skips symlinks, binaries and large files, and
+one reader that skips symlinks, binaries (a NUL byte), files over
+``max_file_size`` and files that mention nothing the gate looks for, and
 only happens on whole-repository runs (a pre-commit run on a few Markdown
 files must not be told about code it was not given).
 """
@@ -116,7 +117,7 @@ class Tree:
         """Well-placed, well-named records, as the index lists them."""
         found: list[Record] = []
         for file in self.files:
-            if file.state is None or file.day is None or file.slug is None:
+            if file.state is None or file.day is None or file.slug is None or not file.name_ok:
                 continue
             doc = self.workspace.documents.get(file.path)
             title = (record_title(doc) if doc else None) or file.slug.replace("-", " ").capitalize()
@@ -267,15 +268,17 @@ def _whole_repository(workspace: Workspace) -> bool:
 # --------------------------------------------------------------------------- layout
 
 
-def _finding(gate: str, rule: str, path: str, line: int, column: int, message: str) -> Finding:
-    return Finding(gate, rule, path, line, column, message)
+_GATES = {"Y": "layout", "R": "refs"}
+
+
+def _finding(rule: str, path: str, line: int, column: int, message: str) -> Finding:
+    return Finding(_GATES[rule[0]], rule, path, line, column, message)
 
 
 def _placement(tree: Tree, file: TreeFile) -> Iterator[Finding]:
     folders = ", ".join(f"{tree.target}/{f}/" for f in tree.config.states.values())
     if file.state is None:
         yield _finding(
-            "layout",
             "Y001",
             file.path,
             1,
@@ -284,18 +287,17 @@ def _placement(tree: Tree, file: TreeFile) -> Iterator[Finding]:
         )
     name = posixpath.basename(file.path)
     if file.slug is None or not file.name_ok:
-        hint = _suggested_slug(file.slug or name.removesuffix(".md"))
+        day = file.day.isoformat() if file.day else "yyyy-mm-dd"
+        hint = f"{day}-{_suggested_slug(file.slug or name.removesuffix('.md'))}"
         yield _finding(
-            "layout",
             "Y002",
             file.path,
             1,
             1,
-            f"'{name}' is not named yyyy-mm-dd-slug.md (lowercase ASCII words joined by '-'); rename it, e.g. to yyyy-mm-dd-{hint}.md with the date it was first proposed",
+            f"'{name}' is not named yyyy-mm-dd-slug.md (lowercase ASCII words joined by '-'); rename it, e.g. to {hint}.md (the date: when the topic was first proposed)",
         )
     elif file.day is None:
         yield _finding(
-            "layout",
             "Y003",
             file.path,
             1,
@@ -310,15 +312,17 @@ def _suggested_slug(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _StatusLine:
+class StatusLine:
+    """A ``Status:`` line of a record: where it is and what follows the colon."""
+
     line: int
     column: int
     value: str
 
 
-def status_lines(doc: Document) -> list[_StatusLine]:
+def status_lines(doc: Document) -> list[StatusLine]:
     """Lines of prose that start with ``Status:`` (quoted ones are examples, not the record's)."""
-    found: list[_StatusLine] = []
+    found: list[StatusLine] = []
     for paragraph in doc.paragraphs:
         if "blockquote" in paragraph.containers:
             continue
@@ -326,7 +330,7 @@ def status_lines(doc: Document) -> list[_StatusLine]:
             match = _STATUS.match(doc.text, span.start, span.end)
             if match is not None:
                 line, column = doc.position(span.start)
-                found.append(_StatusLine(line, column, match.group("value").strip()))
+                found.append(StatusLine(line, column, match.group("value").strip()))
     return found
 
 
@@ -336,7 +340,6 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
     example = f"Status: {file.state or next(iter(states), 'proposed')}"
     if not lines:
         yield _finding(
-            "layout",
             "Y004",
             file.path,
             1,
@@ -346,7 +349,6 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
         return
     for extra in lines[1:]:
         yield _finding(
-            "layout",
             "Y005",
             file.path,
             extra.line,
@@ -359,7 +361,6 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
     state = tree.config.statuses.get(word)
     if state is None:
         yield _finding(
-            "layout",
             "Y006",
             file.path,
             first.line,
@@ -369,7 +370,6 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
     elif file.state is not None and state != file.state:
         folder = f"{tree.target}/{states[state]}/"
         yield _finding(
-            "layout",
             "Y007",
             file.path,
             first.line,
@@ -386,7 +386,6 @@ def _duplicate_slugs(tree: Tree) -> Iterator[Finding]:
     for slug, paths in sorted(by_slug.items()):
         for path in paths[1:]:
             yield _finding(
-                "layout",
                 "Y008",
                 path,
                 1,
@@ -401,7 +400,6 @@ def _index(tree: Tree) -> Iterator[Finding]:
         wanted = tree.rendered_index()
     except IndexMarkersError as exc:
         yield _finding(
-            "layout",
             "Y010",
             tree.index_path,
             1,
@@ -411,7 +409,6 @@ def _index(tree: Tree) -> Iterator[Finding]:
         return
     if current is None:
         yield _finding(
-            "layout",
             "Y009",
             tree.index_path,
             1,
@@ -421,7 +418,6 @@ def _index(tree: Tree) -> Iterator[Finding]:
     elif current != wanted:
         line = _first_difference(current, wanted)
         yield _finding(
-            "layout",
             "Y009",
             tree.index_path,
             line,
@@ -487,7 +483,6 @@ def _bare_findings(tree: Tree, doc: Document) -> Iterator[Finding]:
         line, column = doc.position(mention.span.start)
         link = f"[{mention.target.title}]({relative_destination(doc.path, mention.target.path)})"
         yield _finding(
-            "refs",
             "R001",
             doc.path,
             line,
@@ -564,14 +559,11 @@ def _code_findings(file: _CodeFile) -> Iterator[Finding]:
             if mention.replacement
             else "point it at an existing record"
         )
-        yield _finding(
-            "refs", "R002", file.path, line, column, f"'{mention.path}' does not exist; {fix}"
-        )
+        yield _finding("R002", file.path, line, column, f"'{mention.path}' does not exist; {fix}")
     for bare in file.ids:
         assert bare.target is not None
         line, column = file.position(bare.span.start)
         yield _finding(
-            "refs",
             "R003",
             file.path,
             line,
