@@ -368,7 +368,7 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
             f"status '{first.value}' maps to no lifecycle state; start it with a state ({', '.join(states)}) or add the word to [statuses] in the config",
         )
     elif file.state is not None and state != file.state:
-        folder = f"{tree.target}/{states[state]}/"
+        folder = f"{tree.target}/{states.get(state, state)}/"
         yield _finding(
             "Y007",
             file.path,
