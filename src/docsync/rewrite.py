@@ -13,6 +13,14 @@ have grown by exactly the number of ids turned into links, and every link
 must resolve to where the corresponding old link pointed (after the moves).
 A mismatch raises :class:`RewriteError` instead of returning text that would
 silently point somewhere else.
+
+Bare ids are linked only in prose: paragraph lines (in lists, quotes and
+footnotes too) and table rows. Headings are left alone although GitHub
+renders links in them, because changing a heading's text changes its slug
+and would break every ``#fragment`` pointing at it. Code spans, code blocks,
+HTML (blocks, tags, and the content of ``<a>``/``<code>``-like elements),
+front matter, autolinks, images, reference definitions and the text of links
+that say more than the id are never touched either.
 """
 
 from __future__ import annotations
