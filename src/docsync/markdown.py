@@ -360,7 +360,11 @@ class _Builder:
         for i, token in enumerate(tokens):
             if token.type in _CONTAINERS:
                 containers.append(_CONTAINERS[token.type])
-            elif token.nesting == -1 and token.type.replace("_close", "_open") in _CONTAINERS:
+            elif (
+                token.nesting == -1
+                and token.type.replace("_close", "_open") in _CONTAINERS
+                and containers  # a nested footnote's close can come without its open
+            ):
                 containers.pop()
             if token.type in _BLOCKS and token.map:
                 self.blocks.append(
