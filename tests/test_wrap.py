@@ -377,3 +377,11 @@ def test_a_rewrite_that_renders_differently_is_put_back() -> None:
     breaking = _Rewrite(second, (Edit(Span(12, 12), "# "),))
     accepted, rejected = _proven(text, [harmless, breaking])
     assert (accepted, rejected) == ([harmless], [breaking])
+
+
+def test_a_footnote_nested_in_a_footnote_does_not_crash() -> None:
+    # found by the property tests: the model once popped an empty container stack
+    text = "[^1]: > [^1]:\n\nSee[^1].\n"
+    for mode in MODES.values():
+        fixed = fix_document(_doc(text), Config(wrap=mode))
+        assert render_signature(fixed.text) == render_signature(text)
