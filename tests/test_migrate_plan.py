@@ -226,3 +226,16 @@ def test_toml_strings_escape_what_toml_needs() -> None:
 def test_malformed_plan_files_are_errors(text: str, message: str) -> None:
     with pytest.raises(PlanError, match=message):
         planfile.loads(text, "plan.toml")
+
+
+def test_merged_sources_defining_one_label_differently_are_a_problem() -> None:
+    files = {
+        "docs/adr/0001-cache.md": "# Cache\n\nStatus: accepted\n\nSee [db].\n\n[db]: one.md\n",
+        "docs/rfc/001-cache.md": "# Cache\n\nStatus: proposed\n\nSee [db].\n\n[db]: ../adr/one.md\n",
+        "docs/rfc/002-other.md": "# Other\n\nStatus: proposed\n\nSee [DB].\n\n[db]: two.md\n",
+    }
+    result = changes(files, plan_of(files))
+    assert result.problems == ()  # the same target, written relative to each source
+    files["docs/rfc/001-cache.md"] = files["docs/rfc/001-cache.md"].replace("../adr/one.md", "two.md")
+    (problem,) = changes(files, plan_of(files)).problems
+    assert "defines reference [db] differently from docs/adr/0001-cache.md" in problem.message

@@ -77,7 +77,7 @@ def _source_lines(files: Mapping[str, str], skip: set[str]) -> list[tuple[str, s
     return found
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(repositories())
 def test_migration_never_loses_a_source_line(files: dict[str, str]) -> None:
     plan = plan_of(files)
@@ -88,7 +88,7 @@ def test_migration_never_loses_a_source_line(files: dict[str, str]) -> None:
         assert line in everything, f"{path}: {line!r} was lost"
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(repositories(), st.data())
 def test_only_a_record_the_plan_drops_by_name_loses_lines(files: dict[str, str], data: st.DataObject) -> None:
     given_inputs = inputs(files)
@@ -107,7 +107,7 @@ def test_only_a_record_the_plan_drops_by_name_loses_lines(files: dict[str, str],
         assert line in everything, f"{path}: {line!r} was lost"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(repositories())
 def test_a_migrated_repository_has_nothing_left_to_migrate(files: dict[str, str]) -> None:
     plan = plan_of(files)

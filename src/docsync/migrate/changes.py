@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from ..gates.links import link_targets, resolve_url
+from ..gates.links import link_targets, markdown_url, resolve_url
 from ..markdown import parse
 from ..model import BlockKind, Document, Edit, apply_edits
 from ..records.index import INDEX_NAMES, default_title, render_index
@@ -426,6 +426,7 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
     routes = _routes(plan, assembled, records, view)
     tally = _Tally()
+    tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
     writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     writes.extend(_other_documents(view.documents, skip, routes, tally))
@@ -433,6 +434,22 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     writes.append(_index_write(plan, records, view, routes, tally))
     moves, removals = _moves_and_removals(plan)
     return ChangeSet(tuple(moves), tuple(removals), tuple(writes), tally.stats(), tuple(tally.problems))
+
+
+def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
+    """Reference labels two merged sources both define: one source's links would change target."""
+    owners: dict[str, tuple[str, str]] = {}
+    for chunk in assembled.chunks[1:]:
+        for definition in parse(chunk.old_path, chunk.text).definitions:
+            target = resolve_url(chunk.old_path, markdown_url(definition.destination))
+            label, where = definition.normalized_label, (chunk.old_path, str(target or definition.destination))
+            owner = owners.setdefault(label, where)
+            if owner[0] != where[0] and owner[1] != where[1]:
+                yield Problem(
+                    where[0],
+                    f"defines reference [{definition.label}] differently from {owner[0]}, and both "
+                    f"merge into {topic.path or topic.slug}; rename the label in one of them first",
+                )
 
 
 def _topic_write(
