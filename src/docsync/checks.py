@@ -133,6 +133,46 @@ class FixResult:
         return 1 if self.remaining or self.skipped else 0
 
 
+@dataclass(frozen=True)
+class _PhaseResult:
+    writes: tuple[FileWrite, ...]
+    skipped: tuple[Finding, ...] = ()
+
+
+def _wrap_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    if "wrap" not in gates or workspace.config.wrap == "off":
+        return _PhaseResult(())
+    writes: list[FileWrite] = []
+    skipped: list[Finding] = []
+    for path in workspace.selected:
+        doc = workspace.documents.get(path)
+        if doc is None:
+            continue
+        result = wrapfix.fix_document(doc, workspace.config)
+        skipped.extend(result.skipped)
+        if result.changed:
+            writes.append(FileWrite(path, result.text, doc.newline, doc.bom))
+    return _PhaseResult(tuple(writes), tuple(skipped))
+
+
+def _tree_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    from .records import gates as record_gates
+
+    return _PhaseResult(tuple(record_gates.fix(workspace, gates)))
+
+
+def _links_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    if "links" not in gates:
+        return _PhaseResult(())
+    from . import linkfix
+
+    result = linkfix.fix(workspace)
+    return _PhaseResult(result.writes, result.unfixable)
+
+
+_PHASES = (_wrap_phase, _links_phase, _tree_phase)
+
+
 def run_fix(
     start: Path,
     paths: Sequence[str] | None = None,
@@ -140,32 +180,48 @@ def run_fix(
     write: bool = True,
     config: Config | None = None,
 ) -> FixResult:
-    """Fix what can be fixed safely; ``write=False`` only computes the fixes."""
+    """Fix what can be fixed safely; ``write=False`` only computes the fixes.
+
+    Fixers run one after another (wrap, links, then the record tree), each on
+    the repository as the previous one left it. Without ``write`` the later
+    phases see the original files, and a file an earlier phase would change is
+    left to that phase, so the report never shows two clashing fixes.
+    """
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
     workspace = load_workspace(start, paths, config)
-    fixes: list[FileFix] = []
-    writes: list[FileWrite] = []
+    originals: dict[str, str] = {}
+    planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
-    if "wrap" in chosen and config.wrap != "off":
-        for path in workspace.selected:
-            doc = workspace.documents.get(path)
-            if doc is None:
-                continue
-            result = wrapfix.fix_document(doc, config)
-            skipped.extend(result.skipped)
-            if result.changed:
-                fixes.append(FileFix(path, doc.text, result.text))
-                writes.append(FileWrite(path, result.text, doc.newline, doc.bom))
-    if write and writes:
-        write_all(workspace.root, writes)
-        workspace = load_workspace(start, paths, config)
+    for phase in _PHASES:
+        result = phase(workspace, chosen)
+        skipped.extend(result.skipped)
+        fresh = [w for w in result.writes if write or w.path not in planned]
+        for change in fresh:
+            originals.setdefault(change.path, _current_text(workspace, change.path))
+            planned[change.path] = change
+        if write and fresh:
+            write_all(workspace.root, fresh)
+            workspace = load_workspace(start, paths, config)
+    fixes = tuple(
+        FileFix(path, originals[path], change.text)
+        for path, change in sorted(planned.items())
+        if originals[path] != change.text
+    )
     remaining = findings_for(workspace, chosen) if write else []
     skipped_keys = {f.sort_key() for f in skipped}
     return FixResult(
         workspace.files_checked,
-        tuple(fixes),
+        fixes,
         tuple(skipped),
         tuple(f for f in remaining if f.sort_key() not in skipped_keys),
     )
+
+
+def _current_text(workspace: Workspace, path: str) -> str:
+    doc = workspace.documents.get(path)
+    if doc is not None:
+        return doc.text
+    full = workspace.root / path
+    return full.read_text(encoding="utf-8") if full.is_file() else ""

@@ -1,0 +1,75 @@
+"""``docsync fix --gate links`` on real repositories: renames, moves, letter case, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docsync.checks import run_check, run_fix
+from tests.gitutil import GitRepo, isolate_git_environ
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate_git_environ(monkeypatch)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo.init(tmp_path)
+    repo.write("docs/guide.md", "# Guide\n\n## Install\n")
+    repo.write("docs/notes.md", "# Notes\n")
+    repo.write(
+        "README.md",
+        "# Project\n\nSee [the guide](docs/guide.md#install), [notes][n] and [case](docs/GUIDE.md).\n\n[n]: docs/notes.md\n",
+    )
+    repo.commit("init")
+    return repo
+
+
+def test_moved_files_are_followed_through_history(repo: GitRepo) -> None:
+    repo.move("docs/guide.md", "handbook/install-guide.md")
+    repo.commit("move guide")
+    repo.move("docs/notes.md", "docs/archive/notes.md")
+    repo.commit("archive notes")
+    before = run_check(repo.root, gates=["links"])
+    assert [f.rule for f in before.findings] == ["L001", "L001", "L001"]
+
+    result = run_fix(repo.root, gates=["links"])
+    assert [f.path for f in result.fixes] == ["README.md"]
+    assert (repo.root / "README.md").read_text() == (
+        "# Project\n\nSee [the guide](handbook/install-guide.md#install), [notes][n] and "
+        "[case](docs/GUIDE.md).\n\n[n]: docs/archive/notes.md\n"
+    )
+    # docs/GUIDE.md matched docs/guide.md only in case; that file moved, so no single answer.
+    assert [(f.rule, f.line) for f in result.remaining] == [("L001", 3)]
+
+
+def test_wrong_case_is_corrected_when_one_file_matches(repo: GitRepo) -> None:
+    result = run_fix(repo.root, gates=["links"])
+    assert "[case](docs/guide.md)" in (repo.root / "README.md").read_text()
+    assert result.remaining == ()
+
+
+def test_path_reused_by_another_file_is_not_guessed(repo: GitRepo) -> None:
+    repo.move("docs/notes.md", "docs/old-notes.md")
+    repo.commit("rename")
+    repo.write("docs/other.md", "# Other\n")
+    repo.commit("other")
+    repo.move("docs/other.md", "docs/notes-2.md")
+    repo.remove("docs/old-notes.md")
+    repo.commit("drop")
+    result = run_fix(repo.root, gates=["links"])
+    assert "[n]: docs/notes.md" in (repo.root / "README.md").read_text()
+    assert any(f.rule == "L001" for f in result.remaining)
+
+
+def test_dry_run_writes_nothing(repo: GitRepo) -> None:
+    repo.move("docs/guide.md", "docs/manual.md")
+    repo.commit("rename")
+    before = (repo.root / "README.md").read_text()
+    result = run_fix(repo.root, gates=["links"], write=False)
+    assert [f.path for f in result.fixes] == ["README.md"]
+    assert "docs/manual.md#install" in result.fixes[0].after
+    assert (repo.root / "README.md").read_text() == before
