@@ -1,0 +1,231 @@
+"""The parse cache under ``<git dir>/docsync/``: used when it is right, never trusted.
+
+Every test runs on a real git repository. A cached document is detectable:
+tests plant a doctored copy (its links removed) under the real key and check
+whether a run sees it, so "ignored" is proven, not assumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import docsync
+from docsync import cache
+from docsync.gates import links
+from docsync.model import Finding
+from docsync.workspace import Workspace, load_workspace
+from tests.gitutil import GitRepo, git_environ, isolate_git_environ
+
+PAGES = {
+    "README.md": "# Project\n\nSee [the guide](docs/guide.md#install) and [gone](docs/gone.md).\n",
+    "docs/guide.md": "# Guide\n\n## Install\n\nBack to [the top](../README.md#project).\n",
+    "docs/faq.md": "# FAQ\n\n[Broken anchor](guide.md#uninstall) and [a folder](./).\n\n[unused]: x.md\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate_git_environ(monkeypatch)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo.init(tmp_path / "repo")
+    for path, text in PAGES.items():
+        repo.write(path, text)
+    repo.commit("pages")
+    return repo
+
+
+def _cache_file(repo: GitRepo) -> Path:
+    return cache.cache_file(repo.root / ".git")
+
+
+def _findings(workspace: Workspace) -> list[Finding]:
+    return sorted(links.check_workspace(workspace), key=Finding.sort_key)
+
+
+def _payload(repo: GitRepo) -> dict[str, object]:
+    # The test wrote this file itself a moment ago: plain pickle is fine here.
+    payload: dict[str, object] = pickle.loads(_cache_file(repo).read_bytes())
+    return payload
+
+
+def _plant_doctored(repo: GitRepo, **header: object) -> None:
+    """Replace every cached document by a copy without links, keeping the keys."""
+    payload = _payload(repo)
+    entries = payload["entries"]
+    assert isinstance(entries, dict) and entries
+    for key, (saves, blob) in list(entries.items()):
+        document = cache.loads(blob)
+        assert document is not None
+        entries[key] = (saves, cache.dumps(replace(document, links=())))
+    payload.update(header)
+    _cache_file(repo).write_bytes(pickle.dumps(payload))
+
+
+def test_cache_lives_in_the_git_dir_and_is_used(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    assert _cache_file(repo).is_file()
+    assert repo.git("status", "--porcelain") == ""
+    _plant_doctored(repo)
+    doctored = load_workspace(repo.root)
+    # the control for the tests below: a planted entry is what a run sees
+    assert all(doc.links == () for doc in doctored.documents.values())
+    assert any(doc.links for doc in cold.documents.values())
+
+
+def test_warm_run_matches_cold_run(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    warm = load_workspace(repo.root)
+    assert warm.documents == cold.documents
+    assert list(warm.documents) == list(cold.documents)
+    assert _findings(warm) == _findings(cold)
+    assert [(f.path, f.rule) for f in _findings(cold)] == [
+        ("README.md", "L001"),
+        ("docs/faq.md", "L006"),
+        ("docs/faq.md", "L001"),
+        ("docs/faq.md", "L009"),
+    ]
+
+
+def test_edited_file_is_parsed_again(repo: GitRepo) -> None:
+    load_workspace(repo.root)
+    repo.write("docs/guide.md", "# Guide\n\n## Setup\n\nSee [nothing](nothing.md).\n")
+    edited = load_workspace(repo.root)
+    guide = edited.documents["docs/guide.md"]
+    assert [h.slug for h in guide.headings] == ["guide", "setup"]
+    assert [(f.path, f.rule, f.line) for f in _findings(edited)] == [
+        ("README.md", "L006", 3),  # #install is gone now
+        ("README.md", "L001", 3),
+        ("docs/faq.md", "L006", 3),
+        ("docs/faq.md", "L001", 5),
+        ("docs/faq.md", "L009", 5),
+        ("docs/guide.md", "L001", 5),
+    ]
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"", b"not a pickle at all", b"\x80\x05\x95", pickle.dumps({"magic": "something else"})],
+    ids=["empty", "text", "truncated", "foreign-dict"],
+)
+def test_corrupt_cache_is_ignored_and_rebuilt(repo: GitRepo, garbage: bytes) -> None:
+    cold = load_workspace(repo.root)
+    _cache_file(repo).write_bytes(garbage)
+    again = load_workspace(repo.root)
+    assert again.documents == cold.documents
+    assert _findings(again) == _findings(cold)
+    assert (
+        cache.open_cache(repo.root / ".git").get(
+            cache.ParseCache.key("README.md", (repo.root / "README.md").read_bytes()), "README.md"
+        )
+        == cold.documents["README.md"]
+    )
+
+
+def test_truncated_cache_is_ignored(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    data = _cache_file(repo).read_bytes()
+    _cache_file(repo).write_bytes(data[: len(data) // 2])
+    assert load_workspace(repo.root).documents == cold.documents
+
+
+class _RunsACommand:
+    """Unpickling this calls ``os.system``: what a planted cache would try."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_foreign_pickle_file_is_refused(repo: GitRepo, tmp_path: Path) -> None:
+    cold = load_workspace(repo.root)
+    marker = tmp_path / "pwned"
+    _cache_file(repo).write_bytes(pickle.dumps(_RunsACommand(marker)))
+    again = load_workspace(repo.root)
+    assert not marker.exists()
+    assert again.documents == cold.documents
+
+
+def test_foreign_pickle_entry_is_refused(repo: GitRepo, tmp_path: Path) -> None:
+    cold = load_workspace(repo.root)
+    marker = tmp_path / "pwned"
+    payload = _payload(repo)
+    entries = payload["entries"]
+    assert isinstance(entries, dict)
+    for key, (saves, _) in list(entries.items()):
+        entries[key] = (saves, pickle.dumps(_RunsACommand(marker)))
+    _cache_file(repo).write_bytes(pickle.dumps(payload))
+    again = load_workspace(repo.root)
+    assert not marker.exists()
+    assert again.documents == cold.documents
+
+
+def test_cache_of_another_docsync_version_is_ignored(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    fingerprint = cache.fingerprint()
+    assert fingerprint.startswith(f"{docsync.__version__}|")
+    _plant_doctored(repo, fingerprint=fingerprint.replace(docsync.__version__, "0.0.0-other", 1))
+    again = load_workspace(repo.root)
+    assert again.documents == cold.documents
+    assert _findings(again) == _findings(cold)
+
+
+def test_new_docsync_version_misses_every_entry(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = load_workspace(repo.root)
+    _plant_doctored(repo)
+    cache.fingerprint()  # the header stays acceptable: only the keys change
+    monkeypatch.setattr(cache, "__version__", "9.9.9")
+    again = load_workspace(repo.root)
+    assert again.documents == cold.documents
+
+
+def _cli(root: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "docsync", "check", "--gate", "links", "--format", "json"],
+        cwd=root,
+        env=git_environ(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    return done.stdout
+
+
+def test_warm_cli_run_matches_cold_on_a_repository_parsed_in_parallel(tmp_path: Path) -> None:
+    """Enough files for the worker processes, so their pickles are what the cache holds."""
+    repo = GitRepo.init(tmp_path / "many")
+
+    def page(i: int) -> str:
+        return f"part-{i % 120 % 7}/page-{i % 120}.md"
+
+    for i in range(120):
+        repo.write(
+            f"docs/{page(i)}",
+            f"# Page {i}\n\n## Part {i % 5}\n\n"
+            f"Next: [page](../{page(i + 1)}#part-{(i + 1) % 5}), "
+            f"[wrong](../{page(i + 2)}#part-{i % 5 + 9}), "
+            f"[folder](../part-{i % 3}/) and [missing](missing-{i % 4}.md).\n",
+        )
+    repo.commit("pages")
+    cold = _cli(repo.root)
+    assert _cache_file(repo).is_file()
+    warm = _cli(repo.root)
+    assert warm == cold
+    findings = json.loads(cold)["findings"]
+    assert len(findings) == 240
+    assert {f["rule"] for f in findings} == {"L001", "L006"}
