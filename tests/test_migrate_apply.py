@@ -64,6 +64,19 @@ def test_apply_without_commit_stages_everything(repo: GitRepo) -> None:
     assert "(docs/rfc/implemented/2022-02-02-use-postgres.md)" in readme
 
 
+def test_untracked_files_get_their_links_fixed_but_stay_untracked(repo: GitRepo) -> None:
+    repo.write("docs/adr/README.md", "# Decisions\n\nAll of them.\n")
+    repo.commit("an index")
+    (repo.root / "draft.md").write_text("# Draft\n\nSee [the decisions](docs/adr/) and [the index](docs/adr/README.md#decisions).\n")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    assert (repo.root / "draft.md").read_text() == (
+        "# Draft\n\nSee [the decisions](docs/rfc/) and [the index](docs/rfc/README.md#decisions).\n"
+    )
+    assert repo.git("status", "--porcelain") == "?? draft.md\n"
+    assert "## Decisions\n\nAll of them.\n" in (repo.root / "docs/rfc/README.md").read_text()
+
+
 def test_unresolved_plan_refuses_to_apply_and_changes_nothing(repo: GitRepo) -> None:
     repo.write("docs/adr/0003-maybe.md", "# Maybe\n\nStatus: pondering\n")
     repo.commit("undecided")

@@ -81,7 +81,7 @@ def _execute(root: Path, changes: ChangeSet, *, commit: bool) -> tuple[str, ...]
         commits.append(gitrepo.commit_index(root, MOVE_MESSAGE))
     write_all(root, list(changes.writes))
     gitrepo.remove_files(root, [p for p in changes.removals if (root / p).exists()])
-    gitrepo.stage(root, [w.path for w in changes.writes])
+    gitrepo.stage(root, changes.to_stage)
     if commit:
         commits.append(gitrepo.commit_index(root, EDIT_MESSAGE))
     return tuple(commits)

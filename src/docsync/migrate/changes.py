@@ -64,10 +64,16 @@ class ChangeSet:
     writes: tuple[FileWrite, ...] = ()
     stats: Stats = field(default_factory=Stats)
     problems: tuple[Problem, ...] = ()
+    untracked: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
         return not (self.moves or self.removals or self.writes)
+
+    @property
+    def to_stage(self) -> list[str]:
+        """Written files git should track: everything but untracked files whose links changed."""
+        return [w.path for w in self.writes if w.path not in self.untracked]
 
     @property
     def touched(self) -> tuple[str, ...]:
@@ -114,7 +120,16 @@ def _routes(
     for retirement in plan.retirements:
         if retirement.keep_in is None:
             _route_dropped(retirement, plan, assembled, records, (moves, fragments, redirects))
-    return Routes(moves, fragments, redirects, _id_targets(plan, view), _after(plan, moves, view.tracked))
+    moves.update((p, index_path(plan)) for p in plan.indexes if p != index_path(plan))
+    after = _after(plan, moves, view.tracked)
+    moves.update(_emptied_folders(plan, records, after))
+    return Routes(moves, fragments, redirects, _id_targets(plan, view), after)
+
+
+def _emptied_folders(plan: Plan, records: Mapping[str, LegacyRecord], after: frozenset[str]) -> dict[str, str]:
+    """Legacy tree folders the migration empties: a link to one leads to the new tree."""
+    folders = {posixpath.dirname(p) for p in [*records, *plan.indexes]}
+    return {f: plan.target for f in folders if f not in after and f != plan.target}
 
 
 def _route_dropped(
@@ -433,7 +448,8 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     writes.extend(_code_files(view, skip, routes, tally))
     writes.append(_index_write(plan, records, view, routes, tally))
     moves, removals = _moves_and_removals(plan)
-    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), tally.stats(), tuple(tally.problems))
+    untracked = frozenset(w.path for w in writes) - view.tracked - {t.path for t in plan.topics} - {index_path(plan)}
+    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), tally.stats(), tuple(tally.problems), untracked)
 
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
