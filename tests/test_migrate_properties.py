@@ -90,7 +90,9 @@ def test_migration_never_loses_a_source_line(files: dict[str, str]) -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(repositories(), st.data())
-def test_only_a_record_the_plan_drops_by_name_loses_lines(files: dict[str, str], data: st.DataObject) -> None:
+def test_only_a_record_the_plan_drops_by_name_loses_lines(
+    files: dict[str, str], data: st.DataObject
+) -> None:
     given_inputs = inputs(files)
     spec = infer_spec(given_inputs)
     if len(spec.topics) < 2:

@@ -19,13 +19,16 @@ from ..writer import write_all
 from .changes import ChangeSet
 from .run import Outcome
 
-MOVE_MESSAGE = "docsync migrate: move records into the lifecycle tree\n\nPure renames; the next commit rewrites their content and references."
+MOVE_MESSAGE = (
+    "docsync migrate: move records into the lifecycle tree\n\n"
+    "Pure renames; the next commit rewrites their content and references."
+)
 EDIT_MESSAGE = "docsync migrate: uniform headers, merged records, rewritten references, new index"
 
 
 @dataclass(frozen=True)
 class Applied:
-    """What ``--apply`` did: nothing (refused, or nothing to do) or every change, maybe committed."""
+    """What ``--apply`` did: nothing (refused, or nothing to do), or every change."""
 
     outcome: Outcome
     applied: bool
@@ -36,7 +39,9 @@ class Applied:
         return self.outcome.exit_code
 
 
-def apply(root: Path, outcome: Outcome, *, commit: bool = False, allow_dirty: bool = False) -> Applied:
+def apply(
+    root: Path, outcome: Outcome, *, commit: bool = False, allow_dirty: bool = False
+) -> Applied:
     """Apply ``outcome``'s changes; refuse (nothing changed) while it has problems."""
     if not outcome.complete or outcome.changes.empty:
         return Applied(outcome, applied=False)

@@ -192,7 +192,12 @@ def _detail_source(topic: Topic, records: Mapping[str, LegacyRecord]) -> str:
     """The file whose status detail the header quotes (its links are relative to it)."""
     for part in topic.parts:
         status = records[part.path].status
-        if part.section is None and status is not None and topic.detail and topic.detail in status.value:
+        if (
+            part.section is None
+            and status is not None
+            and topic.detail
+            and topic.detail in status.value
+        ):
             return part.path
     return topic.parts[0].path if topic.parts else ""
 

@@ -105,7 +105,10 @@ def index_path(plan: Plan) -> str:
 
 
 def _routes(
-    plan: Plan, assembled: Mapping[str, Assembled], records: Mapping[str, LegacyRecord], view: RepoView
+    plan: Plan,
+    assembled: Mapping[str, Assembled],
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
 ) -> Routes:
     moves: dict[str, str] = {}
     fragments: dict[str, dict[str, str]] = {}
@@ -116,7 +119,9 @@ def _routes(
                 moves[chunk.old_path] = topic.path
                 fragments[chunk.old_path] = dict(chunk.renames)
             else:
-                redirects.update(((chunk.old_path, old), (topic.path, new)) for old, new in chunk.renames.items())
+                redirects.update(
+                    ((chunk.old_path, old), (topic.path, new)) for old, new in chunk.renames.items()
+                )
     for retirement in plan.retirements:
         if retirement.keep_in is None:
             _route_dropped(retirement, plan, assembled, records, (moves, fragments, redirects))
@@ -126,7 +131,9 @@ def _routes(
     return Routes(moves, fragments, redirects, _id_targets(plan, view), after)
 
 
-def _emptied_folders(plan: Plan, records: Mapping[str, LegacyRecord], after: frozenset[str]) -> dict[str, str]:
+def _emptied_folders(
+    plan: Plan, records: Mapping[str, LegacyRecord], after: frozenset[str]
+) -> dict[str, str]:
     """Legacy tree folders the migration empties: a link to one leads to the new tree."""
     folders = {posixpath.dirname(p) for p in [*records, *plan.indexes]}
     return {f: plan.target for f in folders if f not in after and f != plan.target}
@@ -137,7 +144,9 @@ def _route_dropped(
     plan: Plan,
     assembled: Mapping[str, Assembled],
     records: Mapping[str, LegacyRecord],
-    routes: tuple[dict[str, str], dict[str, dict[str, str]], dict[tuple[str, str], tuple[str, str]]],
+    routes: tuple[
+        dict[str, str], dict[str, dict[str, str]], dict[tuple[str, str], tuple[str, str]]
+    ],
 ) -> None:
     """Links into a dropped umbrella go to its whole id's topic; its parts to theirs."""
     moves, fragments, redirects = routes
@@ -192,7 +201,9 @@ def _after(plan: Plan, moves: Mapping[str, str], tracked: frozenset[str]) -> fro
 # --------------------------------------------------------------------------- rewriting
 
 
-def redirect_sections(doc: Document, redirects: Mapping[tuple[str, str], tuple[str, str]]) -> Document:
+def redirect_sections(
+    doc: Document, redirects: Mapping[tuple[str, str], tuple[str, str]]
+) -> Document:
     """Point links into sections that became records of their own at those records."""
     if not redirects:
         return doc
@@ -228,7 +239,9 @@ class _Tally:
         self.dangling.extend((path, d) for d in stats.dangling)
 
     def stats(self) -> Stats:
-        return Stats(self.links, self.refs, self.code_refs, tuple(self.unresolved), tuple(self.dangling))
+        return Stats(
+            self.links, self.refs, self.code_refs, tuple(self.unresolved), tuple(self.dangling)
+        )
 
 
 def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
@@ -272,7 +285,9 @@ def _other_documents(
             yield FileWrite(path, text, doc.newline, doc.bom)
 
 
-def _code_files(view: RepoView, skip: set[str], routes: Routes, tally: _Tally) -> Iterator[FileWrite]:
+def _code_files(
+    view: RepoView, skip: set[str], routes: Routes, tally: _Tally
+) -> Iterator[FileWrite]:
     if not view.code_refs or not routes.ids:
         return
     for path in sorted(view.tracked):
@@ -293,7 +308,8 @@ def _code_files(view: RepoView, skip: set[str], routes: Routes, tally: _Tally) -
 def _listing_lines(doc: Document, record_paths: frozenset[str]) -> set[int]:
     """Lines of the legacy index's generated listing: tables and list items linking to records."""
     linking = {
-        link.line for link, url in link_targets(doc)
+        link.line
+        for link, url in link_targets(doc)
         if (found := resolve_url(doc.path, url)) is not None and found[0] in record_paths
     }
     lines: set[int] = set()
@@ -377,7 +393,9 @@ def _index_write(
         former = {**view.former, **former}
         carried = []
     records_now = _all_records(plan, view)
-    text = render_index(plan.target, records_now, view.states, former, existing, "\n\n".join(carried))
+    text = render_index(
+        plan.target, records_now, view.states, former, existing, "\n\n".join(carried)
+    )
     return FileWrite(target_index, text)
 
 
@@ -396,7 +414,8 @@ def _with_carried(existing: str, carried: Sequence[str]) -> str:
 def _all_records(plan: Plan, view: RepoView) -> list[Record]:
     new = [
         Record(t.path, t.title, t.state, t.date, t.slug, tuple(str(i) for i in t.ids), t.detail)
-        for t in plan.topics if t.date is not None
+        for t in plan.topics
+        if t.date is not None
     ]
     paths = {r.path for r in new}
     return new + [r for r in view.tree if r.path not in paths]
@@ -448,8 +467,20 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     writes.extend(_code_files(view, skip, routes, tally))
     writes.append(_index_write(plan, records, view, routes, tally))
     moves, removals = _moves_and_removals(plan)
-    untracked = frozenset(w.path for w in writes) - view.tracked - {t.path for t in plan.topics} - {index_path(plan)}
-    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), tally.stats(), tuple(tally.problems), untracked)
+    untracked = (
+        frozenset(w.path for w in writes)
+        - view.tracked
+        - {t.path for t in plan.topics}
+        - {index_path(plan)}
+    )
+    return ChangeSet(
+        tuple(moves),
+        tuple(removals),
+        tuple(writes),
+        tally.stats(),
+        tuple(tally.problems),
+        untracked,
+    )
 
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
@@ -458,7 +489,10 @@ def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
     for chunk in assembled.chunks[1:]:
         for definition in parse(chunk.old_path, chunk.text).definitions:
             target = resolve_url(chunk.old_path, markdown_url(definition.destination))
-            label, where = definition.normalized_label, (chunk.old_path, str(target or definition.destination))
+            label, where = (
+                definition.normalized_label,
+                (chunk.old_path, str(target or definition.destination)),
+            )
             owner = owners.setdefault(label, where)
             if owner[0] != where[0] and owner[1] != where[1]:
                 yield Problem(
@@ -469,10 +503,16 @@ def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
 
 
 def _topic_write(
-    topic: Topic, assembled: Assembled, records: Mapping[str, LegacyRecord], routes: Routes, tally: _Tally
+    topic: Topic,
+    assembled: Assembled,
+    records: Mapping[str, LegacyRecord],
+    routes: Routes,
+    tally: _Tally,
 ) -> FileWrite:
     first = records[topic.parts[0].path].doc
-    return FileWrite(topic.path, _topic_text(topic, assembled, routes, tally), first.newline, first.bom)
+    return FileWrite(
+        topic.path, _topic_text(topic, assembled, routes, tally), first.newline, first.bom
+    )
 
 
 def paths_of(writes: Iterable[FileWrite]) -> list[str]:

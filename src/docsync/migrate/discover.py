@@ -39,7 +39,8 @@ _NUMBERED = re.compile(
 )
 _DATED = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 _TITLE_PREFIX = (
-    r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))[\s:.)\-\u2013\u2014]*"
+    r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))"
+    r"[\s:.)\-\u2013\u2014]*"
 )
 _WORD = re.compile(r"[a-z0-9]+")
 _PART_NUMBER = re.compile(r"\b(?:part|pt\.?)\s*(\d{1,3})\b", re.IGNORECASE)
@@ -124,9 +125,7 @@ def kind_for(folder: str) -> str:
 
 def _children(folder: str, paths: Iterable[str]) -> list[str]:
     prefix = f"{folder}/" if folder else ""
-    return sorted(
-        p for p in paths if p.startswith(prefix) and "/" not in p[len(prefix) :]
-    )
+    return sorted(p for p in paths if p.startswith(prefix) and "/" not in p[len(prefix) :])
 
 
 def _has_records(folder: str, paths: Iterable[str]) -> bool:
@@ -136,7 +135,9 @@ def _has_records(folder: str, paths: Iterable[str]) -> bool:
 def find_trees(paths: Sequence[str], sources: Sequence[Source]) -> tuple[Tree, ...]:
     """The legacy trees: the configured ones, or those found by folder name."""
     if sources:
-        return tuple(Tree(s.path.strip("/"), s.kind or kind_for(s.path.strip("/"))) for s in sources)
+        return tuple(
+            Tree(s.path.strip("/"), s.kind or kind_for(s.path.strip("/"))) for s in sources
+        )
     folders = {posixpath.dirname(p) for p in paths}
     found = [
         Tree(base + name, kind)

@@ -29,7 +29,9 @@ from .model import (
 )
 from .status import StatusReading, detail_of, rank, state_of
 
-_STOP_WORDS = frozenset({"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"})
+_STOP_WORDS = frozenset(
+    {"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,9 @@ def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
     """Decide every value of ``spec``; what cannot be decided becomes a :class:`Problem`."""
     problems: list[Problem] = []
     if spec.target.strip("/") != inputs.target:
-        problems.append(Problem("", f"the plan targets {spec.target!r}, but the target is {inputs.target!r}"))
+        problems.append(
+            Problem("", f"the plan targets {spec.target!r}, but the target is {inputs.target!r}")
+        )
     problems.extend(_coverage(spec, inputs))
     topics = [_topic(t, inputs, problems) for t in spec.topics]
     by_slug = {t.slug: t for t in topics}
@@ -111,7 +115,7 @@ def parse_part(source: str) -> Part:
     return Part(path.strip(), section.strip() or None)
 
 
-# --------------------------------------------------------------------------- which record goes where
+# ------------------------------------------------------------------------ which record goes where
 
 
 def _coverage(spec: PlanSpec, inputs: Inputs) -> Iterator[Problem]:
@@ -157,7 +161,9 @@ def _topic(spec: TopicSpec, inputs: Inputs, problems: list[Problem]) -> Topic:
     parts = tuple(p for p in map(parse_part, spec.sources) if _valid_part(p, inputs))
     records = [inputs.records[p.path] for p in parts]
     title = spec.title or _derived_title(parts, inputs)
-    slug = spec.slug or (records[0].name_slug if parts and parts[0].section is None else ascii_slug(title))
+    slug = spec.slug or (
+        records[0].name_slug if parts and parts[0].section is None else ascii_slug(title)
+    )
     if spec.slug is not None and ascii_slug(spec.slug) != spec.slug:
         problems.append(Problem(spec.slug, "a slug is lowercase ASCII words joined by '-'"))
     state, detail, status_from = _status(spec, parts, inputs, problems)
@@ -200,20 +206,26 @@ def _status(
         return derived
     if spec.status not in inputs.states:
         known = ", ".join(inputs.states)
-        problems.append(Problem(spec.status or "(empty)", f"unknown status in the plan (states: {known})"))
+        problems.append(
+            Problem(spec.status or "(empty)", f"unknown status in the plan (states: {known})")
+        )
         return "", spec.detail or "", "plan"
     same = derived[0] == spec.status
     detail = spec.detail if spec.detail is not None else (derived[1] if same else "")
     return spec.status, detail, derived[2] if same else "plan"
 
 
-def _derived_status(parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[str, str, str]:
+def _derived_status(
+    parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
+) -> tuple[str, str, str]:
     whole = [p.path for p in parts if p.section is None] or [p.path for p in parts[:1]]
     found: list[tuple[int, int, str, str, str]] = []
     for order, path in enumerate(whole):
         reading = inputs.records[path].status
         if reading is None:
-            problems.append(Problem(path, "no status found (add a Status: line, or set status in the plan)"))
+            problems.append(
+                Problem(path, "no status found (add a Status: line, or set status in the plan)")
+            )
             continue
         state = state_of(reading, inputs.statuses)
         if state is None:
@@ -241,7 +253,9 @@ def _unknown_status(path: str, word: str, where: str) -> Problem:
     )
 
 
-def _date(spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[date | None, str]:
+def _date(
+    spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
+) -> tuple[date | None, str]:
     """(first-proposed date, the commit and file it came from)."""
     derived = _derived_date(parts, inputs, problems if spec.date is None else [])
     if spec.date is None or spec.date == derived[0]:
@@ -249,25 +263,35 @@ def _date(spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list
     return spec.date, "plan"
 
 
-def _derived_date(parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[date | None, str]:
+def _derived_date(
+    parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
+) -> tuple[date | None, str]:
     known = [(o.date, o.commit, p.path) for p in parts if (o := inputs.origins.get(p.path))]
     for part in parts:
         if part.path not in inputs.origins:
-            problems.append(Problem(part.path, "no commit adds this file (commit it first, or set date in the plan)"))
+            problems.append(
+                Problem(
+                    part.path, "no commit adds this file (commit it first, or set date in the plan)"
+                )
+            )
     if not known or len(known) < len(parts):
         return None, ""
     day, commit, path = min(known)
     return day, f"{commit[:10]} ({path})"
 
 
-def _ids(spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]) -> tuple[RecordId, ...]:
+def _ids(
+    spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
+) -> tuple[RecordId, ...]:
     if spec.ids is None:
         return tuple(dict.fromkeys(i for p in parts if (i := _part_id(p, inputs)) is not None))
     ids: list[RecordId] = []
     for text in spec.ids:
         parsed = parse_id(text)
         if parsed is None:
-            problems.append(Problem(text, "not an id (write it as in 'ADR 0007' or 'RFC 005 part 1')"))
+            problems.append(
+                Problem(text, "not an id (write it as in 'ADR 0007' or 'RFC 005 part 1')")
+            )
         else:
             ids.append(parsed)
     return tuple(ids)
@@ -304,10 +328,14 @@ def _retirement(
     return Retirement(spec.source, ids, dates_to, keep_in)
 
 
-def _known_slug(slug: str, topics: Mapping[str, Topic], source: str, problems: list[Problem]) -> bool:
+def _known_slug(
+    slug: str, topics: Mapping[str, Topic], source: str, problems: list[Problem]
+) -> bool:
     if slug in topics:
         return True
-    problems.append(Problem(source, f'retire: no topic has slug {slug!r} (text is "drop" or a topic slug)'))
+    problems.append(
+        Problem(source, f'retire: no topic has slug {slug!r} (text is "drop" or a topic slug)')
+    )
     return False
 
 
@@ -334,15 +362,24 @@ def _earlier(topic: Topic, umbrella: str, inputs: Inputs) -> Topic:
 # --------------------------------------------------------------------------- collisions
 
 
-def _collisions(topics: Sequence[Topic], retirements: Sequence[Retirement], inputs: Inputs) -> Iterator[Problem]:
+def _collisions(
+    topics: Sequence[Topic], retirements: Sequence[Retirement], inputs: Inputs
+) -> Iterator[Problem]:
     seen: dict[str, Topic] = {}
     for topic in topics:
         other = seen.setdefault(topic.slug, topic)
         if other is not topic:
-            yield Problem(topic.path or topic.slug, f"slug {topic.slug!r} is also the slug of the topic from {other.parts[0] if other.parts else '?'} (set a different slug in the plan)")
+            yield Problem(
+                topic.path or topic.slug,
+                f"slug {topic.slug!r} is also the slug of the topic from "
+                f"{other.parts[0] if other.parts else '?'} (set a different slug in the plan)",
+            )
         existing = (inputs.tree_slugs or {}).get(topic.slug)
         if existing is not None:
-            yield Problem(topic.path or topic.slug, f"slug {topic.slug!r} is taken by {existing} (set a different slug in the plan)")
+            yield Problem(
+                topic.path or topic.slug,
+                f"slug {topic.slug!r} is taken by {existing} (set a different slug in the plan)",
+            )
         if topic.path and topic.path in inputs.tracked and topic.path not in topic.files:
             yield Problem(topic.path, "already exists (set a different slug or date in the plan)")
     yield from _duplicate_ids(topics, retirements, inputs.former or {})
@@ -357,7 +394,11 @@ def _duplicate_ids(
     pairs += [(i, slug) for r in retirements for i, slug in r.ids.items()]
     for record_id, slug in pairs:
         if record_id.key() in taken:
-            yield Problem(str(record_id), f"is already the former id of {taken[record_id.key()]} (give this tree another kind in [tool.docsync] sources)")
+            yield Problem(
+                str(record_id),
+                f"is already the former id of {taken[record_id.key()]} "
+                "(give this tree another kind in the sources config key)",
+            )
         owner = owners.setdefault(record_id.key(), slug)
         if owner != slug:
             yield Problem(str(record_id), f"id points at two topics: {owner!r} and {slug!r}")

@@ -39,7 +39,9 @@ def _array(values: list[str] | tuple[str, ...]) -> str:
 
 
 def _inline_table(values: Mapping[str, str]) -> str:
-    return "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
+    return (
+        "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
+    )
 
 
 def dumps(plan: Plan) -> str:
@@ -52,9 +54,14 @@ def dumps(plan: Plan) -> str:
     for retirement in plan.retirements:
         lines.extend(_retire_lines(retirement))
     lines.extend(_suggestion_lines(plan))
-    lines.append("\n# Hashes of the sources this plan was computed from; a changed source makes it stale.")
+    lines.append(
+        "\n# Hashes of the sources this plan was computed from; a changed source makes it stale."
+    )
     lines.append("[hashes]")
-    lines.extend(f"{toml_string(path)} = {toml_string(digest)}" for path, digest in sorted(plan.hashes.items()))
+    lines.extend(
+        f"{toml_string(path)} = {toml_string(digest)}"
+        for path, digest in sorted(plan.hashes.items())
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -73,7 +80,9 @@ def _topic_lines(topic: Topic, plan: Plan) -> Iterator[str]:
     yield from (f"# PROBLEM: {p}" for p in _problems_of(topic, plan))
     yield f"slug = {toml_string(topic.slug)}"
     yield f"title = {toml_string(topic.title)}"
-    yield f"status = {toml_string(topic.state)}" + (f"  # from {topic.status_from}" if topic.status_from else "")
+    yield f"status = {toml_string(topic.state)}" + (
+        f"  # from {topic.status_from}" if topic.status_from else ""
+    )
     yield f"detail = {toml_string(topic.detail)}"
     day = topic.date.isoformat() if topic.date else ""
     yield f"date = {toml_string(day)}" + (f"  # from {topic.date_from}" if topic.date_from else "")
@@ -113,11 +122,19 @@ def loads(text: str, origin: str) -> PlanSpec:
     _known_keys(data, {"version", "target", "commit", "topic", "retire", "hashes"}, origin)
     version = data.get("version", PLAN_VERSION)
     if version != PLAN_VERSION:
-        raise PlanError(f"{origin}: plan version {version!r} is not supported (expected {PLAN_VERSION})")
+        raise PlanError(
+            f"{origin}: plan version {version!r} is not supported (expected {PLAN_VERSION})"
+        )
     return PlanSpec(
         target=_string(data, "target", origin).strip("/"),
-        topics=tuple(_topic(t, f"{origin}: topic {n}") for n, t in enumerate(_tables(data, "topic", origin), 1)),
-        retires=tuple(_retire(r, f"{origin}: retire {n}") for n, r in enumerate(_tables(data, "retire", origin), 1)),
+        topics=tuple(
+            _topic(t, f"{origin}: topic {n}")
+            for n, t in enumerate(_tables(data, "topic", origin), 1)
+        ),
+        retires=tuple(
+            _retire(r, f"{origin}: retire {n}")
+            for n, r in enumerate(_tables(data, "retire", origin), 1)
+        ),
         commit=_string(data, "commit", origin, "") or None,
         hashes=_string_map(data.get("hashes", {}), f"{origin}: hashes"),
     )

@@ -139,7 +139,13 @@ def _records(
             continue
         owner = owners.setdefault(rid.key(), path)
         if owner != path:
-            problems.append(Problem(path, f"has the same id ({rid}) as {owner}; set kind per source in [tool.docsync] sources"))
+            problems.append(
+                Problem(
+                    path,
+                    f"has the same id ({rid}) as {owner}; "
+                    "give each tree its own kind in the sources config key",
+                )
+            )
         records[path] = read_record(documents[path], rid, slug)
     return records, problems
 
@@ -152,7 +158,7 @@ def _tree(workspace: Workspace, paths: list[str], config: Config) -> Iterator[Re
 
 
 def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, str]:
-    """The former-id table of the tree's index (written by an earlier migration), as repository paths."""
+    """The former-id table of an index an earlier migration wrote, as repository paths."""
     for name in INDEX_NAMES:
         path = posixpath.join(target, name)
         text = _read_text(root, path, 10_000_000)
@@ -212,7 +218,9 @@ def check_fresh(spec: PlanSpec, session: Session, origin: str) -> None:
             + "; compute it again with --write-plan and redo your edits"
         )
     if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
-        raise PlanError(f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain")
+        raise PlanError(
+            f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain"
+        )
 
 
 def plan_for(session: Session, options: Options) -> Plan:

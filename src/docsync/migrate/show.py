@@ -58,7 +58,8 @@ def plan_table(plan: Plan) -> Table:
 def _retirement_lines(retirement: Retirement) -> Iterator[str]:
     text = f"kept in {retirement.keep_in}" if retirement.keep_in else "dropped"
     ids = ", ".join(f"{i} → {slug}" for i, slug in retirement.ids.items())
-    yield f"retire {retirement.source}: {ids}; date flows to {', '.join(retirement.dates_to) or 'none'}; text {text}"
+    dates = ", ".join(retirement.dates_to) or "none"
+    yield f"retire {retirement.source}: {ids}; date flows to {dates}; text {text}"
 
 
 def _summary(outcome: Outcome) -> Iterator[RenderableType]:
@@ -71,7 +72,9 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
             f"references in Markdown and {stats.code_refs} ids in other files are rewritten."
         )
     for path, written in stats.unresolved:
-        yield Text(f"unresolved id: {path}: '{written}' names no record; left as it is", style="yellow")
+        yield Text(
+            f"unresolved id: {path}: '{written}' names no record; left as it is", style="yellow"
+        )
     for path, destination in stats.dangling:
         yield Text(f"broken link after migration: {path}: '{destination}'", style="yellow")
 
@@ -84,7 +87,10 @@ def render(outcome: Outcome) -> RenderableType:
     parts: list[RenderableType] = [plan_table(plan)]
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(Text(f"unresolved: {p}", style="bold red") for p in outcome.problems)
-    parts.extend(Text(f"similar, not merged: {s.first} ~ {s.second} ({s.reason})", style="cyan") for s in plan.suggestions)
+    parts.extend(
+        Text(f"similar, not merged: {s.first} ~ {s.second} ({s.reason})", style="cyan")
+        for s in plan.suggestions
+    )
     parts.extend(_summary(outcome))
     return Group(*parts)
 
@@ -124,11 +130,17 @@ def as_json(outcome: Outcome) -> str:
             for r in plan.retirements
         ],
         "problems": [{"path": p.path, "message": p.message} for p in outcome.problems],
-        "suggestions": [{"first": s.first, "second": s.second, "reason": s.reason} for s in plan.suggestions],
+        "suggestions": [
+            {"first": s.first, "second": s.second, "reason": s.reason} for s in plan.suggestions
+        ],
         "moves": [{"from": old, "to": new} for old, new in changes.moves],
         "removals": list(changes.removals),
         "writes": [w.path for w in changes.writes],
-        "rewritten": {"links": changes.stats.links, "refs": changes.stats.refs, "code_refs": changes.stats.code_refs},
+        "rewritten": {
+            "links": changes.stats.links,
+            "refs": changes.stats.refs,
+            "code_refs": changes.stats.code_refs,
+        },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
     }

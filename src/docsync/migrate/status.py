@@ -65,7 +65,8 @@ _LINE = re.compile(
 )
 _FRONT_MATTER_STATUS = re.compile(r"^status[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
 _TABLE_ROW = re.compile(
-    r"^[ \t]*\|?[ \t]*(?:\*\*|__)?status(?:\*\*|__)?[ \t]*\|[ \t]*(?P<value>[^|]*?)[ \t]*\|?[ \t]*$",
+    r"^[ \t]*\|?[ \t]*(?:\*\*|__)?status(?:\*\*|__)?[ \t]*\|"
+    r"[ \t]*(?P<value>[^|]*?)[ \t]*\|?[ \t]*$",
     re.IGNORECASE,
 )
 _WRAPPERS = "*_` \t"
@@ -129,7 +130,11 @@ def _line_span(doc: Document, lines: LineSpan) -> Span:
     """The span of whole lines, with their newline, plus one following blank line."""
     start = doc.line_starts[lines.first - 1]
     last = lines.last
-    if last < doc.line_count and not doc.line_text(last + 1).strip() and _blank_before(doc, lines.first):
+    if (
+        last < doc.line_count
+        and not doc.line_text(last + 1).strip()
+        and _blank_before(doc, lines.first)
+    ):
         last += 1
     end = doc.line_starts[last] if last < doc.line_count else len(doc.text)
     return Span(start, end)
@@ -140,7 +145,13 @@ def _blank_before(doc: Document, line: int) -> bool:
 
 
 def _protected_lines(doc: Document) -> set[int]:
-    kinds = {BlockKind.FENCE, BlockKind.CODE, BlockKind.HTML, BlockKind.FRONT_MATTER, BlockKind.TABLE}
+    kinds = {
+        BlockKind.FENCE,
+        BlockKind.CODE,
+        BlockKind.HTML,
+        BlockKind.FRONT_MATTER,
+        BlockKind.TABLE,
+    }
     return {
         n for b in doc.blocks if b.kind in kinds for n in range(b.lines.first, b.lines.last + 1)
     }
@@ -148,15 +159,28 @@ def _protected_lines(doc: Document) -> set[int]:
 
 def _lines(doc: Document, end: int) -> Iterator[StatusReading]:
     protected = _protected_lines(doc)
-    prose = {n for p in doc.paragraphs if "blockquote" not in p.containers for n in range(p.lines.first, p.lines.last + 1)}
+    prose = {
+        n
+        for p in doc.paragraphs
+        if "blockquote" not in p.containers
+        for n in range(p.lines.first, p.lines.last + 1)
+    }
     for number in range(1, min(end, doc.line_count) + 1):
         if number in protected or number not in prose:
             continue
         match = _LINE.match(doc.line_text(number))
         if match is None:
             continue
-        form = StatusForm.LIST if match.group("bullet") else StatusForm.BOLD if match.group("bold") else StatusForm.LINE
-        yield StatusReading(match.group("value"), form, number, _line_span(doc, LineSpan(number, number)))
+        form = (
+            StatusForm.LIST
+            if match.group("bullet")
+            else StatusForm.BOLD
+            if match.group("bold")
+            else StatusForm.LINE
+        )
+        yield StatusReading(
+            match.group("value"), form, number, _line_span(doc, LineSpan(number, number))
+        )
         return
 
 
@@ -164,12 +188,16 @@ def _section(doc: Document) -> Iterator[StatusReading]:
     for index, heading in enumerate(doc.headings):
         if heading.text.strip().rstrip(":").lower() != "status":
             continue
-        after = doc.headings[index + 1].line if index + 1 < len(doc.headings) else doc.line_count + 1
+        after = (
+            doc.headings[index + 1].line if index + 1 < len(doc.headings) else doc.line_count + 1
+        )
         paragraph = next((p for p in doc.paragraphs if heading.line < p.lines.first < after), None)
         if paragraph is None:
             return
         value = " ".join(paragraph.content.split())
-        yield StatusReading(value, StatusForm.SECTION, heading.line, _section_span(doc, heading, paragraph.lines))
+        yield StatusReading(
+            value, StatusForm.SECTION, heading.line, _section_span(doc, heading, paragraph.lines)
+        )
         return
 
 
@@ -214,7 +242,9 @@ def _table_rows(doc: Document, end: int) -> Iterator[StatusReading]:
 
 def _table_reading(doc: Document, table: LineSpan, number: int, value: str) -> StatusReading:
     if number != table.first:
-        return StatusReading(value, StatusForm.TABLE, number, _bare_lines(doc, LineSpan(number, number)))
+        return StatusReading(
+            value, StatusForm.TABLE, number, _bare_lines(doc, LineSpan(number, number))
+        )
     if table.last - table.first < 2:
         return StatusReading(value, StatusForm.TABLE, number, _line_span(doc, table))
     # The status row is the header: the first body row becomes the header.

@@ -19,7 +19,8 @@ def tree_paths(target: str, states: Mapping[str, str], paths: Iterable[str]) -> 
     """Dated record files directly inside a lifecycle folder of ``target``."""
     folders = {posixpath.join(target, folder) for folder in states.values()}
     return sorted(
-        p for p in paths
+        p
+        for p in paths
         if posixpath.dirname(p) in folders and RECORD_NAME.match(posixpath.basename(p))
     )
 
