@@ -85,6 +85,9 @@ class RepoIndex:
     extra_documents: dict[str, Document | None] = field(default_factory=dict)
     # anchors_of per target path: a file is linked to from many places.
     anchor_memo: dict[str, tuple[dict[str, str], bool] | None] = field(default_factory=dict)
+    # tracked files by lowercase name and by folder, built for the first suggestion
+    _by_name: dict[str, list[str]] = field(default_factory=dict)
+    _by_folder: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
@@ -130,12 +133,16 @@ class RepoIndex:
 
     def closest_path(self, wanted: str) -> str | None:
         """A tracked file the author probably meant: same name elsewhere, or a near name beside it."""
+        if not self._by_name:
+            for path in self.files:
+                self._by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
+                self._by_folder.setdefault(posixpath.dirname(path), []).append(path)
         base = posixpath.basename(wanted).lower()
-        same_name = sorted(p for p in self.files if posixpath.basename(p).lower() == base)
+        same_name = self._by_name.get(base)
         if same_name:
             return min(same_name, key=lambda p: (_distance(p, wanted), p))
         folder = posixpath.dirname(wanted)
-        siblings = {posixpath.basename(p): p for p in self.files if posixpath.dirname(p) == folder}
+        siblings = {posixpath.basename(p): p for p in self._by_folder.get(folder, ())}
         match = difflib.get_close_matches(posixpath.basename(wanted), list(siblings), n=1, cutoff=0.75)
         return siblings[match[0]] if match else None
 
