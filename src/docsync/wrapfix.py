@@ -30,6 +30,7 @@ from .markdown import render_signature
 from .model import Document, Edit, Finding, Link, LinkKind, Paragraph, Span, apply_edits
 
 __all__ = [
+    "DocumentIndex",
     "Gap",
     "Prose",
     "Violation",
@@ -37,6 +38,10 @@ __all__ = [
     "analyse",
     "display_width",
     "fix_document",
+    "in_scope",
+    "is_sentence_end",
+    "prose_of",
+    "starts_block",
     "violations",
 ]
 
