@@ -8,8 +8,10 @@ through a content-keyed cache under the git directory.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +28,10 @@ from .model import Document, Finding
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 _PARALLEL_THRESHOLD = 64
+
+Progress = Callable[[str, int, int], None]
+"""A progress hook: (description, done, total). The core reports; the CLI decides whether to show it."""
+PARSING = "Parsing Markdown"
 
 
 @dataclass(frozen=True)
@@ -104,11 +110,28 @@ def discover(root: Path, listing: Listing, config: Config) -> list[str]:
     for path in sorted(set(listing.tracked) | listing.untracked):
         if not _is_markdown(path) or not in_scope(path, config):
             continue
-        if listing.is_symlink(path) or (root / path).is_symlink():
+        if listing.is_symlink(path):
             continue
-        if (root / path).is_file():
+        mode = _lstat_mode(root / path)
+        if mode is not None and not stat.S_ISLNK(mode) and stat.S_ISREG(mode):
             found.append(path)
     return found
+
+
+# What Path.is_symlink() and Path.is_file() read as "no such file".
+_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _lstat_mode(path: Path) -> int | None:
+    """One lstat for Path.is_symlink() then Path.is_file() (same answers, half the calls)."""
+    try:
+        return os.lstat(path).st_mode
+    except OSError as exc:
+        if exc.errno not in _MISSING:
+            raise
+        return None
+    except ValueError:
+        return None
 
 
 def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
@@ -160,9 +183,9 @@ def _parse_batch(
 
 
 def _read(root: Path, path: str, config: Config) -> bytes | Finding:
-    full = root / path
+    full = os.path.join(root, path)
     try:
-        size = full.stat().st_size
+        size = os.stat(full).st_size
         if size > config.max_file_size:
             return _problem(
                 path,
@@ -170,7 +193,8 @@ def _read(root: Path, path: str, config: Config) -> bytes | Finding:
                 f"file is {size} bytes, over max_file_size ({config.max_file_size}); "
                 "not read as prose (raise max_file_size or exclude it)",
             )
-        return full.read_bytes()
+        with open(full, "rb") as handle:
+            return handle.read()
     except RuntimeError:
         return _problem(path, "F004", "symlink loop; the file cannot be read")
     except OSError as exc:
@@ -185,9 +209,17 @@ def _workers(config: Config, pending: int) -> int:
 
 
 def parse_files(
-    root: Path, git_dir: Path, paths: Sequence[str], config: Config
+    root: Path,
+    git_dir: Path,
+    paths: Sequence[str],
+    config: Config,
+    progress: Progress | None = None,
 ) -> tuple[dict[str, Document], list[Finding]]:
-    """Parse every path once, through the cache and in parallel."""
+    """Parse every path once, through the cache and in parallel.
+
+    ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
+    did not have, once before the first and after each one.
+    """
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     found: dict[str, Document] = {}
     problems: list[Finding] = []
@@ -204,7 +236,11 @@ def parse_files(
             found[path] = cached
         else:
             pending.append((path, data))
-    for parsed, blob in _parse_pending(pending, config):
+    if progress is not None:
+        progress(PARSING, 0, len(pending))
+    for done, (parsed, blob) in enumerate(_parse_pending(pending, config), start=1):
+        if progress is not None:
+            progress(PARSING, done, len(pending))
         if parsed.document is not None:
             found[parsed.path] = parsed.document
             store.put(keys[parsed.path], parsed.document, blob)
@@ -246,12 +282,13 @@ def load_workspace(
     paths: Sequence[str] | None = None,
     config: Config | None = None,
     extra: Iterable[str] = (),
+    progress: Progress | None = None,
 ) -> Workspace:
     """Discover and parse the repository holding ``start``.
 
     ``paths`` (repository-relative) narrows what is reported on; every
     Markdown file in scope is still parsed so that links into other files
-    resolve against their headings.
+    resolve against their headings. ``progress`` is passed to :func:`parse_files`.
     """
     repo = find_repo(start)
     config = config or load_config(repo.root)
@@ -259,7 +296,7 @@ def load_workspace(
     everything = discover(repo.root, listing, config)
     selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
     to_parse = sorted(set(everything) | set(selected) | set(extra))
-    documents, problems = parse_files(repo.root, repo.git_dir, to_parse, config)
+    documents, problems = parse_files(repo.root, repo.git_dir, to_parse, config, progress)
     chosen = set(selected)
     return Workspace(
         root=repo.root,
