@@ -14,7 +14,7 @@ from .errors import DocsyncError
 from .gates import links, wrap
 from .gitrepo import changed_files, find_repo
 from .model import Document, Finding
-from .workspace import Workspace, load_workspace
+from .workspace import Progress, Workspace, load_workspace
 from .writer import FileWrite, write_all
 
 
@@ -65,14 +65,15 @@ def run_check(
     gates: Sequence[str] | None = None,
     config: Config | None = None,
     changed_since: str | None = None,
+    progress: Progress | None = None,
 ) -> CheckResult:
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
-    that link to them."""
+    that link to them. ``progress`` hears how parsing goes (see :func:`load_workspace`)."""
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
-    workspace = load_workspace(start, paths, config)
+    workspace = load_workspace(start, paths, config, progress=progress)
     if changed_since is not None:
         workspace = _narrow_to_changed(workspace, changed_since or None)
     return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)
@@ -179,6 +180,7 @@ def run_fix(
     gates: Sequence[str] | None = None,
     write: bool = True,
     config: Config | None = None,
+    progress: Progress | None = None,
 ) -> FixResult:
     """Fix what can be fixed safely; ``write=False`` only computes the fixes.
 
@@ -190,7 +192,7 @@ def run_fix(
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
-    workspace = load_workspace(start, paths, config)
+    workspace = load_workspace(start, paths, config, progress=progress)
     originals: dict[str, str] = {}
     planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
@@ -203,7 +205,7 @@ def run_fix(
             planned[change.path] = change
         if write and fresh:
             write_all(workspace.root, fresh)
-            workspace = load_workspace(start, paths, config)
+            workspace = load_workspace(start, paths, config, progress=progress)
     fixes = tuple(
         FileFix(path, originals[path], change.text)
         for path, change in sorted(planned.items())
