@@ -298,20 +298,66 @@ def measure(root: Path, repeat: int) -> dict[str, list[Run]]:
     return runs
 
 
+# markdown-it-py alone, in one process, as docsync configures it (CommonMark,
+# tables, strikethrough, HTML): the yardstick the issue gives for the corpus.
+_PARSE_ALONE = """
+import subprocess, sys, time
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+paths = subprocess.run(["git", "ls-files", "-z", "*.md"], capture_output=True, text=True,
+                       check=True).stdout.split("\\0")
+texts = [open(p, encoding="utf-8").read() for p in paths if p]
+start = time.perf_counter()
+for text in texts:
+    md.parse(text)
+print(time.perf_counter() - start)
+"""
+
+
+def parse_alone(root: Path) -> float:
+    done = subprocess.run(
+        [sys.executable, "-c", _PARSE_ALONE],
+        cwd=root,
+        env=_git_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout)
+
+
+def versions() -> dict[str, str]:
+    def output(command: Sequence[str]) -> str:
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        return (done.stdout or done.stderr).strip()
+
+    return {
+        "docsync": output([*DOCSYNC[:3], "--version"]).removeprefix("docsync "),
+        "lychee": output(["lychee", "--version"]).removeprefix("lychee "),
+        "python": sys.version.split()[0],
+    }
+
+
 # --------------------------------------------------------------------------- report
 
 
-def summarise(corpus: Corpus, runs: dict[str, list[Run]]) -> dict[str, object]:
+def summarise(
+    corpus: Corpus, runs: dict[str, list[Run]], extra: dict[str, object]
+) -> dict[str, object]:
     median = {name: statistics.median(r.seconds for r in rs) for name, rs in runs.items()}
+    findings = {name: sorted({r.findings for r in rs}) for name, rs in runs.items()}
     return {
         "files": corpus.files,
         "links": corpus.links,
         "broken_links": corpus.broken,
         "repeat": len(runs["cold"]),
         "cpus": os.cpu_count(),
+        **extra,
         "seconds": {name: round(value, 3) for name, value in median.items()},
         "runs": {name: [asdict(r) for r in rs] for name, rs in runs.items()},
-        "findings": {name: rs[-1].findings for name, rs in runs.items()},
+        # one number per tool unless a tool was inconsistent between runs
+        "findings": {name: f[0] if len(f) == 1 else f for name, f in findings.items()},
+        "findings_match_broken_links": all(f == [corpus.broken] for f in findings.values()),
         "cold_over_lychee": round(median["cold"] / median["lychee"], 2),
         "cold_over_warm": round(median["cold"] / median["warm"], 2),
     }
@@ -321,17 +367,26 @@ def print_summary(summary: dict[str, object], stream: object = sys.stdout) -> No
     seconds = summary["seconds"]
     findings = summary["findings"]
     assert isinstance(seconds, dict) and isinstance(findings, dict)
+    sane = "both tools" if summary["findings_match_broken_links"] else "NOT all tools"
     lines = [
         f"corpus: {summary['files']} files, {summary['links']} links, "
         f"{summary['broken_links']} deliberately broken; {summary['cpus']} CPUs; "
-        f"median of {summary['repeat']}",
+        f"median of {summary['repeat']}; versions {summary['versions']}",
+        f"  markdown-it-py parse alone, one process  {summary['parse_alone']:7.3f} s",
         f"  docsync cold  {seconds['cold']:7.3f} s   {findings['cold']} findings",
         f"  docsync warm  {seconds['warm']:7.3f} s   {findings['warm']} findings",
         f"  lychee        {seconds['lychee']:7.3f} s   {findings['lychee']} findings",
         f"  cold / lychee {summary['cold_over_lychee']:7.2f}x  (target <= 3)",
         f"  cold / warm   {summary['cold_over_warm']:7.2f}x  (target >= 3)",
+        f"  {sane} reported exactly the deliberately broken links; "
+        f"load average before/after: {summary['load_before']} / {summary['load_after']}",
     ]
     print("\n".join(lines), file=stream)  # type: ignore[call-overload]
+
+
+def _load_average() -> list[float]:
+    """Other work on the machine skews wall times; the report says how much there was."""
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -367,7 +422,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench: generating {args.files} files in {root}", file=sys.stderr)
         corpus = generate(root, args.files, args.links, args.seed)
         print("bench: timing", file=sys.stderr)
-        summary = summarise(corpus, measure(root, args.repeat))
+        load_before = _load_average()
+        runs = measure(root, args.repeat)
+        extra = {
+            "versions": versions(),
+            "parse_alone": round(parse_alone(root), 3),
+            "load_before": load_before,
+            "load_after": _load_average(),
+        }
+        summary = summarise(corpus, runs, extra)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
