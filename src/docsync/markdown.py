@@ -297,7 +297,7 @@ _CONTAINERS = {
     "bullet_list_open": "list",
     "ordered_list_open": "list",
     "blockquote_open": "blockquote",
-    "footnote_reference_open": "footnote",
+    "footnote_open": "footnote",
 }
 _BLOCKS = {
     "fence": BlockKind.FENCE,
@@ -306,7 +306,6 @@ _BLOCKS = {
     "front_matter": BlockKind.FRONT_MATTER,
     "table_open": BlockKind.TABLE,
     "heading_open": BlockKind.HEADING,
-    "footnote_reference_open": BlockKind.FOOTNOTE,
 }
 
 
