@@ -22,6 +22,7 @@ from . import __version__, report
 from .checks import run_check, run_fix
 from .errors import DocsyncError
 from .gitrepo import find_repo
+from .model import Finding
 from .rules import all_rules, by_code
 from .workspace import relative_to_root
 
@@ -112,7 +113,7 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
-def _emit(output: Format, files: int, findings: list[report.Finding]) -> None:
+def _emit(output: Format, files: int, findings: list[Finding]) -> None:
     if output is Format.json:
         sys.stdout.write(report.as_json(files, findings))
     elif output is Format.github:
@@ -163,14 +164,13 @@ def rules(
         for rule in all_rules():
             stdout.print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
         return
-    known = by_code()
-    rule = known.get(code.upper())
-    if rule is None:
+    found = by_code().get(code.upper())
+    if found is None:
         stderr.print(f"docsync: error: unknown rule {code!r} (see `docsync rules`)", markup=False)
         raise typer.Exit(2)
     from .ruledocs import explain
 
-    stdout.print(explain(rule), markup=False)
+    stdout.print(explain(found), markup=False)
 
 
 @app.command()
