@@ -18,6 +18,7 @@ from functools import cache
 
 from ..config import Source
 from ..model import Document, Heading
+from ..records.gates import record_title
 from ..records.model import RecordId
 from .status import StatusReading, read_status
 
@@ -173,7 +174,7 @@ def title_heading(doc: Document) -> Heading | None:
 
 def read_record(doc: Document, record_id: RecordId, name_slug: str) -> LegacyRecord:
     heading = title_heading(doc)
-    raw = heading.text if heading is not None else name_slug.replace("-", " ").capitalize()
+    raw = record_title(doc) or name_slug.replace("-", " ").capitalize()
     title = strip_title_prefix(" ".join(raw.split()), record_id.kind)
     return LegacyRecord(
         path=doc.path,

@@ -80,40 +80,65 @@ def configured(config: Config, options: Options) -> Config:
     return replace(config, sources=sources, target=target)
 
 
-def load_session(start: Path, options: Options) -> Session:
-    root = gitrepo.find_repo(start).root
-    config = configured(load_config(root), options)
+@dataclass(frozen=True)
+class _Found:
+    """What one look at the working tree finds: legacy records and indexes, the tree so far."""
+
+    workspace: Workspace
+    records: dict[str, LegacyRecord]
+    indexes: tuple[str, ...]
+    tree: tuple[Record, ...]
+    former: dict[str, str]
+    problems: tuple[Problem, ...]
+
+
+def _find(root: Path, config: Config) -> _Found:
     workspace = load_workspace(root, config=config)
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(paths, config.sources)
     records, problems = _records(workspace, trees, paths)
     indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
-    documents = {**workspace.documents, **{r.path: r.doc for r in records.values()}}
     tree = tuple(_tree(workspace, paths, config))
     former = _former_ids(root, config.target, indexes)
-    inputs = Inputs(
+    return _Found(workspace, records, indexes, tree, former, tuple(problems))
+
+
+def _inputs(root: Path, config: Config, found: _Found) -> Inputs:
+    return Inputs(
         target=config.target,
         states=config.states,
         statuses=config.statuses,
-        records=records,
-        indexes=indexes,
-        origins=_origins(root, list(records)),
+        records=found.records,
+        indexes=found.indexes,
+        origins=_origins(root, list(found.records)),
         commit=gitrepo.head_commit(root),
-        hashes=_hashes(root, [*records, *indexes]),
-        tracked=frozenset(workspace.listing.tracked),
-        tree_slugs={r.slug: r.path for r in tree},
-        former=former,
+        hashes=_hashes(root, [*found.records, *found.indexes]),
+        tracked=frozenset(found.workspace.listing.tracked),
+        tree_slugs={r.slug: r.path for r in found.tree},
+        former=found.former,
     )
-    view = RepoView(
+
+
+def _view(root: Path, config: Config, found: _Found) -> RepoView:
+    documents = {**found.workspace.documents, **{r.path: r.doc for r in found.records.values()}}
+    return RepoView(
         documents=documents,
-        tracked=frozenset(workspace.listing.tracked),
+        tracked=frozenset(found.workspace.listing.tracked),
         read_text=lambda path: _read_text(root, path, config.max_file_size),
         states=config.states,
         code_refs=config.code_refs == "path",
-        tree=tree,
-        former=former,
+        tree=found.tree,
+        former=found.former,
     )
-    return Session(root, config, records, inputs, view, tuple(problems))
+
+
+def load_session(start: Path, options: Options) -> Session:
+    """Read the repository holding ``start`` once: config, records, history, the tree so far."""
+    root = gitrepo.find_repo(start).root
+    config = configured(load_config(root), options)
+    found = _find(root, config)
+    inputs, view = _inputs(root, config, found), _view(root, config, found)
+    return Session(root, config, found.records, inputs, view, found.problems)
 
 
 def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:

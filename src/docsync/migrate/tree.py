@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 
 from ..model import Document
+from ..records.gates import record_title
 from ..records.model import Record
-from .discover import title_heading
 from .status import read_status
 
 RECORD_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
@@ -35,8 +35,9 @@ def read_tree_record(path: str, doc: Document | None, states: Mapping[str, str])
         return None
     folder = posixpath.basename(posixpath.dirname(path))
     state = next((s for s, f in states.items() if f == folder), folder)
-    heading = title_heading(doc) if doc is not None else None
-    title = heading.text if heading is not None else match.group("slug").replace("-", " ")
+    title = (record_title(doc) if doc is not None else None) or match.group("slug").replace(
+        "-", " "
+    )
     status = read_status(doc) if doc is not None else None
     detail = status.value if status is not None else ""
     return Record(path, title, state, day, match.group("slug"), (), detail)
