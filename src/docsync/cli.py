@@ -177,16 +177,16 @@ def rules(
 def migrate(
     source: Annotated[
         list[Path] | None,
-        typer.Option("--source", help="A legacy tree folder (repeatable; default: found by folder name)."),
+        typer.Option("--source", metavar="DIR", help="A legacy tree folder (repeatable; default: found by folder name)."),
     ] = None,
     target: Annotated[
-        Path | None, typer.Option("--target", help="The lifecycle tree (default: config target, docs/rfc).")
+        Path | None, typer.Option("--target", metavar="DIR", help="The lifecycle tree (default: config target, docs/rfc).")
     ] = None,
     write_plan: Annotated[
-        Path | None, typer.Option("--write-plan", help="Write the plan as TOML to this file, to edit.")
+        Path | None, typer.Option("--write-plan", metavar="FILE", help="Write the plan as TOML to this file, to edit.")
     ] = None,
     plan: Annotated[
-        Path | None, typer.Option("--plan", help="Use this (edited) plan file instead of the inferred plan.")
+        Path | None, typer.Option("--plan", metavar="FILE", help="Use this (edited) plan file instead of the inferred plan.")
     ] = None,
     apply: Annotated[
         bool, typer.Option("--apply", help="Execute the plan; refused while it has unresolved items.")
@@ -197,7 +197,7 @@ def migrate(
     allow_dirty: Annotated[
         bool, typer.Option("--allow-dirty", help="With --apply: run despite uncommitted changes.")
     ] = False,
-    output: Annotated[str, typer.Option("--format", "-f", help="Output format: text or json.")] = "text",
+    output: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]", help="Output format.")] = "text",
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
