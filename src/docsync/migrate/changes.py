@@ -159,7 +159,9 @@ def _route_dropped(
     for heading, record_id in _part_headings(record):
         topic = plan.topic(retirement.ids.get(record_id, ""))
         if topic is not None:
-            redirects[(record.path, heading)] = (topic.path, assembled[topic.slug].title_slug)
+            redirects.setdefault(
+                (record.path, heading), (topic.path, assembled[topic.slug].title_slug)
+            )
 
 
 def _part_headings(record: LegacyRecord) -> Iterator[tuple[str, RecordId]]:
