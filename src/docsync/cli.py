@@ -8,23 +8,30 @@ exit code 2, in one place: :func:`_errors`.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
+from types import TracebackType
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from . import __version__, report
+from . import __version__, lifecycle, report
 from .checks import run_check, run_fix
 from .errors import DocsyncError
 from .gitrepo import find_repo
 from .model import Finding
 from .rules import all_rules, by_code
 from .workspace import relative_to_root
+
+PROGRESS_MINIMUM = 50
+"""Fewer files than this to parse show no bar: it would only flash."""
 
 app = typer.Typer(
     name="docsync",
@@ -107,8 +114,10 @@ def check(
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
     changed_since = (since or "") if changed or since else None
-    with _errors():
-        result = run_check(Path.cwd(), _paths(paths), gate, changed_since=changed_since)
+    with _errors(), ProgressBar(stderr, enabled=output is Format.text) as progress:
+        result = run_check(
+            Path.cwd(), _paths(paths), gate, changed_since=changed_since, progress=progress
+        )
     _emit(output, result.files, list(result.findings))
     raise typer.Exit(result.exit_code)
 
@@ -135,8 +144,8 @@ def fix(
 ) -> None:
     """Repair what the gates can repair safely, never changing what the Markdown renders to."""
     dry = check_only or diff
-    with _errors():
-        result = run_fix(Path.cwd(), _paths(paths), gate, write=not dry)
+    with _errors(), ProgressBar(stderr) as progress:
+        result = run_fix(Path.cwd(), _paths(paths), gate, write=not dry, progress=progress)
     for change in result.fixes:
         if diff:
             sys.stdout.write(change.diff())
@@ -236,6 +245,100 @@ def migrate(
     elif apply and not outcome.complete:
         stderr.print(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed", markup=False)
     raise typer.Exit(outcome.exit_code)
+
+
+class ProgressBar:
+    """A rich progress bar on ``console`` for the core's progress hook.
+
+    It shows only on a terminal, only when ``enabled`` (text output), and only
+    once a step has at least :data:`PROGRESS_MINIMUM` items; otherwise the hook
+    does nothing, so piped and machine-readable output stays byte-exact.
+    """
+
+    def __init__(self, console: Console, *, enabled: bool = True) -> None:
+        self._console = console
+        self._enabled = enabled and console.is_terminal
+        self._bar: Progress | None = None
+        self._tasks: dict[str, TaskID] = {}
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __call__(self, description: str, done: int, total: int) -> None:
+        if not self._enabled or (self._bar is None and total < PROGRESS_MINIMUM):
+            return
+        if self._bar is None:
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._bar.start()
+        task = self._tasks.get(description)
+        if task is None:
+            task = self._tasks[description] = self._bar.add_task(description, total=total)
+        self._bar.update(task, completed=done, total=total)
+
+
+def _report_files(change: lifecycle.Change) -> None:
+    for path in change.created:
+        if path != change.record:
+            stderr.print(f"created {path}", markup=False)
+    for path in change.updated:
+        stderr.print(f"updated {path}", markup=False)
+
+
+def _shown(root: Path, path: str) -> str:
+    """A repository path as the user can open it from where they stand."""
+    return os.path.relpath(root / path, Path.cwd())
+
+
+@app.command()
+def new(
+    title: Annotated[str, typer.Argument(help="The record's title; its slug names the file.")],
+    status: Annotated[
+        str, typer.Option("--status", help="Its state, or a status word that maps to one.")
+    ] = "proposed",
+    template: Annotated[
+        Path | None,
+        typer.Option("--template", help="Template file (default: config template, else the built-in one)."),
+    ] = None,
+) -> None:
+    """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
+    with _errors():
+        change = lifecycle.create(Path.cwd(), title, status, template, date.today())
+        root = find_repo(Path.cwd()).root
+    _report_files(change)
+    stdout.print(_shown(root, change.record), markup=False)
+
+
+@app.command()
+def move(
+    record: Annotated[str, typer.Argument(help="A record: its path, its slug, or a former id ('ADR 0007').")],
+    state: Annotated[str, typer.Argument(help="The new state, or a status word that maps to one.")],
+    note: Annotated[
+        str, typer.Option("--note", help="Why; appended to the transition on the Status: line.")
+    ] = "",
+) -> None:
+    """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
+    with _errors():
+        change = lifecycle.move(Path.cwd(), record, state, note, date.today())
+        root = find_repo(Path.cwd()).root
+    stderr.print(f"moved {change.source} -> {change.record}", markup=False)
+    _report_files(change)
+    stdout.print(_shown(root, change.record), markup=False)
 
 
 def main(argv: list[str] | None = None) -> None:
