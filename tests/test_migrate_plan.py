@@ -313,3 +313,43 @@ def test_merged_sources_defining_one_label_differently_are_a_problem() -> None:
     )
     (problem,) = changes(files, plan_of(files)).problems
     assert "defines reference [db] differently from docs/adr/0001-cache.md" in problem.message
+
+
+def test_fragments_follow_renamed_headings_of_merged_sources() -> None:
+    files = {
+        **PAIR,
+        "docs/guide.md": (
+            "# Guide\n\n[RFC context](rfc/001-plugin-api.md#context), "
+            "[ADR context](adr/0006-plugin-api.md#context), [title](adr/0006-plugin-api.md#adr-0006-plugin-api).\n"
+        ),
+    }
+    plan = plan_of(files, dates=PAIR_DATES)
+    guide = after(files, changes(files, plan))["docs/guide.md"]
+    record = "rfc/implemented/2020-05-06-plugin-api.md"
+    assert guide == (
+        f"# Guide\n\n[RFC context]({record}#context), [ADR context]({record}#context-1), "
+        f"[title]({record}#plugin-api).\n"
+    )
+
+
+def test_front_matter_stays_on_top_and_a_later_one_becomes_a_yaml_block() -> None:
+    files = {
+        "docs/rfc/001-cache.md": "---\nowner: ana\n---\n# Cache\n\nStatus: proposed\n\nOne.\n",
+        "docs/adr/0001-cache.md": "---\nstatus: accepted\nowner: bo\n---\n# Cache\n\nTwo.\n",
+    }
+    plan = plan_of(files, dates={"docs/rfc/001-cache.md": "2019-01-01"})
+    text = after(files, changes(files, plan))["docs/rfc/implemented/2019-01-01-cache.md"]
+    assert text.startswith(
+        "---\nowner: ana\n---\n# Cache\n\nStatus: implemented (accepted; proposed)\n\n"
+    )
+    assert "```yaml\nowner: bo\n```\n\nTwo.\n" in text
+
+
+def test_code_refs_off_leaves_other_files_alone() -> None:
+    files = {"docs/adr/0001-x.md": "# X\n\nStatus: accepted\n", "src/a.py": "# see ADR 0001\n"}
+    plan = plan_of(files)
+    assert (
+        after(files, changes(files, plan))["src/a.py"]
+        == "# see docs/rfc/implemented/2020-01-01-x.md\n"
+    )
+    assert after(files, changes(files, plan, code_refs=False))["src/a.py"] == "# see ADR 0001\n"

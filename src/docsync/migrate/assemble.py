@@ -137,8 +137,17 @@ def _cut(doc: Document, removals: Sequence[Span], status_edit: Edit | None) -> _
         edits.append(status_edit)
     kept = tuple(h.slug for h in doc.headings if not _inside(h.span.start, cuts))
     dropped = tuple(h.slug for h in doc.headings if _inside(h.span.start, cuts))
-    front_text = doc.text[front.start : front.end] if front else ""
+    front_text = _front_text(doc, front, status_edit) if front else ""
     return _Body(front_text, apply_edits(doc.text, edits).strip("\n"), kept, dropped)
+
+
+def _front_text(doc: Document, front: Span, status_edit: Edit | None) -> str:
+    """The front matter, without the status when that is where the status was."""
+    if status_edit is None or status_edit.span.start >= front.end:
+        return doc.text[front.start : front.end]
+    span = status_edit.span
+    rest = doc.text[span.end : front.end] if span.end < front.end else ""
+    return doc.text[front.start : span.start] + status_edit.replacement + rest
 
 
 def record_body(record: LegacyRecord, taken: Iterable[str], *, keep_title: bool = False) -> _Body:
