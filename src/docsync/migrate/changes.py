@@ -46,6 +46,7 @@ class RepoView:
     code_refs: bool = True
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
+    exempt: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class Stats:
     code_refs: int = 0
     unresolved: tuple[tuple[str, str], ...] = ()
     dangling: tuple[tuple[str, str], ...] = ()
+    outside: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -240,10 +242,9 @@ class _Tally:
         self.unresolved.extend((path, i) for i in stats.unresolved)
         self.dangling.extend((path, d) for d in stats.dangling)
 
-    def stats(self) -> Stats:
-        return Stats(
-            self.links, self.refs, self.code_refs, tuple(self.unresolved), tuple(self.dangling)
-        )
+    def stats(self, outside: tuple[str, ...]) -> Stats:
+        unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
+        return Stats(self.links, self.refs, self.code_refs, unresolved, dangling, outside)
 
 
 def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
@@ -450,39 +451,51 @@ def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:
     return moves, list(dict.fromkeys(p for p in removals if p not in moved))
 
 
-def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
-    """Every move, removal and write that applying ``plan`` makes."""
-    if plan.empty or not plan.complete:
-        return ChangeSet()
+def _taken(plan: Plan) -> dict[str, list[str]]:
+    """Source path → the heading slugs of its sections that other topics take."""
     taken: dict[str, list[str]] = {}
-    for topic in plan.topics:
-        for part in topic.parts:
-            if part.section is not None:
-                taken.setdefault(part.path, []).append(part.section)
-    assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
+    for part in (p for t in plan.topics for p in t.parts if p.section is not None):
+        taken.setdefault(part.path, []).append(part.section or "")
+    return taken
+
+
+def _writes(
+    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, tally: _Tally
+) -> list[FileWrite]:
+    """The new text of every record, every other file whose references change, and the index."""
+    assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = _routes(plan, assembled, records, view)
-    tally = _Tally()
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
     writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     writes.extend(_other_documents(view.documents, skip, routes, tally))
     writes.extend(_code_files(view, skip, routes, tally))
     writes.append(_index_write(plan, records, view, routes, tally))
+    return writes
+
+
+def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
+    """Every move, removal and write that applying ``plan`` makes."""
+    if plan.empty or not plan.complete:
+        return ChangeSet()
+    tally = _Tally()
+    writes = _writes(plan, records, view, tally)
     moves, removals = _moves_and_removals(plan)
-    untracked = (
-        frozenset(w.path for w in writes)
-        - view.tracked
-        - {t.path for t in plan.topics}
-        - {index_path(plan)}
-    )
-    return ChangeSet(
-        tuple(moves),
-        tuple(removals),
-        tuple(writes),
-        tally.stats(),
-        tuple(tally.problems),
-        untracked,
-    )
+    created = {t.path for t in plan.topics} | {index_path(plan)}
+    untracked = frozenset(w.path for w in writes) - view.tracked - created
+    stats = tally.stats(_outside_lifecycle(plan, records, view))
+    problems = tuple(tally.problems)
+    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked)
+
+
+def _outside_lifecycle(
+    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView
+) -> tuple[str, ...]:
+    """Markdown files left in the tree but outside its lifecycle folders (layout gate, Y001)."""
+    folders = {posixpath.join(plan.target, f) for f in view.states.values()}
+    skip = set(records) | set(plan.indexes) | {index_path(plan)} | view.exempt
+    inside = (p for p in sorted(view.documents) if p.startswith(plan.target + "/"))
+    return tuple(p for p in inside if p not in skip and posixpath.dirname(p) not in folders)
 
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:

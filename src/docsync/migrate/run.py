@@ -129,6 +129,7 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         code_refs=config.code_refs == "path",
         tree=found.tree,
         former=found.former,
+        exempt=frozenset(p for p in (config.conventions, config.template) if p),
     )
 
 

@@ -77,6 +77,9 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
         )
     for path, destination in stats.dangling:
         yield Text(f"broken link after migration: {path}: '{destination}'", style="yellow")
+    for path in stats.outside:
+        note = "not a record, outside the lifecycle folders (the layout gate reports it)"
+        yield Text(f"{note}: {path}", style="yellow")
 
 
 def render(outcome: Outcome) -> RenderableType:
@@ -143,5 +146,6 @@ def as_json(outcome: Outcome) -> str:
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
+        "outside_lifecycle": list(changes.stats.outside),
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
