@@ -28,7 +28,7 @@ from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
 from ..writer import FileWrite
-from .assemble import Assembled, assemble
+from .assemble import Assembled, assemble, join_chunks
 from .discover import LegacyRecord, part_id
 from .model import Plan, Problem, Retirement, Topic
 
@@ -106,31 +106,59 @@ def index_path(plan: Plan) -> str:
     return posixpath.join(plan.target, INDEX_NAMES[0])
 
 
+@dataclass
+class _RouteBuilder:
+    """Collects where old files, headings and sections lead, topic by topic."""
+
+    plan: Plan
+    assembled: Mapping[str, Assembled]
+    moves: dict[str, str] = field(default_factory=dict)
+    fragments: dict[str, dict[str, str]] = field(default_factory=dict)
+    redirects: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+
+    def topic(self, topic: Topic) -> None:
+        """A whole source moves to the topic; a section's links are pointed at it."""
+        for chunk in self.assembled[topic.slug].chunks[1:]:
+            if chunk.section is None:
+                self.moves[chunk.old_path] = topic.path
+                self.fragments[chunk.old_path] = dict(chunk.renames)
+            else:
+                for old, new in chunk.renames.items():
+                    self.redirects[(chunk.old_path, old)] = (topic.path, new)
+
+    def dropped(self, retirement: Retirement, record: LegacyRecord) -> None:
+        """Links into a dropped umbrella go to its whole id's topic; its parts to theirs."""
+        whole = self.plan.topic(retirement.ids.get(record.record_id, ""))
+        if whole is None:
+            return
+        self.moves[record.path] = whole.path
+        title = self.assembled[whole.slug].title_slug
+        self.fragments[record.path] = {h.slug: title for h in record.doc.headings}
+        for heading, record_id in _part_headings(record):
+            topic = self.plan.topic(retirement.ids.get(record_id, ""))
+            if topic is not None:
+                target = (topic.path, self.assembled[topic.slug].title_slug)
+                self.redirects.setdefault((record.path, heading), target)
+
+
 def _routes(
     plan: Plan,
     assembled: Mapping[str, Assembled],
     records: Mapping[str, LegacyRecord],
     view: RepoView,
 ) -> Routes:
-    moves: dict[str, str] = {}
-    fragments: dict[str, dict[str, str]] = {}
-    redirects: dict[tuple[str, str], tuple[str, str]] = {}
+    builder = _RouteBuilder(plan, assembled)
     for topic in plan.topics:
-        for chunk in assembled[topic.slug].chunks[1:]:
-            if chunk.section is None:
-                moves[chunk.old_path] = topic.path
-                fragments[chunk.old_path] = dict(chunk.renames)
-            else:
-                redirects.update(
-                    ((chunk.old_path, old), (topic.path, new)) for old, new in chunk.renames.items()
-                )
+        builder.topic(topic)
     for retirement in plan.retirements:
-        if retirement.keep_in is None:
-            _route_dropped(retirement, plan, assembled, records, (moves, fragments, redirects))
+        if retirement.keep_in is None and retirement.source in records:
+            builder.dropped(retirement, records[retirement.source])
+    moves = builder.moves
     moves.update((p, index_path(plan)) for p in plan.indexes if p != index_path(plan))
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
-    return Routes(moves, fragments, redirects, _id_targets(plan, view), after)
+    ids = _id_targets(plan, view)
+    return Routes(moves, builder.fragments, builder.redirects, ids, after)
 
 
 def _emptied_folders(
@@ -139,31 +167,6 @@ def _emptied_folders(
     """Legacy tree folders the migration empties: a link to one leads to the new tree."""
     folders = {posixpath.dirname(p) for p in [*records, *plan.indexes]}
     return {f: plan.target for f in folders if f not in after and f != plan.target}
-
-
-def _route_dropped(
-    retirement: Retirement,
-    plan: Plan,
-    assembled: Mapping[str, Assembled],
-    records: Mapping[str, LegacyRecord],
-    routes: tuple[
-        dict[str, str], dict[str, dict[str, str]], dict[tuple[str, str], tuple[str, str]]
-    ],
-) -> None:
-    """Links into a dropped umbrella go to its whole id's topic; its parts to theirs."""
-    moves, fragments, redirects = routes
-    record = records.get(retirement.source)
-    whole = plan.topic(retirement.ids.get(record.record_id, "")) if record else None
-    if record is None or whole is None:
-        return
-    moves[record.path] = whole.path
-    fragments[record.path] = {h.slug: assembled[whole.slug].title_slug for h in record.doc.headings}
-    for heading, record_id in _part_headings(record):
-        topic = plan.topic(retirement.ids.get(record_id, ""))
-        if topic is not None:
-            redirects.setdefault(
-                (record.path, heading), (topic.path, assembled[topic.slug].title_slug)
-            )
 
 
 def _part_headings(record: LegacyRecord) -> Iterator[tuple[str, RecordId]]:
@@ -267,8 +270,6 @@ def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str
 
 
 def _topic_text(topic: Topic, assembled: Assembled, routes: Routes, tally: _Tally) -> str:
-    from .assemble import join_chunks
-
     texts = []
     for chunk in assembled.chunks:
         text = _rewrite(parse(chunk.old_path, chunk.text), topic.path, routes, tally)

@@ -62,14 +62,20 @@ def _retirement_lines(retirement: Retirement) -> Iterator[str]:
     yield f"retire {retirement.source}: {ids}; date flows to {dates}; text {text}"
 
 
+def _count(number: int, one: str, many: str = "") -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
 def _summary(outcome: Outcome) -> Iterator[RenderableType]:
     changes = outcome.changes
     stats = changes.stats
     if outcome.complete:
         yield Text(
-            f"{len(changes.moves)} records move, {len(changes.removals)} files are removed, "
-            f"{len(changes.writes)} files are written; {stats.links} links and {stats.refs} "
-            f"references in Markdown and {stats.code_refs} ids in other files are rewritten."
+            f"{_count(len(changes.moves), 'record moves', 'records move')}, "
+            f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
+            f"{_count(len(changes.writes), 'file is written', 'files are written')}; "
+            f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
+            f"and {_count(stats.code_refs, 'id')} in other files are rewritten."
         )
     for path, written in stats.unresolved:
         yield Text(
