@@ -9,11 +9,13 @@ through a content-keyed cache under the git directory.
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -28,6 +30,7 @@ from .model import Document, Finding
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 _PARALLEL_THRESHOLD = 64
+_PAUSE_COLLECTOR_FROM = 500  # files; see _collector_paused
 
 Progress = Callable[[str, int, int], None]
 """A progress hook: (description, done, total). The core reports; the CLI decides whether to show it."""
@@ -220,6 +223,41 @@ def parse_files(
     ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
     did not have, once before the first and after each one.
     """
+    if len(paths) < _PAUSE_COLLECTOR_FROM:
+        return _parse_files(root, git_dir, paths, config, progress)
+    with _collector_paused():
+        return _parse_files(root, git_dir, paths, config, progress)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold off the cyclic garbage collector while documents pile up.
+
+    Loading thousands of documents makes half a million small objects that
+    all live on. Left alone, the collector walks them again and again as
+    they move through its generations (more than a third of loading a cached
+    repository); paused, they would all still be young when it resumes and
+    be walked again as they age. One full pass at the end settles them in
+    the oldest generation, which is not walked again until it grows by a
+    quarter. Documents hold no cycles; nothing is lost while paused.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.collect()
+            gc.enable()
+
+
+def _parse_files(
+    root: Path,
+    git_dir: Path,
+    paths: Sequence[str],
+    config: Config,
+    progress: Progress | None,
+) -> tuple[dict[str, Document], list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     found: dict[str, Document] = {}
     problems: list[Finding] = []
