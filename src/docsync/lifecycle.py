@@ -86,7 +86,7 @@ class Change:
     def updated(self) -> tuple[str, ...]:
         """Existing files other than the record that the change rewrites (links, the index)."""
         return tuple(
-            w.path for w in self.writes if w.path != self.record and w.path not in self.created
+            sorted(w.path for w in self.writes if w.path != self.record and w.path not in self.created)
         )
 
 
