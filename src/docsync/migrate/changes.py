@@ -216,13 +216,14 @@ def redirect_sections(
         return doc
     edits: list[Edit] = []
     for item, url in link_targets(doc):
+        span = item.dest_span
         found = resolve_url(doc.path, url)
-        if found is None or item.dest_span is None:
-            continue
+        if found is None or span is None or doc.text[span.start : span.end] != item.destination:
+            continue  # only destinations whose position the parser knows exactly
         target = redirects.get((found[0], unquote(found[1]).lower()))
         if target is not None:
             relative = posixpath.relpath(target[0], posixpath.dirname(doc.path) or ".")
-            edits.append(Edit(item.dest_span, relative + (f"#{target[1]}" if target[1] else "")))
+            edits.append(Edit(span, relative + (f"#{target[1]}" if target[1] else "")))
     if not edits:
         return doc
     return parse(doc.path, apply_edits(doc.text, edits), doc.newline, doc.bom)
