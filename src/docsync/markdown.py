@@ -99,8 +99,14 @@ InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
-def _record_inline(fn: InlineRule) -> InlineRule:
+def _record_inline(fn: InlineRule, trigger: str) -> InlineRule:
+    """``fn`` recording where its token came from; ``trigger`` is the character
+    ``fn`` starts with (it returns False anywhere else), checked here first
+    because the rules run at every position the text rule stops at."""
+
     def rule(state: StateInline, silent: bool) -> bool:
+        if state.src[state.pos] != trigger:
+            return False
         start = state.pos
         before = len(state.tokens)
         ok = fn(state, silent)
@@ -214,9 +220,10 @@ def _parser() -> MarkdownIt:
         parseLinkDestination=_parse_link_destination,
         parseLinkTitle=parseLinkTitle,
     )
-    for name in ("link", "image", "autolink", "html_inline", "backticks"):
+    triggers = {"link": "[", "image": "!", "autolink": "<", "html_inline": "<", "backticks": "`"}
+    for name, trigger in triggers.items():
         original = next(r.fn for r in md.inline.ruler.__rules__ if r.name == name)
-        md.inline.ruler.at(name, _record_inline(original))
+        md.inline.ruler.at(name, _record_inline(original, trigger))
     reference = next(r.fn for r in md.block.ruler.__rules__ if r.name == "reference")
     md.block.ruler.at("reference", _record_block(reference, "docsync_definitions"))
     return md
