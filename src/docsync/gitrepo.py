@@ -326,21 +326,37 @@ def is_ancestor(root: Path, commit: str) -> bool:
     return True
 
 
+_BATCH = 200  # paths per git command, well under any command-line length limit
+
+
+def _batches(paths: list[str]) -> list[list[str]]:
+    return [paths[i : i + _BATCH] for i in range(0, len(paths), _BATCH)]
+
+
 def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
-    """``git mv`` each (old, new), creating folders, so history follows the files."""
+    """What ``git mv`` does for each (old, new), in a few git commands instead of one per file.
+
+    The files are renamed on disk, the old paths leave the index and the new
+    ones enter it with the same content, so the next commit records pure
+    renames that ``git log --follow`` follows.
+    """
     for old, new in moves:
         (root / new).parent.mkdir(parents=True, exist_ok=True)
-        _git(root, "mv", "--", old, new)
+        (root / old).rename(root / new)
+    for batch in _batches([old for old, _ in moves]):
+        _git(root, "rm", "-q", "--cached", "--", *batch)
+    for batch in _batches([new for _, new in moves]):
+        _git(root, "add", "--", *batch)
 
 
 def remove_files(root: Path, paths: list[str]) -> None:
-    if paths:
-        _git(root, "rm", "-q", "--", *paths)
+    for batch in _batches(paths):
+        _git(root, "rm", "-q", "--", *batch)
 
 
 def stage(root: Path, paths: list[str]) -> None:
-    if paths:
-        _git(root, "add", "-A", "--", *paths)
+    for batch in _batches(paths):
+        _git(root, "add", "-A", "--", *batch)
 
 
 def staged_files(root: Path) -> list[str]:
