@@ -26,7 +26,6 @@ import hashlib
 import io
 import os
 import pickle
-import tempfile
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
@@ -229,6 +228,8 @@ class ParseCache:
             "saves": saves,
             "entries": entries,
         }
+        import tempfile  # only when writing, which a run with nothing new never does
+
         tmp = None
         try:
             self._file.parent.mkdir(parents=True, exist_ok=True)
