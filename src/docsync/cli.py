@@ -213,6 +213,7 @@ def migrate(
     Exit 0 when the plan is complete (or applied), 1 when it has unresolved
     items (nothing is changed), 2 on a usage, config, git or stale-plan error.
     """
+    from .migrate import planfile
     from .migrate import run as migration
     from .migrate.apply import apply as apply_outcome
     from .migrate.show import as_json, render
@@ -232,7 +233,7 @@ def migrate(
         )
         _, outcome = migration.run(Path.cwd(), options)
         if write_plan is not None:
-            migration.write_plan(outcome.plan, write_plan)
+            planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
         applied = apply_outcome(root, outcome, commit=commit, allow_dirty=allow_dirty) if apply else None
     if output == "json":

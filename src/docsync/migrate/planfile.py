@@ -12,6 +12,7 @@ import json
 import tomllib
 from collections.abc import Iterator, Mapping
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from ..errors import PlanError
@@ -217,3 +218,22 @@ def _retire(table: dict[str, Any], where: str) -> RetireSpec:
         dates_to=_strings(table, "dates_to", where) or (),
         text=_string(table, "text", where, "drop"),
     )
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write(plan: Plan, path: Path) -> None:
+    """Write the plan file: the one file a dry run writes, and only when asked to."""
+    try:
+        path.write_text(dumps(plan), encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot write the plan: {exc.strerror}") from None
+
+
+def read(path: Path) -> PlanSpec:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
+    return loads(text, str(path))

@@ -225,14 +225,6 @@ def _read_text(root: Path, path: str, limit: int) -> str | None:
 # --------------------------------------------------------------------------- the plan
 
 
-def read_spec(path: Path) -> PlanSpec:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
-    return planfile.loads(text, str(path))
-
-
 def check_fresh(spec: PlanSpec, session: Session, origin: str) -> None:
     """Refuse a plan computed from other sources than the repository holds now."""
     now = session.inputs.hashes
@@ -253,7 +245,7 @@ def plan_for(session: Session, options: Options) -> Plan:
     if options.plan_file is None:
         spec = infer_spec(session.inputs)
     else:
-        spec = read_spec(options.plan_file)
+        spec = planfile.read(options.plan_file)
         check_fresh(spec, session, str(options.plan_file))
     plan = resolve(spec, session.inputs)
     return replace(plan, problems=session.problems + plan.problems)
@@ -264,11 +256,3 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     session = load_session(start, options)
     plan = plan_for(session, options)
     return session, Outcome(plan, compute(plan, session.records, session.view))
-
-
-def write_plan(plan: Plan, path: Path) -> None:
-    """Write the plan file (the one file a dry run writes, and only when asked)."""
-    try:
-        path.write_text(planfile.dumps(plan), encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot write the plan: {exc.strerror}") from None
