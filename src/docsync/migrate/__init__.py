@@ -1,10 +1,12 @@
 """``docsync migrate``: collapse legacy ADR/RFC trees into one lifecycle tree.
 
 Data moves one way: :mod:`.discover` finds the legacy trees and reads each
-record once (:mod:`.status` reads its status), :mod:`.plan` turns them into a
-:class:`~.model.Plan` (read-only; :mod:`.planfile` writes and reads it as
-TOML), :mod:`.changes` computes every file's new content in memory
-(:mod:`.assemble` builds record bodies, the rewriter fixes references), and
-:mod:`.apply` is the only module that writes, with a full rollback.
-:mod:`.run` wires these together for the CLI; :mod:`.show` renders a plan.
+record once (:mod:`.status` reads its status, :mod:`.tree` the records
+already in the target tree); :mod:`.plan` turns them into a
+:class:`~.model.Plan`, read-only, and :mod:`.planfile` writes and reads it as
+TOML; :mod:`.changes` computes every file's new content in memory
+(:mod:`.assemble` builds record bodies, :mod:`docsync.rewrite` fixes
+references); :mod:`.apply` is the only module that changes the repository,
+and it rolls back on failure. :mod:`.run` gathers what a run reads, once;
+:mod:`.show` renders a plan for people and programs.
 """
