@@ -269,10 +269,16 @@ def _after(
 ) -> Workspace:
     """The workspace as it will be once ``moves`` are made and ``texts`` written.
 
-    New files count as tracked, since :func:`apply` stages them.
+    New files count as tracked, since :func:`apply` stages them; an untracked
+    file that is rewritten stays untracked.
     """
+    untracked = workspace.listing.untracked
     tracked = {moves.get(p, p): mode for p, mode in workspace.listing.tracked.items()}
-    tracked.update((w.path, _NEW_FILE_MODE) for w in texts.values() if w.path not in tracked)
+    tracked.update(
+        (w.path, _NEW_FILE_MODE)
+        for w in texts.values()
+        if w.path not in tracked and w.path not in untracked
+    )
     documents = {moves.get(p, p): d for p, d in workspace.documents.items()}
     for write in texts.values():
         if write.path.lower().endswith(MARKDOWN_SUFFIXES):
@@ -280,7 +286,7 @@ def _after(
     selected = tuple(dict.fromkeys([*(moves.get(p, p) for p in workspace.selected), *texts]))
     return replace(
         workspace,
-        listing=Listing(tracked, workspace.listing.untracked),
+        listing=Listing(tracked, untracked),
         documents=documents,
         selected=selected,
     )
@@ -348,6 +354,8 @@ def plan_new(
             "choose a more specific title"
         )
     path = f"{_state_folder(config, resolved.state)}/{today.isoformat()}-{slug}.md"
+    if (workspace.root / path).exists():  # an ignored file git does not list
+        raise DocsyncError(f"{path} already exists")
     text = fill_template(template, path, title, written_word(config, resolved))
     record = _wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
     writes, created = _finish(workspace, {}, {path: record})
