@@ -14,7 +14,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -302,6 +301,9 @@ def _parse_pending(
     # unpickle one batch while the workers parse the next.
     size = max(8, min(64, len(pending) // (workers * 8)))
     batches = [pending[i : i + size] for i in range(0, len(pending), size)]
+    # Imported here: multiprocessing is a startup cost a cached run never needs.
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for batch in pool.map(_parse_batch, batches):
             for path, blob, problem in batch:
