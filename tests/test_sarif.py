@@ -128,11 +128,9 @@ def test_the_schema_is_strict(
     assert any(complaint in error for error in _errors(validator, log))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="report.as_sarif writes the repository path as the uri unencoded; "
-    "SARIF 3.4.3 wants a valid URI reference, so a space must be %20",
-)
 def test_a_path_with_a_space_is_a_valid_uri(validator: Draft202012Validator) -> None:
+    # SARIF 3.4.3: artifactLocation.uri is a URI reference, so a space is %20.
     log = json.loads(as_sarif([Finding("links", "L001", "my docs/a.md", 1, 1, "broken")]))
     assert _errors(validator, log) == []
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "my%20docs/a.md"

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
+from urllib.parse import quote
 
 from rich.console import Console
 from rich.markup import escape
@@ -86,7 +87,7 @@ def as_sarif(findings: Sequence[Finding]) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"},
                         "region": {"startLine": f.line, "startColumn": f.column},
                     }
                 }

@@ -27,10 +27,9 @@ BEGIN = "<!-- docsync:index:begin -->"
 END = "<!-- docsync:index:end -->"
 INDEX_NAMES = ("README.md", "index.md")
 FORMER_HEADING = "## Former ids"
-_FORMER_INTRO = (
-    "Ids and paths the records had before they moved here, so that an old reference in a commit"
-    " message or an issue can still be followed."
-)
+# One short sentence, so the generated page passes every wrap convention
+# (none, any common width, one sentence per line).
+_FORMER_INTRO = "Where each former id and path now lives."
 
 
 class IndexMarkersError(ValueError):
