@@ -207,6 +207,9 @@ def migrate(
         bool, typer.Option("--allow-dirty", help="With --apply: run despite uncommitted changes.")
     ] = False,
     output: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]", help="Output format.")] = "text",
+    adoption_record: Annotated[
+        bool, typer.Option("--adoption-record/--no-adoption-record", help="Add a record of the adoption to implemented/.")
+    ] = True,
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
@@ -230,6 +233,8 @@ def migrate(
             sources=tuple(relative_to_root(root, Path.cwd(), str(s)) for s in source or ()),
             target=relative_to_root(root, Path.cwd(), str(target)) if target else None,
             plan_file=plan,
+            adoption_record=adoption_record,
+            today=date.today(),
         )
         _, outcome = migration.run(Path.cwd(), options)
         if write_plan is not None:

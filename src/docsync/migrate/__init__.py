@@ -6,7 +6,8 @@ already in the target tree); :mod:`.plan` turns them into a
 :class:`~.model.Plan`, read-only, and :mod:`.planfile` writes and reads it as
 TOML; :mod:`.changes` computes every file's new content in memory
 (:mod:`.assemble` builds record bodies, :mod:`docsync.rewrite` fixes
-references); :mod:`.apply` is the only module that changes the repository,
+references; :mod:`.adoption` adds the adoption record and the conventions
+doc); :mod:`.apply` is the only module that changes the repository,
 and it rolls back on failure. :mod:`.run` gathers what a run reads, once;
 :mod:`.show` renders a plan for people and programs.
 """

@@ -67,6 +67,8 @@ class ChangeSet:
     stats: Stats = field(default_factory=Stats)
     problems: tuple[Problem, ...] = ()
     untracked: frozenset[str] = frozenset()
+    adoption_record: str | None = None
+    conventions: str | None = None
 
     @property
     def empty(self) -> bool:

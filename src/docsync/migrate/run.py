@@ -12,6 +12,7 @@ import hashlib
 import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 from .. import gitrepo, history
@@ -23,6 +24,7 @@ from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
 from ..workspace import Workspace, load_workspace, parse_files
 from . import planfile
+from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
 from .discover import LegacyRecord, Tree, find_trees, index_paths, read_record, record_paths
 from .model import Plan, PlanSpec, Problem
@@ -37,6 +39,8 @@ class Options:
     sources: tuple[str, ...] = ()
     target: str | None = None
     plan_file: Path | None = None
+    adoption_record: bool = True
+    today: date | None = None  # the migration's day (the adoption record's date); None: today
 
 
 @dataclass(frozen=True)
@@ -255,4 +259,10 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
     plan = plan_for(session, options)
-    return session, Outcome(plan, compute(plan, session.records, session.view))
+    today = options.today or date.today()
+    adoption = plan_adoption(
+        plan, session.view, session.config, today, record=options.adoption_record
+    )
+    view = adoption.view(session.view)
+    changes = extend(adoption, plan, session.records, view, compute(plan, session.records, view))
+    return session, Outcome(plan, changes)

@@ -77,6 +77,10 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
             f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
             f"and {_count(stats.code_refs, 'id')} in other files are rewritten."
         )
+    if changes.adoption_record:
+        yield Text(f"adoption record: {changes.adoption_record}")
+    if changes.conventions:
+        yield Text(f"conventions doc: {changes.conventions}")
     for path, written in stats.unresolved:
         yield Text(
             f"unresolved id: {path}: '{written}' names no record; left as it is", style="yellow"
@@ -153,5 +157,7 @@ def as_json(outcome: Outcome) -> str:
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "outside_lifecycle": list(changes.stats.outside),
+        "adoption_record": changes.adoption_record,
+        "conventions": changes.conventions,
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

@@ -37,6 +37,7 @@ from ..rewrite import (
 )
 from ..workspace import MARKDOWN_SUFFIXES, Workspace, matches
 from ..writer import FileWrite
+from . import conventions
 from .index import INDEX_NAMES, IndexMarkersError, parse_former_ids, render_index
 from .model import IdTarget, Record, parse_id
 
@@ -54,6 +55,10 @@ LAYOUT_RULES: dict[str, tuple[str, str]] = {
     "Y008": ("duplicate-slug", "two records with the same slug"),
     "Y009": ("stale-index", "tree index missing or not up to date (docsync fix regenerates it)"),
     "Y010": ("index-markers", "tree index whose generated-part markers are broken"),
+    "Y011": (
+        "stale-conventions",
+        "conventions doc whose generated part does not match the config (docsync fix regenerates it)",
+    ),
 }
 REFS_RULES: dict[str, tuple[str, str]] = {
     "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
@@ -453,6 +458,8 @@ def check_layout(tree: Tree) -> list[Finding]:
     if _touches_tree(tree):
         findings.extend(_duplicate_slugs(tree))
         findings.extend(_index(tree))
+    if conventions.selected(tree):
+        findings.extend(conventions.check(tree))
     return findings
 
 
@@ -645,13 +652,18 @@ def fix_refs(
 def fix(workspace: Workspace, gates: Sequence[str]) -> list[FileWrite]:
     """Every layout and refs fix, composed so that two fixes of one file do not collide.
 
-    The index is regenerated first; the refs fixes then read its new text,
-    so bare ids in the index's own prose are linked in the same run.
+    The index and the conventions doc are regenerated first; the refs fixes
+    then read their new text, so bare ids in the index's own prose are linked
+    in the same run.
     """
     writes: dict[str, FileWrite] = {}
     index = fix_index(workspace) if "layout" in gates else None
     if index is not None:
         writes[index.path] = index
+    tree = load_tree(workspace) if "layout" in gates else None
+    regenerated = conventions.fix(tree) if tree is not None else None
+    if regenerated is not None:
+        writes[regenerated.path] = regenerated
     if "refs" in gates:
         updated = {p: parse(p, w.text, w.newline, w.bom) for p, w in writes.items()}
         writes.update((w.path, w) for w in fix_refs(workspace, updated))
