@@ -347,5 +347,36 @@ def move(
     stdout.print(_shown(root, change.record), markup=False)
 
 
+@app.command()
+def init(
+    pyproject: Annotated[
+        bool, typer.Option("--pyproject", help="Write [tool.docsync] into pyproject.toml, not .docsync.toml.")
+    ] = False,
+    hooks: Annotated[
+        bool, typer.Option("--hooks", help="Also add the pre-commit hook and a GitHub Actions workflow.")
+    ] = False,
+    hook_repo: Annotated[
+        str,
+        typer.Option("--hook-repo", metavar="URL|local", help="The hook's repository; 'local' runs the installed docsync."),
+    ] = "https://github.com/docsync/docsync",
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite a config or workflow that differs from what init writes.")
+    ] = False,
+) -> None:
+    """Inspect the repository and write a commented config (with --hooks, pre-commit and CI too).
+
+    Exit 0 when every file is written or already right, 1 when one was kept
+    because it differs (--force overwrites), 2 on an error.
+    """
+    from . import adopt
+
+    options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
+    with _errors():
+        result = adopt.plan_init(Path.cwd(), options)
+        adopt.apply(result)
+    stdout.print(adopt.describe(result), markup=False, end="")
+    raise typer.Exit(result.exit_code)
+
+
 def main(argv: list[str] | None = None) -> None:
     app(args=argv, prog_name="docsync")
