@@ -7,6 +7,9 @@ now enforced and where the former-id table is. The conventions doc
 (:mod:`docsync.records.conventions`) tells people and agents how the new
 tree works.
 
+The same step keeps the wrap convention in the files the migration
+rewrote: a file whose rewrite gained wrap findings is re-wrapped.
+
 Both are decided before the change set is computed, so that the index lists
 the adoption record, and written after it, since the record quotes the
 counts of the rewrite. Both follow every gate: links relative to their own
@@ -26,7 +29,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from ..config import Config
+from ..gates import wrap
 from ..markdown import parse
+from ..model import Document
 from ..records.conventions import ADOPTION_SLUG, ConventionsMarkersError, conventions_for, render
 from ..records.index import FORMER_HEADING
 from ..records.model import Record
@@ -34,7 +39,7 @@ from ..rewrite import link_text, relative_destination
 from ..slugs import slugify
 from ..wrapfix import fix_document
 from ..writer import FileWrite
-from .changes import ChangeSet, RepoView, Stats, index_path
+from .changes import MARKDOWN_SUFFIXES, ChangeSet, RepoView, Stats, index_path
 from .discover import LegacyRecord
 from .model import Plan, Problem
 
@@ -81,7 +86,11 @@ def extend(
     """``changes`` plus the adoption record and the conventions doc; both are staged."""
     if changes.empty:
         return changes
-    writes = {w.path: w for w in changes.writes}
+    before = {new: records[old].doc for old, new in changes.moves if old in records}
+    writes = {
+        w.path: _keep_wrap(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
+        for w in changes.writes
+    }
     added: list[FileWrite] = []
     problems: list[Problem] = []
     if adoption.record is not None:
@@ -99,6 +108,25 @@ def extend(
         adoption_record=adoption.record.path if adoption.record else None,
         conventions=conventions.path if conventions else None,
     )
+
+
+def _keep_wrap(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+    """``write`` re-wrapped when the rewrite gave it wrap findings ``before`` did not have.
+
+    A bare id that became a link, or a longer relative path, can push a line
+    of hard-wrapped prose past the width; the paragraphs the gate would
+    report are re-wrapped, as ``docsync fix`` would, so that ``docsync check``
+    passes right after the migration.
+    """
+    if "wrap" not in config.gates or config.wrap == "off":
+        return write
+    if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
+        return write
+    after = parse(write.path, write.text, write.newline, write.bom)
+    count = len(wrap.check(after, config))
+    if count == 0 or (before is not None and count <= len(wrap.check(before, config))):
+        return write
+    return replace(write, text=fix_document(after, config).text)
 
 
 # --------------------------------------------------------------------------- the conventions doc
@@ -185,10 +213,10 @@ def _record_counts(plan: Plan, changes: ChangeSet) -> str:
 
 
 def _reference_counts(stats: Stats) -> str:
+    code = f", and {_count(stats.code_refs, 'id')} in other files," if stats.code_refs else ""
     return (
         f"- References: {_count(stats.links, 'link')} and {_count(stats.refs, 'bare id')} "
-        f"in Markdown, and {_count(stats.code_refs, 'id')} in other files, rewritten to "
-        "the records' new paths."
+        f"in Markdown{code} rewritten to the records' new paths."
     )
 
 
@@ -213,7 +241,7 @@ def _sections(
     trees = _trees(records)
     yield (
         "## Context\n\n"
-        f"The design records were kept in numbered {'trees' if len(trees) > 1 else 'tree'}: "
+        f"The design records were kept in {'numbered trees' if len(trees) > 1 else 'a numbered tree'}: "
         f"{_joined(trees)}. "
         "Cross-references were written as bare numbers, and nothing checked that a link still "
         "led to the record it meant, or that a record's status matched where it was kept."
