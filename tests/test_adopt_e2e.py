@@ -120,3 +120,25 @@ def test_already_migrated_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert "For example: [Plugin API](rfc/implemented/2021-01-10-plugin-api.md)." in agents
     assert not [f for f in _files(repo) if f.endswith(ADOPTION)]
     _again_changes_nothing(repo)
+
+
+def test_following_the_printed_next_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steps init prints, run as printed: commit the new files first, then migrate."""
+    repo = adopt_repos.two_trees_unwrapped(tmp_path / "repo")
+    monkeypatch.chdir(repo.root)
+    init = runner.invoke(app, ["init", "--hooks"])
+    assert init.exit_code == 0, init.output
+    steps = init.stdout.split("Next steps\n", 1)[1].strip().splitlines()
+    assert steps[0].strip().startswith("git add .docsync.toml .pre-commit-config.yaml")
+    assert [s.split("#")[0].strip() for s in steps[1:]] == [
+        "docsync migrate",
+        "docsync migrate --apply --commit",
+        "docsync check",
+    ]
+    added = steps[0].strip().removeprefix("git add ").split(" && ")[0].split()
+    repo.git("add", *added)
+    repo.git("commit", "-q", "-m", "Adopt docsync")
+    for step in steps[1:]:
+        result = runner.invoke(app, step.split("#")[0].split()[1:])
+        assert result.exit_code == 0, step + "\n" + result.output
+    assert repo.git("status", "--porcelain") == ""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -177,8 +177,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     )
     yield Entry("gates", toml_value(gates), (*gates_comment, *kept))
     yield Entry("wrap", toml_value(inspection.chosen), _wrap_comment(inspection))
-    target_kept = ("Kept from the existing configuration.",) if raw.get("target", "docs/rfc") != "docs/rfc" else ()
-    yield Entry("target", toml_value(inspection.target), (*_target_comment(inspection), *target_kept))
+    yield Entry("target", toml_value(inspection.target), _target_comment(inspection))
     yield _sources(inspection, raw)
     states, kept = _kept(raw, "states", dict(DEFAULT_STATES))
     states_comment = "Lifecycle state = its folder under the target; a record's folder is its state."
@@ -206,7 +205,9 @@ def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEnt
     ]
     states = ", ".join(raw.get("states", DEFAULT_STATES))
     entries += [
-        StatusEntry(w.word, None, f"{_seen(w.paths)}; map it to one of {states}")
+        StatusEntry(
+            w.word, None, f"{_seen(w.paths)} (docsync migrate names them); map it to one of {states}"
+        )
         for w in inspection.words
         if w.state is None
     ]
@@ -214,9 +215,9 @@ def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEnt
 
 
 def _seen(paths: Sequence[str]) -> str:
-    if len(paths) == 1:
-        return f"1 record: {paths[0]}"
-    return f"{len(paths)} records, e.g. {paths[0]}"
+    # Counts, not paths: a record path here would go stale when the record moves,
+    # and the refs gate reports stale record paths in tracked files.
+    return _plural(len(paths), "record")
 
 
 def draft(inspection: Inspection, raw: Mapping[str, Any]) -> Draft:
@@ -301,7 +302,27 @@ def _docsync_regions(lines: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def _content_end(lines: Sequence[str], start: int, end: int) -> int:
-    while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].lstrip().startswith("#")):
+    """Where the region from ``start`` ends: trailing blank lines left out, and a comment block
+    that stands apart (a blank line above it) before the next table, which introduces that table."""
+    end = _skip_back(lines, start, end, _blank)
+    if end == len(lines):
+        return end
+    block = _skip_back(lines, start, end, _comment)
+    if block < end and (block == start + 1 or _blank(lines[block - 1])):
+        return _skip_back(lines, start, block, _blank)
+    return end
+
+
+def _blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _skip_back(lines: Sequence[str], start: int, end: int, skip: Callable[[str], bool]) -> int:
+    while end > start + 1 and skip(lines[end - 1]):
         end -= 1
     return end
 
