@@ -229,3 +229,106 @@ def test_warm_cli_run_matches_cold_on_a_repository_parsed_in_parallel(tmp_path: 
     findings = json.loads(cold)["findings"]
     assert len(findings) == 240
     assert {f["rule"] for f in findings} == {"L001", "L006"}
+
+
+# --------------------------------------------------------------------------- the links gate's results
+
+
+def _uncached(repo: GitRepo) -> list[Finding]:
+    workspace = load_workspace(repo.root)
+    return _findings(replace(workspace, config=replace(workspace.config, cache=False)))
+
+
+def _cached(repo: GitRepo) -> list[Finding]:
+    return _findings(load_workspace(repo.root))
+
+
+def test_unchanged_repository_answers_from_the_result_cache(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _cached(repo)
+    assert (repo.root / ".git" / "docsync" / "links-results.pickle").is_file()
+    unpickled: list[bytes] = []
+    monkeypatch.setattr(cache, "loads", lambda blob: unpickled.append(blob))
+    monkeypatch.setattr(links, "check", lambda *_: pytest.fail("checked again"))
+    workspace = load_workspace(repo.root)
+    assert _findings(workspace) == cold
+    assert unpickled == []  # not one cached document was unpickled
+
+
+def _rename_heading(repo: GitRepo) -> None:
+    repo.write("docs/guide.md", "# Guide\n\n## Setup\n\nBack to [the top](../README.md#project).\n")
+
+
+def _untracked_target(repo: GitRepo) -> None:
+    repo.write("docs/notes.txt", "not Markdown, so only git's listing changes\n")
+
+
+def _tracked_target(repo: GitRepo) -> None:
+    _untracked_target(repo)
+    repo.git("add", "docs/notes.txt")
+
+
+def _dangle_symlink(repo: GitRepo) -> None:
+    (repo.root / "real.txt").unlink()  # on disk only: git still tracks both
+
+
+def _edit_excluded_target(repo: GitRepo) -> None:
+    repo.write("excluded/notes.md", "# Notes\n\n## Moved\n")
+
+
+def _strict_fragments(repo: GitRepo) -> None:
+    repo.write(".docsync.toml", "strict_fragments = true\nexclude = ['excluded/**']\n")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _rename_heading,
+        _untracked_target,
+        _tracked_target,
+        _dangle_symlink,
+        _edit_excluded_target,
+        _strict_fragments,
+    ],
+)
+def test_result_cache_sees_every_input_change(repo: GitRepo, change: object) -> None:
+    """Each change alters the findings; the cached run must find exactly what a fresh one does."""
+    repo.write(".docsync.toml", "exclude = ['excluded/**']\n")
+    repo.write("real.txt", "not Markdown, so only the symlink's resolution changes\n")
+    (repo.root / "link.md").symlink_to("real.txt")
+    repo.write("excluded/notes.md", "# Notes\n\n## Kept\n")
+    repo.write(
+        "docs/more.md",
+        "# More\n\n[in](../excluded/notes.md#kept) [link](../link.md) [Case](guide.md#INSTALL)"
+        " [text](notes.txt)\n",
+    )
+    repo.commit("more")
+    before = _cached(repo)
+    assert before == _uncached(repo)
+    assert callable(change)
+    change(repo)
+    after = _cached(repo)
+    assert after == _uncached(repo)
+    assert after != before
+
+
+def test_result_cache_serves_a_narrower_run(repo: GitRepo) -> None:
+    everything = _cached(repo)
+    narrowed = links.check_workspace(load_workspace(repo.root, paths=["docs/faq.md"]))
+    assert narrowed == [f for f in everything if f.path == "docs/faq.md"]
+
+
+def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
+    cold = _cached(repo)
+    results = repo.root / ".git" / "docsync" / "links-results.pickle"
+    marker = tmp_path / "pwned"
+    for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
+        results.write_bytes(garbage)
+        assert _cached(repo) == cold
+    payload = pickle.loads(results.read_bytes())
+    for run, (dependencies, _) in list(payload["runs"].items()):
+        payload["runs"][run] = (dependencies, pickle.dumps(_RunsACommand(marker)))
+    results.write_bytes(pickle.dumps(payload))
+    assert _cached(repo) == cold
+    assert not marker.exists()

@@ -48,10 +48,12 @@ _MODEL_CLASSES = (
     model.Block,
     model.Paragraph,
     model.Document,
+    model.Finding,
 )
 _ALLOWED = {
     ("docsync.model", "LinkKind"),
     ("docsync.model", "BlockKind"),
+    ("docsync.model", "Severity"),
     ("builtins", "frozenset"),
     ("builtins", "set"),
 }
@@ -194,14 +196,17 @@ class ParseCache:
     key = staticmethod(_key)
 
     def get(self, key: str, path: str) -> model.Document | None:
+        blob = self.get_blob(key)
+        document = loads(blob) if blob is not None else None
+        return document if document is not None and document.path == path else None
+
+    def get_blob(self, key: str) -> bytes | None:
+        """The entry's bytes, not yet unpickled: :func:`loads` them when needed."""
         entry = self._entries.get(key)
         if entry is None:
             return None
-        document = loads(entry[1])
-        if document is None or document.path != path:
-            return None
         self._used[key] = entry[1]
-        return document
+        return entry[1]
 
     def put(self, key: str, document: model.Document, blob: bytes | None = None) -> None:
         """Remember a parsed document; ``blob`` is its :func:`dumps` when already made."""
@@ -228,19 +233,23 @@ class ParseCache:
             "saves": saves,
             "entries": entries,
         }
-        import tempfile  # only when writing, which a run with nothing new never does
+        _write(self._file, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
 
-        tmp = None
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self._file.parent, prefix=".parse-cache.")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self._file)
-        except OSError:
-            # A cache we cannot write only costs speed.
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
+
+def _write(file: Path, data: bytes) -> None:
+    """Replace ``file`` atomically; a cache that cannot be written only costs speed."""
+    import tempfile  # only when writing, which a run with nothing new never does
+
+    tmp = None
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, file)
+    except OSError:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def disabled() -> ParseCache:
@@ -281,3 +290,100 @@ def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
         and isinstance(entry[1], bytes)
     }
     return entries, payload["saves"]
+
+
+# --------------------------------------------------------------------------- gate results
+
+_RESULTS_MAGIC = "docsync-gate-results"
+_RESULTS_KEPT = 4  # runs whose results are kept, newest first
+
+
+Dependencies = tuple[tuple[str, str | None], ...]
+"""Files a gate read beyond the run's own inputs: (path, digest of its bytes or None)."""
+
+
+class ResultCache:
+    """A gate's findings per document for one exact set of inputs (the run key).
+
+    Same distrust as the parse cache: plain data outside, findings unpickled
+    only as docsync's own ``Finding``, anything else ignored.
+    """
+
+    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, bytes]]) -> None:
+        self._file = file
+        self._runs = runs
+
+    @classmethod
+    def open(cls, git_dir: Path, gate: str) -> ResultCache:
+        file = git_dir / "docsync" / f"{gate}-results.pickle"
+        return cls(file, _load_runs(file))
+
+    def get(self, run: str) -> tuple[Dependencies, dict[str, tuple[model.Finding, ...]]] | None:
+        entry = self._runs.get(run)
+        if entry is None:
+            return None
+        dependencies, blob = entry
+        try:
+            findings = _ModelUnpickler(io.BytesIO(blob)).load()
+        except Exception:  # corrupt or foreign: recompute
+            return None
+        if not isinstance(findings, dict) or not all(
+            isinstance(path, str)
+            and isinstance(found, tuple)
+            and all(isinstance(f, model.Finding) for f in found)
+            for path, found in findings.items()
+        ):
+            return None
+        return dependencies, findings
+
+    def put(
+        self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
+    ) -> None:
+        buffer = io.BytesIO()
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
+        kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
+        self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
+        payload = {"magic": _RESULTS_MAGIC, "fingerprint": fingerprint(), "runs": self._runs}
+        _write(self._file, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
+    try:
+        payload = _DataUnpickler(io.BytesIO(file.read_bytes())).load()
+    except Exception:  # any failure means: not ours, start afresh
+        return {}
+    if (
+        not isinstance(payload, dict)
+        or payload.get("magic") != _RESULTS_MAGIC
+        or payload.get("fingerprint") != fingerprint()
+        or not isinstance(payload.get("runs"), dict)
+    ):
+        return {}
+    return {
+        run: entry
+        for run, entry in payload["runs"].items()
+        if isinstance(run, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[1], bytes)
+        and _dependencies(entry[0])
+    }
+
+
+def _dependencies(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and (item[1] is None or isinstance(item[1], str))
+        for item in value
+    )
+
+
+def file_digest(path: Path) -> str | None:
+    """Digest of a file's bytes, None when it cannot be read (a dependency's state)."""
+    try:
+        data = path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()

@@ -14,7 +14,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -203,6 +203,12 @@ def _read(root: Path, path: str, config: Config) -> bytes | Finding:
         return _problem(path, "F004", f"cannot read file: {exc.strerror}")
 
 
+def content_key(root: Path, path: str, config: Config) -> str | None:
+    """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
+    data = _read(root, path, config)
+    return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
+
+
 def _workers(config: Config, pending: int) -> int:
     if pending < _PARALLEL_THRESHOLD:
         return 1
@@ -216,7 +222,7 @@ def parse_files(
     paths: Sequence[str],
     config: Config,
     progress: Progress | None = None,
-) -> tuple[dict[str, Document], list[Finding]]:
+) -> tuple[Documents, list[Finding]]:
     """Parse every path once, through the cache and in parallel.
 
     ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
@@ -260,9 +266,10 @@ def _parse_files(
     paths: Sequence[str],
     config: Config,
     progress: Progress | None,
-) -> tuple[dict[str, Document], list[Finding]]:
+) -> tuple[Documents, list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     found: dict[str, Document] = {}
+    packed: dict[str, tuple[bytes, bytes]] = {}
     problems: list[Finding] = []
     pending: list[tuple[str, bytes]] = []
     keys: dict[str, str] = {}
@@ -272,9 +279,9 @@ def _parse_files(
             problems.append(data)
             continue
         key = keys[path] = store.key(path, data)
-        cached = store.get(key, path)
-        if cached is not None:
-            found[path] = cached
+        blob = store.get_blob(key)
+        if blob is not None:
+            packed[path] = (blob, data)
         else:
             pending.append((path, data))
     if progress is not None:
@@ -288,8 +295,62 @@ def _parse_files(
         if parsed.problem is not None:
             problems.append(parsed.problem)
     store.save()
-    documents = {path: found[path] for path in paths if path in found}
-    return documents, problems
+    return Documents(paths, found, packed, keys), problems
+
+
+class Documents(Mapping[str, Document]):
+    """Parsed documents by path, in the order they were asked for.
+
+    Documents that come from the cache stay pickled until the first one is
+    read; then all are unpickled in one go (whoever reads one reads them all,
+    and one go is fastest). So a run whose gates answer from a result cache
+    of their own unpickles nothing. An entry that does not unpickle to the
+    document it should be is parsed again from the file's bytes.
+    ``content_keys`` holds the cache key (the identity of the content) of
+    every file that was read, for such result caches.
+    """
+
+    def __init__(
+        self,
+        order: Sequence[str],
+        ready: dict[str, Document],
+        packed: dict[str, tuple[bytes, bytes]],
+        content_keys: dict[str, str],
+    ) -> None:
+        self._order = [path for path in order if path in ready or path in packed]
+        self._ready = ready
+        self._packed = packed
+        self.content_keys: Mapping[str, str] = content_keys
+
+    def __getitem__(self, path: str) -> Document:
+        if self._packed:
+            self._unpack()
+        return self._ready[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._ready or path in self._packed
+
+    def __iter__(self) -> Iterator[str]:
+        if self._packed:
+            self._unpack()
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        if self._packed:
+            self._unpack()
+        return len(self._order)
+
+    def _unpack(self) -> None:
+        packed, self._packed = self._packed, {}
+        paused = _collector_paused() if len(packed) >= _PAUSE_COLLECTOR_FROM else nullcontext()
+        with paused:
+            for path, (blob, data) in packed.items():
+                document = parse_cache.loads(blob)
+                if document is None or document.path != path:  # corrupt or foreign entry
+                    document = _parse_one(path, data).document
+                if document is not None:
+                    self._ready[path] = document
+        self._order = [path for path in self._order if path in self._ready]
 
 
 def _parse_pending(

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import html
 import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import unquote
 
+from ..cache import Dependencies, ResultCache, fingerprint
 from ..model import Definition, Document, Finding, Link, LinkKind
-from ..workspace import Workspace, parse_files
+from ..workspace import Documents, Workspace, content_key, parse_files
 
 GATE = "links"
 RULES: dict[str, tuple[str, str]] = {
@@ -83,6 +86,8 @@ class RepoIndex:
     dirs: frozenset[str]
     folded: dict[str, str]
     extra_documents: dict[str, Document | None] = field(default_factory=dict)
+    # what those files held when parsed: the run's findings depend on them too
+    extra_keys: dict[str, str | None] = field(default_factory=dict)
     # anchors_of per target path: a file is linked to from many places.
     anchor_memo: dict[str, tuple[dict[str, str], bool] | None] = field(default_factory=dict)
     # tracked files by lowercase name and by folder, built for the first suggestion
@@ -112,6 +117,7 @@ class RepoIndex:
             ws = self.workspace
             documents, _ = parse_files(ws.root, ws.git_dir, [path], ws.config)
             self.extra_documents[path] = documents.get(path)
+            self.extra_keys[path] = documents.content_keys.get(path)
         return self.extra_documents[path]
 
     def readme(self, folder: str) -> str | None:
@@ -341,13 +347,85 @@ def _check_definitions(doc: Document) -> list[Finding]:
 
 
 def check_workspace(workspace: Workspace) -> list[Finding]:
+    """Findings for every selected document, from the result cache when nothing changed."""
+    run = _run_key(workspace)
+    store = ResultCache.open(workspace.git_dir, GATE) if run is not None else None
+    known = store.get(run) if store is not None and run is not None else None
+    if (
+        known is not None
+        and all(path in known[1] for path in workspace.selected)
+        and not _dependencies_changed(workspace, known[0])
+    ):
+        return [f for path in workspace.selected for f in known[1][path]]
     index = RepoIndex.build(workspace)
-    findings: list[Finding] = []
+    per_path: dict[str, tuple[Finding, ...]] = {}
     for path in workspace.selected:
         doc = workspace.documents.get(path)
-        if doc is not None:
-            findings.extend(check(doc, index))
-    return findings
+        per_path[path] = tuple(check(doc, index)) if doc is not None else ()
+    if store is not None and run is not None:
+        dependencies = dict(known[0]) if known is not None else {}
+        dependencies.update(index.extra_keys)
+        earlier = known[1] if known is not None else {}
+        store.put(run, tuple(sorted(dependencies.items())), {**earlier, **per_path})
+    return [f for path in workspace.selected for f in per_path[path]]
+
+
+# --------------------------------------------------------------------------- the result cache
+
+
+def _run_key(workspace: Workspace) -> str | None:
+    """Everything the gate's findings depend on, hashed; None when there is no cache.
+
+    The gate reads: the documents (their content keys), what git tracks and
+    with which modes, the untracked files, where tracked symlinks point on
+    this disk, the config, and tracked Markdown outside the configured scope
+    that links point into (checked separately: :func:`_dependencies_changed`).
+    The key also covers docsync's version, its parser and this module's code.
+    """
+    documents = workspace.documents
+    if not workspace.config.cache or not isinstance(documents, Documents):
+        return None
+    digest = hashlib.blake2b(digest_size=20)
+
+    def add(*parts: str) -> None:
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogateescape"))
+            digest.update(b"\0")
+
+    add(_gate_source(), fingerprint(), repr(workspace.config))
+    tracked = sorted(workspace.listing.tracked.items())
+    for path, mode in tracked:
+        add(path, mode)
+    add("untracked", *sorted(workspace.listing.untracked))
+    add("contents")
+    for path, key in sorted(documents.content_keys.items()):
+        add(path, key)
+    add("symlinks")
+    for path, _ in tracked:
+        if workspace.listing.is_symlink(path):
+            add(path, _points_to(workspace.root, path))
+    return digest.hexdigest()
+
+
+@functools.cache
+def _gate_source() -> str:
+    try:
+        return hashlib.blake2b(Path(__file__).read_bytes(), digest_size=20).hexdigest()
+    except OSError:
+        return GATE
+
+
+def _points_to(root: Path, path: str) -> str:
+    try:
+        return str((root / path).resolve(strict=True))
+    except (OSError, RuntimeError):
+        return ""
+
+
+def _dependencies_changed(workspace: Workspace, dependencies: Dependencies) -> bool:
+    return any(
+        content_key(workspace.root, path, workspace.config) != key for path, key in dependencies
+    )
 
 
 def link_targets(doc: Document) -> Iterator[tuple[Link | Definition, str]]:
