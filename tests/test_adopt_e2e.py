@@ -72,9 +72,7 @@ def _files(repo: GitRepo) -> set[str]:
     return set(repo.git("ls-files").split())
 
 
-def test_adr_tree_hard_wrapped_at_80(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_adr_tree_hard_wrapped_at_80(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = adopt_repos.adr_only_wrapped(tmp_path / "repo")
     report = _adopt(repo, monkeypatch, tmp_path / "pre-commit")
     assert "  80             0 in 0 files  <- chosen" in report
@@ -103,8 +101,10 @@ def test_two_trees_unwrapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "`docs/adr/` (2 records, ids such as `ADR 0001`)" in text
     assert "1 record merged from 2 sources" in text
     assert "[the former-id table](../README.md#former-ids)" in text
-    assert (repo.root / "src/plugins.py").read_text().startswith(
-        "# Plugins load as docs/rfc/implemented/2021-01-10-plugin-api.md decided."
+    assert (
+        (repo.root / "src/plugins.py")
+        .read_text()
+        .startswith("# Plugins load as docs/rfc/implemented/2021-01-10-plugin-api.md decided.")
     )
     _again_changes_nothing(repo)
 

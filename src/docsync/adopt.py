@@ -115,7 +115,7 @@ class Inspection:
 
 
 def _lifecycle_roots(paths: Sequence[str], states: Mapping[str, str]) -> list[str]:
-    """Folders that hold dated records in a lifecycle folder (``docs/rfc`` for ``docs/rfc/implemented/…``)."""
+    """Folders with dated records in lifecycle folders: ``docs/rfc`` for ``docs/rfc/implemented/…``."""
     folders = set(states.values())
     roots = {
         posixpath.dirname(posixpath.dirname(p))
@@ -126,7 +126,9 @@ def _lifecycle_roots(paths: Sequence[str], states: Mapping[str, str]) -> list[st
     return sorted(roots)
 
 
-def _target(config: Config, raw: Mapping[str, Any], trees: Sequence[LegacyTree], paths: Sequence[str]) -> str:
+def _target(
+    config: Config, raw: Mapping[str, Any], trees: Sequence[LegacyTree], paths: Sequence[str]
+) -> str:
     """The configured target; else the one lifecycle tree there is; else the one legacy tree."""
     default = config.target.strip("/")
     if "target" in raw:
@@ -154,7 +156,9 @@ def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...
 def _tree_record_paths(target: str, config: Config, paths: Sequence[str]) -> list[str]:
     folders = {posixpath.join(target, f) for f in config.states.values()}
     return [
-        p for p in paths if posixpath.dirname(p) in folders and RECORD_NAME.match(posixpath.basename(p))
+        p
+        for p in paths
+        if posixpath.dirname(p) in folders and RECORD_NAME.match(posixpath.basename(p))
     ]
 
 
@@ -266,7 +270,7 @@ def _plain(path: str, text: str, newline: str = "\n") -> FileWrite:
 
 
 def _file(root: Path, path: str, wanted: str, force: bool, why: str) -> FilePlan:
-    """Create ``path``, keep it when it is ``wanted`` already, or overwrite it only with ``force``."""
+    """Create ``path``, leave it when it is ``wanted`` already, overwrite it only with ``force``."""
     current = _read(root, path)
     if current is None:
         return FilePlan(path, Action.CREATE, _plain(path, wanted))
@@ -287,7 +291,7 @@ class _ConfigPlan:
 
 
 def raw_table(root: Path) -> tuple[dict[str, Any], str | None]:
-    """The existing config's raw table and the file it is in, as :func:`docsync.config.load` picks it."""
+    """The existing config's raw table and its file, as :func:`docsync.config.load` picks them."""
     dedicated = _read(root, adopt_config.DEDICATED)
     if dedicated is not None:
         return _toml(dedicated, adopt_config.DEDICATED), adopt_config.DEDICATED
@@ -325,7 +329,9 @@ def _config_plan(
     config = adopt_config.loaded(text, adopt_config.DEDICATED)
     current = _read(root, adopt_config.DEDICATED)
     if current is not None and current != text and _same_values(config, existing):
-        return _ConfigPlan(FilePlan(adopt_config.DEDICATED, Action.SAME, note="values already match"), existing)
+        return _ConfigPlan(
+            FilePlan(adopt_config.DEDICATED, Action.SAME, note="values already match"), existing
+        )
     why = f"its values differ from what init found ({_differences(existing, config)})"
     plan = _file(root, adopt_config.DEDICATED, text, options.force, why)
     return _ConfigPlan(plan, existing if plan.action is Action.KEPT else config)
@@ -342,7 +348,9 @@ def _pyproject_plan(
         )
     current = _raw_bytes_text(root, path)
     if current is None:
-        raise DocsyncError(f"--pyproject: there is no {path}; drop --pyproject to write .docsync.toml")
+        raise DocsyncError(
+            f"--pyproject: there is no {path}; drop --pyproject to write .docsync.toml"
+        )
     block = adopt_config.render(draft, "tool.docsync")
     config = adopt_config.loaded(block, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
     if not adopt_config.has_table(current):
@@ -352,8 +360,11 @@ def _pyproject_plan(
     if _same_values(config, existing):
         return _ConfigPlan(FilePlan(path, Action.SAME, note="values already match"), existing)
     if not options.force:
-        why = f"its [tool.docsync] values differ from what init found ({_differences(existing, config)})"
-        return _ConfigPlan(FilePlan(path, Action.KEPT, note=f"{why}; --force replaces that table"), existing)
+        differ = _differences(existing, config)
+        why = f"its [tool.docsync] values differ from what init found ({differ})"
+        return _ConfigPlan(
+            FilePlan(path, Action.KEPT, note=f"{why}; --force replaces that table"), existing
+        )
     text = adopt_config.replaced(current, block)
     return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
 
@@ -368,7 +379,9 @@ def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     if text is None:
         yield FilePlan(path, Action.SAME, note="it runs a docsync hook already")
     else:
-        yield FilePlan(path, Action.CREATE if current is None else Action.UPDATE, _plain(path, text))
+        yield FilePlan(
+            path, Action.CREATE if current is None else Action.UPDATE, _plain(path, text)
+        )
     why = "it differs from the workflow init writes"
     yield _file(root, adopt_hooks.WORKFLOW, adopt_hooks.workflow(), options.force, why)
 
@@ -467,7 +480,11 @@ def _words_lines(inspection: Inspection) -> Iterator[str]:
     width = max((len(w.word) for w in inspection.words), default=0)
     for word in inspection.words:
         state = word.state or "? unknown: map it under [statuses] in the config"
-        where = word.paths[0] if len(word.paths) == 1 else f"{len(word.paths)} records, e.g. {word.paths[0]}"
+        where = (
+            word.paths[0]
+            if len(word.paths) == 1
+            else f"{len(word.paths)} records, e.g. {word.paths[0]}"
+        )
         yield f"  {word.word:<{width}}  -> {state}  ({where})"
     if inspection.missing:
         more = f" and {len(inspection.missing) - 1} more" if len(inspection.missing) > 1 else ""
@@ -501,7 +518,9 @@ def next_steps(result: InitResult) -> list[str]:
     if result.inspection.legacy_records:
         unknown = [w.word for w in result.inspection.words if w.state is None]
         if unknown:
-            steps.append(f"map the unknown status words ({', '.join(unknown)}) in {result.config_path}")
+            steps.append(
+                f"map the unknown status words ({', '.join(unknown)}) in {result.config_path}"
+            )
         steps += [
             "docsync migrate                    # dry run: the plan; writes nothing",
             "docsync migrate --apply --commit   # move, rewrite, commit",

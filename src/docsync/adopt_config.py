@@ -29,7 +29,17 @@ if TYPE_CHECKING:
 DEDICATED = ".docsync.toml"
 PYPROJECT = "pyproject.toml"
 PYPROJECT_ORIGIN = "pyproject.toml [tool.docsync]"
-MANAGED = ("include", "exclude", "gates", "wrap", "target", "sources", "states", "conventions", "statuses")
+MANAGED = (
+    "include",
+    "exclude",
+    "gates",
+    "wrap",
+    "target",
+    "sources",
+    "states",
+    "conventions",
+    "statuses",
+)
 DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
 DEFAULT_CONVENTIONS = "docs/AGENTS.md"
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -166,10 +176,13 @@ def _kept(raw: Mapping[str, Any], key: str, default: Any) -> tuple[Any, tuple[st
 
 def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     include, kept = _kept(raw, "include", DEFAULT_INCLUDE)
-    scope = f"Markdown files in scope now: {len(inspection.files)} ({_scope_summary(inspection.files)})."
+    summary = _scope_summary(inspection.files)
+    scope = f"Markdown files in scope now: {len(inspection.files)} ({summary})."
     yield Entry("include", toml_value(include), ("Which files are Markdown.", scope, *kept))
     exclude, kept = _kept(raw, "exclude", [])
-    yield Entry("exclude", toml_value(exclude), ('Globs of files to skip ("**" crosses folders).', *kept))
+    yield Entry(
+        "exclude", toml_value(exclude), ('Globs of files to skip ("**" crosses folders).', *kept)
+    )
     gates, kept = _kept(raw, "gates", list(GATES))
     gates_comment = (
         "The gates `docsync check` runs: links (relative links and #fragments resolve), wrap",
@@ -180,7 +193,9 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     yield Entry("target", toml_value(inspection.target), _target_comment(inspection))
     yield _sources(inspection, raw)
     states, kept = _kept(raw, "states", dict(DEFAULT_STATES))
-    states_comment = "Lifecycle state = its folder under the target; a record's folder is its state."
+    states_comment = (
+        "Lifecycle state = its folder under the target; a record's folder is its state."
+    )
     yield Entry("states", toml_value(states), (states_comment, *kept))
     conventions, kept = _kept(raw, "conventions", DEFAULT_CONVENTIONS)
     conventions_comment = (
@@ -194,7 +209,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
 
 
 def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEntry, ...]:
-    """Words seen (mapped as the config in force maps them), words the config adds, unknown words."""
+    """Words seen (mapped as the config in force maps them), words the config adds, unknowns."""
     custom = {str(k).lower(): v for k, v in raw.get("statuses", {}).items()}
     seen = {w.word for w in inspection.words}
     entries = [StatusEntry(w.word, w.state, _seen(w.paths)) for w in inspection.words if w.state]
@@ -206,7 +221,9 @@ def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEnt
     states = ", ".join(raw.get("states", DEFAULT_STATES))
     entries += [
         StatusEntry(
-            w.word, None, f"{_seen(w.paths)} (docsync migrate names them); map it to one of {states}"
+            w.word,
+            None,
+            f"{_seen(w.paths)} (docsync migrate names them); map it to one of {states}",
         )
         for w in inspection.words
         if w.state is None
@@ -250,7 +267,7 @@ def _status_line(entry: StatusEntry) -> str:
 
 
 def render(config_draft: Draft, table: str = "") -> str:
-    """The config as TOML: top level (``table`` empty) or under ``[table]`` and ``[table.statuses]``."""
+    """The config as TOML: top level (no ``table``), or in ``[table]`` and ``[table.statuses]``."""
     lines = list(_HEADER)
     if table:
         lines.append(f"[{table}]")
@@ -286,7 +303,7 @@ def _is_docsync(name: str) -> bool:
 
 
 def _docsync_regions(lines: Sequence[str]) -> list[tuple[int, int]]:
-    """Line ranges of ``[tool.docsync]`` and its sub-tables, trailing blanks and comments left out."""
+    """Line ranges of ``[tool.docsync]`` and its sub-tables (see :func:`_content_end`)."""
     regions: list[tuple[int, int]] = []
     start: int | None = None
     for number, line in enumerate([*lines, "[end]"]):
@@ -346,7 +363,7 @@ def appended(text: str, block: str) -> str:
 
 
 def replaced(text: str, block: str) -> str:
-    """``text`` with its docsync tables replaced by ``block`` (the first one's place), the rest kept.
+    """``text`` with its docsync tables replaced by ``block`` (in the first one's place).
 
     Raises :class:`ConfigError` when the table is written in a form this cannot
     edit safely (dotted keys, an inline table).

@@ -135,9 +135,7 @@ def _keep_wrap(before: Document | None, write: FileWrite, config: Config) -> Fil
 def _tree_records(plan: Plan, view: RepoView) -> list[Record]:
     """The tree once the plan is applied (``view`` holds the adoption record already)."""
     new = [
-        Record(t.path, t.title, t.state, t.date, t.slug)
-        for t in plan.topics
-        if t.date is not None
+        Record(t.path, t.title, t.state, t.date, t.slug) for t in plan.topics if t.date is not None
     ]
     paths = {r.path for r in new}
     return new + [r for r in view.tree if r.path not in paths]
@@ -239,9 +237,10 @@ def _sections(
     adoption: Adoption, plan: Plan, records: Mapping[str, LegacyRecord], changes: ChangeSet
 ) -> Iterator[str]:
     trees = _trees(records)
+    kept_in = "numbered trees" if len(trees) > 1 else "a numbered tree"
     yield (
         "## Context\n\n"
-        f"The design records were kept in {'numbered trees' if len(trees) > 1 else 'a numbered tree'}: "
+        f"The design records were kept in {kept_in}: "
         f"{_joined(trees)}. "
         "Cross-references were written as bare numbers, and nothing checked that a link still "
         "led to the record it meant, or that a record's status matched where it was kept."
@@ -254,7 +253,11 @@ def _sections(
         f"the conventions from now on. `docsync migrate` made the change on "
         f"{adoption.today.isoformat()}:\n\n"
         + "\n".join(
-            [_record_counts(plan, changes), _reference_counts(changes.stats), _former(adoption, plan)]
+            [
+                _record_counts(plan, changes),
+                _reference_counts(changes.stats),
+                _former(adoption, plan),
+            ]
         )
     )
     yield _consequences(adoption)
