@@ -47,7 +47,7 @@ from .model import Document
 from .records import conventions
 from .records.gates import load_tree
 from .workspace import Workspace, load_workspace
-from .wrapfix import prose_of, violations
+from .wrapfix import Prose, display_width, prose_of, violations
 from .writer import FileWrite, write_all
 
 CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
@@ -181,16 +181,33 @@ def _status_words(
     return words, tuple(missing)
 
 
+@dataclass(frozen=True, slots=True)
+class _Paragraph:
+    doc: Document
+    prose: Prose
+    widest: int
+
+    def breaks(self, config: Config) -> bool:
+        if isinstance(config.wrap, int) and self.widest <= config.wrap:
+            return False  # no line is wider: nothing to report (and nothing to measure)
+        return bool(violations(self.doc, self.prose, config))
+
+
+def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
+    found = []
+    for prose in prose_of(doc, config):
+        lines = range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1)
+        found.append(_Paragraph(doc, prose, max(display_width(doc.line_text(n)) for n in lines)))
+    return found
+
+
 def wrap_counts(documents: Sequence[Document], config: Config) -> tuple[WrapCount, ...]:
     """For each candidate, the paragraphs (and files) that break it; each paragraph read once."""
-    analysed = [(doc, prose_of(doc, config)) for doc in documents]
+    analysed = [_paragraphs(doc, config) for doc in documents]
     counts: list[WrapCount] = []
     for mode in CANDIDATES:
         candidate = replace(config, wrap=mode, wrap_strict=False)
-        per_file = [
-            sum(1 for prose in proses if violations(doc, prose, candidate))
-            for doc, proses in analysed
-        ]
+        per_file = [sum(1 for p in paragraphs if p.breaks(candidate)) for paragraphs in analysed]
         counts.append(WrapCount(mode, sum(per_file), sum(1 for n in per_file if n)))
     return tuple(counts)
 
