@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from . import __version__, lifecycle, report
+from .adopt_hooks import DEFAULT_HOOK_REPO
 from .checks import run_check, run_fix
 from .errors import DocsyncError
 from .gitrepo import find_repo
@@ -358,7 +359,7 @@ def init(
     hook_repo: Annotated[
         str,
         typer.Option("--hook-repo", metavar="URL|local", help="The hook's repository; 'local' runs the installed docsync."),
-    ] = "https://github.com/docsync/docsync",
+    ] = DEFAULT_HOOK_REPO,
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite a config or workflow that differs from what init writes.")
     ] = False,
