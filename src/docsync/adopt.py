@@ -262,17 +262,13 @@ class FilePlan:
 
 
 def _read(root: Path, path: str) -> str | None:
-    full = root / path
-    if not full.is_file():
-        return None
-    try:
-        return full.read_bytes().decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DocsyncError(f"{path}: cannot read it as UTF-8 text ({exc})") from None
+    """A file's text, ``\n`` line ends and no BOM (for comparing), or None when it is missing."""
+    text = _text_as_is(root, path)
+    return None if text is None else text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
-def _raw_bytes_text(root: Path, path: str) -> str | None:
-    """A file's text with its line endings as they are (pyproject.toml is spliced byte for byte)."""
+def _text_as_is(root: Path, path: str) -> str | None:
+    """A file's text with its line endings as they are (edited files keep them)."""
     full = root / path
     if not full.is_file():
         return None
@@ -363,7 +359,7 @@ def _pyproject_plan(
             f"{adopt_config.DEDICATED} exists and wins over {path}; "
             "drop --pyproject, or move its keys into pyproject.toml and delete it"
         )
-    current = _raw_bytes_text(root, path)
+    current = _text_as_is(root, path)
     if current is None:
         raise DocsyncError(
             f"--pyproject: there is no {path}; drop --pyproject to write .docsync.toml"
@@ -391,7 +387,7 @@ def _pyproject_plan(
 
 def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     path = adopt_hooks.PRE_COMMIT_CONFIG
-    current = _raw_bytes_text(root, path)
+    current = _text_as_is(root, path)
     text = adopt_hooks.with_hook(current, options.hook_repo)
     if text is None:
         yield FilePlan(path, Action.SAME, note="it runs a docsync hook already")
