@@ -7,13 +7,12 @@ now enforced and where the former-id table is. The conventions doc
 (:mod:`docsync.records.conventions`) tells people and agents how the new
 tree works.
 
-The same step keeps the wrap convention in the files the migration
-rewrote: a file whose rewrite gained wrap findings is re-wrapped.
-
 Both are decided before the change set is computed, so that the index lists
 the adoption record, and written after it, since the record quotes the
 counts of the rewrite. Both follow every gate: links relative to their own
 folder and resolving, the wrap convention in force, no bare ids in prose.
+The same step keeps the wrap convention in the files the migration
+rewrote: a Markdown file whose rewrite gained wrap findings is re-wrapped.
 
 The adoption record is skipped when ``--no-adoption-record`` asks, when the
 plan changes nothing, when the tree has no ``implemented`` state, and when a
