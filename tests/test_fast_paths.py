@@ -1,0 +1,135 @@
+"""The parser's speed shortcuts change nothing the model reads.
+
+``docsync.markdown`` builds its markdown-it parser with shortcuts (its own
+link-destination scanner, no URL normalisation where it cannot matter, block
+rules tried only where they can start, inline rules skipped at characters
+they cannot start on). Each document must come out exactly as the parser
+without them makes it: on every case file, and on generated Markdown that
+mixes every block and inline construct the shortcuts touch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docsync import markdown
+from docsync.model import Document
+
+HERE = Path(__file__).resolve().parent
+CASES = sorted(
+    {
+        *HERE.glob("cases/**/*.md"),
+        *HERE.glob("golden/**/*.md"),
+        *HERE.parents[1].glob("shared/cases/**/*.md"),
+    }
+)
+PLAIN = markdown._build_parser(shortcuts=False)
+
+
+def _both(text: str) -> tuple[Document, Document]:
+    fast = markdown.parse("doc.md", text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_parser", lambda: PLAIN)
+        plain = markdown.parse("doc.md", text)
+    return fast, plain
+
+
+def test_the_shortcuts_are_on() -> None:
+    names = [rule.name for rule in markdown._parser().block.ruler.__rules__]
+    assert names[0] == "docsync_dispatch"
+    assert "docsync_dispatch" not in [r.name for r in PLAIN.block.ruler.__rules__]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_case_files_parse_the_same(case: Path) -> None:
+    text, _, _ = markdown.decode(case.read_bytes())
+    fast, plain = _both(text)
+    assert fast == plain
+
+
+LINE_STARTS = [
+    "",
+    " ",
+    "   ",
+    "    ",
+    "\t",
+    "> ",
+    "- ",
+    "* ",
+    "+ ",
+    "1. ",
+    "2) ",
+    "# ",
+    "### ",
+    "####### ",
+    "```",
+    "~~~",
+    "***",
+    "---",
+    "___",
+    "<div>",
+    "</div>",
+    "<!-- ",
+    "<a name='x'>",
+    "[^1]: ",
+    "[ref]: ",
+    "| ",
+    "|---|",
+    "===",
+    "[",
+    "<",
+    "-",
+    "1.",
+    "\\",
+    "+++",
+]
+INLINE = [
+    "text",
+    " ",
+    "[link](a.md)",
+    "[l](<a b.md>)",
+    "[l](a(b).md)",
+    "[l](a\\)b.md)",
+    '[l](a.md "t")',
+    "[l]( a.md )",
+    "[l](\n a.md)",
+    "![i](p.png)",
+    "[ref]",
+    "[x][ref]",
+    "[x][]",
+    "<https://h/p>",
+    '<a href="q.md">',
+    "`code [l](c.md)`",
+    "**b**",
+    "_e_",
+    "~~s~~",
+    "&amp;",
+    "^[note]",
+    "[^1]",
+    "[l](javascript:x)",
+    "[l](%zz)",
+    "[l](#frag)",
+    "\\[x]",
+    "[l](a.md#x)y](z)",
+    "]",
+    "|",
+    "-->",
+]
+documents = st.lists(
+    st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(INLINE), max_size=5)).map(
+        lambda line: line[0] + "".join(line[1])
+    ),
+    min_size=1,
+    max_size=14,
+).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents)
+def test_generated_markdown_parses_the_same(text: str) -> None:
+    fast, plain = _both(text)
+    assert fast == plain
