@@ -73,3 +73,44 @@ def test_dry_run_writes_nothing(repo: GitRepo) -> None:
     assert [f.path for f in result.fixes] == ["README.md"]
     assert "docs/manual.md#install" in result.fixes[0].after
     assert (repo.root / "README.md").read_text() == before
+
+
+def test_fragment_follows_a_heading_renamed_in_history(repo: GitRepo) -> None:
+    repo.write("docs/guide.md", "# Guide\n\n## Install\n\nRun pip install docsync.\n")
+    repo.commit("body")
+    repo.write("docs/guide.md", "# Guide\n\n## Installing docsync\n\nRun pip install docsync.\n\n## Usage\n")
+    repo.commit("rename heading")
+    repo.write("docs/guide.md", "# Guide\n\n## Setup\n\nRun `pip install docsync`.\n\n## Usage\n")
+    repo.commit("rename it again")
+    result = run_fix(repo.root, gates=["links"])
+    assert "[the guide](docs/guide.md#setup)" in (repo.root / "README.md").read_text()
+    assert [f.rule for f in result.remaining] == []
+
+
+def test_fragment_of_a_deleted_heading_is_not_guessed(repo: GitRepo) -> None:
+    repo.write("docs/guide.md", "# Guide\n\n## Install\n\nRun pip install docsync.\n")
+    repo.commit("body")
+    repo.write("docs/guide.md", "# Guide\n\n## Usage\n\nCall docsync check in CI.\n")
+    repo.commit("replace install section")
+    result = run_fix(repo.root, gates=["links"])
+    assert "docs/guide.md#install" in (repo.root / "README.md").read_text()
+    assert [(f.rule, f.line) for f in result.remaining if f.rule == "L006"] == [("L006", 3)]
+
+
+@pytest.mark.parametrize(
+    ("history", "fragment", "expected"),
+    [
+        ([["A", "B"], ["A", "B"]], "b", None),  # still there: not broken
+        ([["A", "C"], ["A", "B"]], "b", "c"),  # renamed in place
+        ([["X", "A", "C"], ["A", "B"]], "b", "c"),  # renamed while another was added before
+        ([["A"], ["A", "B"]], "b", None),  # deleted
+        ([["A", "B1", "B2"], ["A", "B"]], "b", None),  # split in two: no single answer
+        ([["A", "D"], ["A", "C"], ["A", "B"]], "b", "d"),  # renamed twice
+    ],
+)
+def test_follow_heading(history: list[list[str]], fragment: str, expected: str | None) -> None:
+    from docsync.linkfix import follow_heading, sections
+    from docsync.markdown import parse
+
+    versions = [sections(parse("x.md", "".join(f"## {h}\n\n" for h in heads))) for heads in history]
+    assert follow_heading(fragment, versions) == expected

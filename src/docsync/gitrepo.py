@@ -8,7 +8,7 @@ Markdown.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -423,3 +423,15 @@ def _remove_empty_parents(root: Path, folder: Path) -> None:
     while folder != root and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
         folder = folder.parent
+
+
+def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by id, through git's object database (one cat-file process)."""
+    repo = open_repo(root)
+    found: dict[str, bytes] = {}
+    for sha in dict.fromkeys(shas):
+        try:
+            found[sha] = repo.odb.stream(bytes.fromhex(sha)).read()
+        except (ValueError, git.BadName, git.BadObject):
+            continue
+    return found

@@ -319,3 +319,24 @@ def _incomplete(path: str, commit: CommitChanges) -> GitError:
         f"git history is incomplete: {path} changes in commit {commit.sha} but was never added, "
         f"so first-proposed dates would be wrong; {UNSHALLOW_FIX}"
     )
+
+
+def versions(history: Sequence[CommitChanges], path: str) -> list[str]:
+    """Blob ids of the file now at ``path``, newest first, following renames back to its add.
+
+    Walks first-parent diffs only: enough to see a heading renamed in the
+    file's own line of history, which is what link repair needs.
+    """
+    name = path
+    blobs: list[str] = []
+    for commit in history:
+        change = next((c for c in commit.changes if c.path == name and c.status != "D"), None)
+        if change is None:
+            continue
+        if change.blob:
+            blobs.append(change.blob)
+        if change.status.startswith("R") and change.old_path:
+            name = change.old_path
+        elif change.status.startswith(("A", "C")):
+            break
+    return blobs
