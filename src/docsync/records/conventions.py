@@ -20,7 +20,6 @@ asked for the doc is not told about it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,6 +30,7 @@ from ..model import Document, Finding
 from ..rewrite import link_text, relative_destination
 from ..wrapfix import fix_document
 from ..writer import FileWrite
+from .markers import MarkersError, marked_span
 from .model import Record
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ _GATE_MEANINGS = {
 }
 
 
-class ConventionsMarkersError(ValueError):
+class ConventionsMarkersError(MarkersError):
     """The doc's markers are broken, so its generated part cannot be found safely."""
 
 
@@ -212,15 +212,10 @@ def render_generated(conventions: Conventions) -> str:
 
 def generated_span(text: str) -> tuple[int, int] | None:
     """Offsets of the generated part (markers included), or None when there are no markers."""
-    begins = [m.start() for m in re.finditer(re.escape(BEGIN), text)]
-    ends = [m.start() for m in re.finditer(re.escape(END), text)]
-    if not begins and not ends:
-        return None
-    if len(begins) != 1 or len(ends) != 1 or ends[0] < begins[0]:
-        raise ConventionsMarkersError(
-            f"expected one {BEGIN} followed by one {END}, found {len(begins)} and {len(ends)}"
-        )
-    return begins[0], ends[0] + len(END)
+    try:
+        return marked_span(text, BEGIN, END)
+    except MarkersError as exc:
+        raise ConventionsMarkersError(str(exc)) from None
 
 
 def render(conventions: Conventions, existing: str | None) -> str:

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from ..gates.links import markdown_url
 from ..rewrite import link_text, relative_destination
+from .markers import MarkersError, marked_span
 from .model import Record, parse_id
 
 BEGIN = "<!-- docsync:index:begin -->"
@@ -32,7 +33,7 @@ FORMER_HEADING = "## Former ids"
 _FORMER_INTRO = "Where each former id and path now lives."
 
 
-class IndexMarkersError(ValueError):
+class IndexMarkersError(MarkersError):
     """The index's markers are broken, so its generated part cannot be found safely."""
 
 
@@ -108,15 +109,10 @@ def default_title(target: str) -> str:
 
 def generated_span(text: str) -> tuple[int, int] | None:
     """Offsets of the generated part (markers included), or None when there are no markers."""
-    begins = [m.start() for m in re.finditer(re.escape(BEGIN), text)]
-    ends = [m.start() for m in re.finditer(re.escape(END), text)]
-    if not begins and not ends:
-        return None
-    if len(begins) != 1 or len(ends) != 1 or ends[0] < begins[0]:
-        raise IndexMarkersError(
-            f"expected one {BEGIN} followed by one {END}, found {len(begins)} and {len(ends)}"
-        )
-    return begins[0], ends[0] + len(END)
+    try:
+        return marked_span(text, BEGIN, END)
+    except MarkersError as exc:
+        raise IndexMarkersError(str(exc)) from None
 
 
 def render_index(
