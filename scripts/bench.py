@@ -73,6 +73,7 @@ class Corpus:
     links: int
     broken_paths: int
     broken_fragments: int
+    markdown_bytes: int
 
     @property
     def broken(self) -> int:
@@ -125,8 +126,11 @@ def _relative(source: str, target: str) -> str:
 class _Writer:
     """Writes one page: prose paragraphs with links woven into sentences."""
 
-    def __init__(self, rng: random.Random, pages: list[Page], folders: list[str]) -> None:
+    def __init__(
+        self, rng: random.Random, pages: list[Page], folders: list[str], prose: float
+    ) -> None:
         self.rng = rng
+        self.sentence = (max(1, round(4 * prose)), max(1, round(10 * prose)))
         self.pages = pages
         self.folders = folders
         self.broken_paths = 0
@@ -173,7 +177,7 @@ class _Writer:
         sentences = []
         definitions: list[str] = []
         for i in range(max(links, self.rng.randint(2, 4))):
-            sentence = self.words(4, 10)
+            sentence = self.words(*self.sentence)
             if i < links:
                 sentence += " " + self.link(page, broken.pop() if broken else None, definitions)
             if self.rng.random() < 0.2:
@@ -207,22 +211,26 @@ class _Writer:
         return "\n".join(out)
 
 
-def generate(root: Path, files: int, links: int, seed: int) -> Corpus:
+def generate(root: Path, files: int, links: int, seed: int, prose: float = 1.0) -> Corpus:
     """Write the corpus under ``root`` and commit it; deterministic for a seed."""
     rng = random.Random(seed)
     pages = _plan(rng, files)
     folders = sorted({posixpath.dirname(p.path) for p in pages} - {""})
-    writer = _Writer(rng, pages, folders)
+    writer = _Writer(rng, pages, folders, prose)
     broken_count = max(2, files // 300)
     broken_at = set(rng.sample(range(len(pages)), min(len(pages), broken_count)))
+    size = 0
     for index, page in enumerate(pages):
         broken: list[str | None] = ["path", "fragment"] if index in broken_at else []
         text = writer.page(page, max(1, round(rng.gauss(links, links / 5))), broken)
         full = root / page.path
         full.parent.mkdir(parents=True, exist_ok=True)
         full.write_text(text + "\n", encoding="utf-8")
+        size += len((text + "\n").encode())
     _commit(root)
-    return Corpus(root, len(pages), writer.links, writer.broken_paths, writer.broken_fragments)
+    return Corpus(
+        root, len(pages), writer.links, writer.broken_paths, writer.broken_fragments, size
+    )
 
 
 def _git_env() -> dict[str, str]:
@@ -348,6 +356,7 @@ def summarise(
     findings = {name: sorted({r.findings for r in rs}) for name, rs in runs.items()}
     return {
         "files": corpus.files,
+        "markdown_bytes": corpus.markdown_bytes,
         "links": corpus.links,
         "broken_links": corpus.broken,
         "repeat": len(runs["cold"]),
@@ -369,7 +378,8 @@ def print_summary(summary: dict[str, object], stream: object = sys.stdout) -> No
     assert isinstance(seconds, dict) and isinstance(findings, dict)
     sane = "both tools" if summary["findings_match_broken_links"] else "NOT all tools"
     lines = [
-        f"corpus: {summary['files']} files, {summary['links']} links, "
+        f"corpus: {summary['files']} files ({summary['markdown_bytes']:,} bytes), "
+        f"{summary['links']} links, "
         f"{summary['broken_links']} deliberately broken; {summary['cpus']} CPUs; "
         f"median of {summary['repeat']}; versions {summary['versions']}",
         f"  markdown-it-py parse alone, one process  {summary['parse_alone']:7.3f} s",
@@ -396,12 +406,18 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--links", type=int, default=20, help="links per file, on average (default 20)"
     )
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
+    parser.add_argument(
+        "--prose",
+        type=float,
+        default=1.0,
+        help="words per sentence, as a factor of 4-10 (default 1.0); the links stay the same",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (default 3)")
     parser.add_argument("--keep", type=Path, help="generate the corpus here and keep it")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     args = parser.parse_args(argv)
-    if args.files < 2 or args.links < 1 or args.repeat < 1:
-        parser.error("--files must be >= 2, --links and --repeat >= 1")
+    if args.files < 2 or args.links < 1 or args.repeat < 1 or args.prose <= 0:
+        parser.error("--files must be >= 2, --links and --repeat >= 1, --prose > 0")
     return args
 
 
@@ -420,11 +436,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         root = Path(tempfile.mkdtemp(prefix="docsync-bench-"))
     try:
         print(f"bench: generating {args.files} files in {root}", file=sys.stderr)
-        corpus = generate(root, args.files, args.links, args.seed)
+        corpus = generate(root, args.files, args.links, args.seed, args.prose)
         print("bench: timing", file=sys.stderr)
         load_before = _load_average()
         runs = measure(root, args.repeat)
         extra = {
+            "seed": args.seed,
+            "prose": args.prose,
             "versions": versions(),
             "parse_alone": round(parse_alone(root), 3),
             "load_before": load_before,
