@@ -247,6 +247,9 @@ def _collector_paused() -> Iterator[None]:
     Documents hold no cycles, so nothing they own needs the collector; freed
     objects are still freed as their references go. The freeze is
     process-wide, which suits a command-line run that loads once and exits.
+    Parse workers forked meanwhile inherit the paused collector and need it
+    no more: parsing leaves no reference cycles behind (markdown-it's tokens
+    and our documents are trees).
     """
     if not gc.isenabled():
         yield
