@@ -29,6 +29,7 @@ from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
@@ -229,7 +230,36 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     md.block.ruler.at("reference", _record_block(reference, "docsync_definitions"))
     if shortcuts:
         _dispatch_block_rules(md)
+        _plain_inline_as_text(md)
     return md
+
+
+def _plain_inline_as_text(md: MarkdownIt) -> None:
+    """Give inline content with no character any inline rule stops at its one text token.
+
+    markdown-it's inline parser would set up its state, run the text rule
+    once (it takes everything up to the first terminator character, here the
+    whole content), run four post-processing passes and end with exactly
+    that token. Headings and list items are mostly such plain text. Without
+    the terminator set (older markdown-it), everything goes the long way.
+    """
+    if not isinstance(getattr(md.inline, "terminator_re", None), re.Pattern):
+        return
+    parse_inline = md.inline.parse
+
+    def inline(state: StateCore) -> None:
+        terminators = state.md.inline.terminator_re
+        for token in state.tokens:
+            if token.type != "inline":
+                continue
+            if token.children is None:
+                token.children = []
+            if terminators.search(token.content) is not None:
+                parse_inline(token.content, state.md, state.env, token.children)
+            elif token.content:
+                token.children.append(Token("text", "", 0, content=token.content))
+
+    md.core.ruler.at("inline", inline)
 
 
 # The characters (the first after a line's indentation) a block rule can
