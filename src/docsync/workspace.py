@@ -365,9 +365,10 @@ def _parse_pending(
         for path, data in pending:
             yield _parse_one(path, data), None
         return
-    # Small batches keep both cores busy to the end and let this process
-    # unpickle one batch while the workers parse the next.
-    size = max(8, min(64, len(pending) // (workers * 8)))
+    # Small batches keep both cores busy to the end (the last one is all
+    # that can leave a worker idle) and let this process unpickle one batch
+    # while the workers parse the next.
+    size = max(8, min(32, len(pending) // (workers * 8)))
     batches = [pending[i : i + size] for i in range(0, len(pending), size)]
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
