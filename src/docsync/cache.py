@@ -269,7 +269,8 @@ def open_cache(git_dir: Path) -> ParseCache:
 
 def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
     try:
-        payload = _DataUnpickler(io.BytesIO(file.read_bytes())).load()
+        with open(file, "rb") as handle:
+            payload = _DataUnpickler(handle).load()
     except Exception:  # any failure means: not our cache, rebuild it
         return {}, 0
     if (
@@ -350,7 +351,8 @@ class ResultCache:
 
 def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
     try:
-        payload = _DataUnpickler(io.BytesIO(file.read_bytes())).load()
+        with open(file, "rb") as handle:
+            payload = _DataUnpickler(handle).load()
     except Exception:  # any failure means: not ours, start afresh
         return {}
     if (
