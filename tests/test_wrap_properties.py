@@ -14,7 +14,7 @@ from docsync.config import Config
 from docsync.gates import wrap
 from docsync.markdown import parse, render_signature
 from docsync.model import Document, Paragraph
-from docsync.wrapfix import fix_document
+from docsync.wrapfix import fix_document, may_violate, prose_of, violations
 
 WORDS = st.sampled_from(
     [
@@ -211,3 +211,15 @@ def test_fix_sentence(text: str) -> None:
 def test_fix_width(text: str, width: int) -> None:
     # 80 is the common setting; narrow widths force a break at nearly every gap
     _assert_fix_properties(text, width)
+
+
+@SETTINGS
+@given(DOCUMENTS, st.sampled_from(["none", "sentence", 80, 30, 12]))
+def test_prefilter_never_hides_a_violation(text: str, mode: str | int) -> None:
+    # may_violate lets the gate skip most paragraphs unread; it must only skip
+    # paragraphs the full analysis finds nothing wrong with.
+    config = Config(wrap=mode)
+    doc = parse("prop.md", text)
+    for prose in prose_of(doc, config, every=True):
+        if not may_violate(doc, prose.paragraph, config):
+            assert violations(doc, prose, config) == []

@@ -195,7 +195,7 @@ class _Paragraph:
 
 def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
     found = []
-    for prose in prose_of(doc, config):
+    for prose in prose_of(doc, config, every=True):
         lines = range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1)
         found.append(_Paragraph(doc, prose, max(display_width(doc.line_text(n)) for n in lines)))
     return found

@@ -725,12 +725,39 @@ def in_scope(para: Paragraph, config: Config) -> bool:
     return config.wrap_blockquotes or "blockquote" not in para.containers
 
 
-def prose_of(doc: Document, config: Config) -> list[Prose]:
-    """The paragraphs ``config`` checks, read as words and gaps, in source order."""
+_SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
+
+
+def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
+    """False when ``para`` cannot break ``config.wrap``, judged from its raw lines alone.
+
+    A cheap, conservative filter in front of :func:`analyse` (which reads every
+    word): most paragraphs of a conforming repository are skipped without it.
+    Every bound errs towards analysing: a display column is at most two per
+    character (wide characters) and a tab at most four.
+    """
+    mode = config.wrap
+    multiline = para.lines.last > para.lines.first
+    if mode == "none":
+        return multiline
+    lines = [doc.line_text(n) for n in range(para.lines.first, para.lines.last + 1)]
+    if isinstance(mode, int):
+        return any(2 * len(line) + 2 * line.count("\t") > mode for line in lines)
+    if mode == "sentence":
+        return multiline or any(_SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+    return False
+
+
+def prose_of(doc: Document, config: Config, *, every: bool = False) -> list[Prose]:
+    """The paragraphs ``config`` checks, read as words and gaps, in source order.
+
+    Paragraphs that cannot break ``config.wrap`` are left out unless ``every``
+    (for measuring one reading against several conventions).
+    """
     found: list[Prose] = []
     index = DocumentIndex.of(doc)
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if in_scope(para, config):
+        if in_scope(para, config) and (every or may_violate(doc, para, config)):
             prose = analyse(doc, para, index)
             if prose is not None:
                 found.append(prose)
