@@ -16,13 +16,13 @@ from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
-from . import __version__, lifecycle, report
+from . import __version__, report
 from .adopt_hooks import DEFAULT_HOOK_REPO
 from .checks import run_check, run_fix
 from .errors import DocsyncError
@@ -30,6 +30,9 @@ from .gitrepo import find_repo
 from .model import Finding
 from .rules import all_rules, by_code
 from .workspace import relative_to_root
+
+if TYPE_CHECKING:
+    from . import lifecycle
 
 PROGRESS_MINIMUM = 50
 """Fewer files than this to parse show no bar: it would only flash."""
@@ -325,6 +328,8 @@ def new(
 ) -> None:
     """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
     with _errors():
+        from . import lifecycle
+
         change = lifecycle.create(Path.cwd(), title, status, template, date.today())
         root = find_repo(Path.cwd()).root
     _report_files(change)
@@ -341,6 +346,8 @@ def move(
 ) -> None:
     """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
     with _errors():
+        from . import lifecycle
+
         change = lifecycle.move(Path.cwd(), record, state, note, date.today())
         root = find_repo(Path.cwd()).root
     stderr.print(f"moved {change.source} -> {change.record}", markup=False)
