@@ -218,3 +218,68 @@ def test_changed_checks_changed_files_and_their_linkers(repo: Path) -> None:
     # other.md is broken too but untouched, so a pull-request run does not see it.
     assert payload["files"] == 2
     assert [(f["path"], f["rule"]) for f in payload["findings"]] == [("README.md", "L006")]
+
+
+def test_fix_check_and_diff_write_nothing(repo: Path) -> None:
+    (repo / "wrapped.md").write_text("# W\n\none\ntwo\n")
+    git(repo, "add", "wrapped.md")
+    checked = runner.invoke(app, ["fix", "--check", "wrapped.md"])
+    assert checked.exit_code == 1
+    assert "would fix wrapped.md" in checked.stdout
+    diffed = runner.invoke(app, ["fix", "--diff", "wrapped.md"])
+    assert diffed.exit_code == 1
+    assert "-one\n-two\n+one two\n" in diffed.stdout
+    assert (repo / "wrapped.md").read_text() == "# W\n\none\ntwo\n"
+    fixed = runner.invoke(app, ["fix", "wrapped.md"])
+    assert fixed.exit_code == 0, fixed.stdout
+    assert (repo / "wrapped.md").read_text() == "# W\n\none two\n"
+    again = runner.invoke(app, ["fix", "--check", "wrapped.md"])
+    assert again.exit_code == 0
+
+
+def test_fix_keeps_crlf_and_bom(repo: Path) -> None:
+    (repo / "crlf.md").write_bytes(b"\xef\xbb\xbf# C\r\n\r\none\r\ntwo\r\n")
+    git(repo, "add", "crlf.md")
+    assert runner.invoke(app, ["fix", "crlf.md"]).exit_code == 0
+    assert (repo / "crlf.md").read_bytes() == b"\xef\xbb\xbf# C\r\n\r\none two\r\n"
+
+
+def test_fix_leaves_undecodable_files_alone(repo: Path) -> None:
+    data = b"# L\n\ncaf\xe9\nau lait\n"
+    (repo / "latin1.md").write_bytes(data)
+    git(repo, "add", "latin1.md")
+    result = runner.invoke(app, ["fix", "latin1.md"])
+    assert result.exit_code == 1
+    assert "F001" in result.stdout
+    assert (repo / "latin1.md").read_bytes() == data
+
+
+def test_symlink_loop_on_the_command_line_is_exit_2(repo: Path) -> None:
+    (repo / "loop.md").symlink_to("loop.md")
+    result = runner.invoke(app, ["fix", "loop.md"])
+    assert result.exit_code == 2
+    assert "symlink loop" in result.stderr
+
+
+def test_fix_outside_git_is_exit_2(tmp_path: Path) -> None:
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        result = runner.invoke(app, ["fix"])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 2
+    assert "not inside a git repository" in result.stderr
+
+
+def test_gate_scripts_run_one_gate_each(repo: Path) -> None:
+    import subprocess
+    import sys
+
+    (repo / "wrapped.md").write_text("# W\n\none\ntwo\n")
+    git(repo, "add", "wrapped.md")
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    links = subprocess.run([sys.executable, scripts / "verify-md-links"], cwd=repo, capture_output=True, text=True)
+    wrap = subprocess.run([sys.executable, scripts / "verify-md-wrap"], cwd=repo, capture_output=True, text=True)
+    assert links.returncode == 1 and "L001" in links.stdout and "W001" not in links.stdout
+    assert wrap.returncode == 1 and "W001" in wrap.stdout and "L001" not in wrap.stdout
