@@ -91,3 +91,24 @@ def test_the_core_reports_cold_parsing_and_stays_quiet_when_warm(repo: GitRepo) 
     heard.clear()
     load_workspace(repo.root, config=Config(), progress=hook)
     assert heard == [(PARSING, 0, 0)]
+
+
+def test_the_history_scan_reports_commits_read(repo: GitRepo) -> None:
+    from docsync.gitrepo import HISTORY, read_history
+
+    for n in range(3):
+        repo.write(f"docs/n{n}.md", f"# N{n}\n")
+        repo.commit(f"n{n}")
+    heard: list[tuple[str, int, int]] = []
+    commits = read_history(repo.root, lambda step, done, total: heard.append((step, done, total)))
+    assert heard[-1] == (HISTORY, len(commits), len(commits))
+    assert read_history(repo.root) == commits
+
+
+def test_migrate_through_a_pipe_shows_no_progress(repo: GitRepo) -> None:
+    repo.write("docs/adr/0001-use-x.md", "# Use X\n\nStatus: accepted\n")
+    repo.commit("adr")
+    result = CliRunner().invoke(app, ["migrate"])
+    assert result.exit_code == 0, result.output
+    assert "Reading git history" not in result.output
+    assert "Parsing Markdown" not in result.output

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -240,7 +241,8 @@ def migrate(
             adoption_record=adoption_record,
             today=date.today(),
         )
-        _, outcome = migration.run(Path.cwd(), options)
+        with ProgressBar(stderr, enabled=output == "text") as progress:
+            _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)

@@ -8,7 +8,7 @@ Markdown.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -133,11 +133,18 @@ def is_shallow(root: Path) -> bool:
     return _is_shallow(open_repo(root))
 
 
-def read_history(root: Path) -> list[CommitChanges]:
+HISTORY = "Reading git history"
+
+
+def read_history(
+    root: Path, progress: Callable[[str, int, int], None] | None = None
+) -> list[CommitChanges]:
     """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
 
     Raises :class:`GitError` for a shallow clone, or when git skipped rename
-    detection, since either would date records wrongly.
+    detection, since either would date records wrongly. ``progress`` hears
+    (:data:`HISTORY`, commits read, commits in all); counting them costs one
+    more git command, so it runs only when someone listens.
     """
     repo = open_repo(root)
     if _is_shallow(repo):
@@ -146,7 +153,8 @@ def read_history(root: Path) -> list[CommitChanges]:
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
         )
     try:
-        history = _parse_log(_stream_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--"))
+        tokens = _stream_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--")
+        history = _parse_log(tokens, _commit_counter(repo, progress))
     except GitError:
         if not repo.head.is_valid():
             return []
@@ -227,7 +235,26 @@ def _check_warnings(stderr: str) -> None:
         )
 
 
-def _parse_log(tokens: Iterator[str]) -> list[CommitChanges]:
+def _commit_counter(
+    repo: git.Repo, progress: Callable[[str, int, int], None] | None
+) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    try:
+        total = int(repo.git.rev_list("--count", "HEAD"))
+    except (git.GitCommandError, ValueError):
+        return None
+
+    def seen(done: int) -> None:
+        if done % 250 == 0 or done == total:
+            progress(HISTORY, done, total)
+
+    return seen
+
+
+def _parse_log(
+    tokens: Iterator[str], seen: Callable[[int], None] | None = None
+) -> list[CommitChanges]:
     commits: list[CommitChanges] = []
     header = next(tokens, None)
     while header is not None:
@@ -241,6 +268,8 @@ def _parse_log(tokens: Iterator[str]) -> list[CommitChanges]:
             continue  # another block of a merge's diffs; diff-tree's diffs replace them
         day = date.fromisoformat(stamp[:10])
         commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
+        if seen is not None:
+            seen(len(commits))
     return commits
 
 

@@ -22,7 +22,7 @@ from ..errors import PlanError
 from ..model import Document
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..workspace import Workspace, load_workspace, parse_files
+from ..workspace import Progress, Workspace, load_workspace, parse_files
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
@@ -41,6 +41,7 @@ class Options:
     plan_file: Path | None = None
     adoption_record: bool = True
     today: date | None = None  # the migration's day (the adoption record's date); None: today
+    progress: Progress | None = None  # hears parsing and the history scan; the CLI shows it
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,8 @@ class _Found:
     problems: tuple[Problem, ...]
 
 
-def _find(root: Path, config: Config) -> _Found:
-    workspace = load_workspace(root, config=config)
+def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
+    workspace = load_workspace(root, config=config, progress=progress)
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(paths, config.sources)
     records, problems = _records(workspace, trees, paths)
@@ -107,14 +108,14 @@ def _find(root: Path, config: Config) -> _Found:
     return _Found(workspace, records, indexes, tree, former, tuple(problems))
 
 
-def _inputs(root: Path, config: Config, found: _Found) -> Inputs:
+def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None) -> Inputs:
     return Inputs(
         target=config.target,
         states=config.states,
         statuses=config.statuses,
         records=found.records,
         indexes=found.indexes,
-        origins=_origins(root, list(found.records)),
+        origins=_origins(root, list(found.records), progress),
         commit=gitrepo.head_commit(root),
         hashes=_hashes(root, [*found.records, *found.indexes]),
         tracked=frozenset(found.workspace.listing.tracked),
@@ -141,8 +142,8 @@ def load_session(start: Path, options: Options) -> Session:
     """Read the repository holding ``start`` once: config, records, history, the tree so far."""
     root = gitrepo.find_repo(start).root
     config = configured(load_config(root), options)
-    found = _find(root, config)
-    inputs, view = _inputs(root, config, found), _view(root, config, found)
+    found = _find(root, config, options.progress)
+    inputs, view = _inputs(root, config, found, options.progress), _view(root, config, found)
     return Session(root, config, found.records, inputs, view, found.problems)
 
 
@@ -198,10 +199,10 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
     return {}
 
 
-def _origins(root: Path, paths: list[str]) -> dict[str, Dated]:
+def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[str, Dated]:
     if not paths:
         return {}
-    origins = history.first_proposed(gitrepo.read_history(root), paths)
+    origins = history.first_proposed(gitrepo.read_history(root, progress), paths)
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
