@@ -134,7 +134,7 @@ def _mode(mode: str | int) -> str:
 def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
     comment = (
         "The legacy record trees `docsync migrate` merges into the target, and the kind word",
-        'of their ids ("ADR" in ADR 0001).',
+        'their ids start with ("ADR", "RFC").',
     )
     detected = tuple(Source(t.path, t.kind) for t in inspection.trees)
     if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
