@@ -16,7 +16,7 @@ from docsync.config import load
 from docsync.errors import DocsyncError
 from docsync.markdown import parse
 from docsync.workspace import load_workspace
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo
 
 runner = CliRunner()
 
@@ -26,10 +26,6 @@ WRAPPED_72 = (
     "also fits eighty, a hundred and a hundred and twenty columns.\n"
 )
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

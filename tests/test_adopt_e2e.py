@@ -20,15 +20,11 @@ from typer.testing import CliRunner
 
 from docsync.cli import app
 from tests import adopt_repos
-from tests.gitutil import GitRepo, git_environ, isolate_git_environ
+from tests.gitutil import GitRepo, git_environ
 
 runner = CliRunner()
 ADOPTION = "-adopting-docsync.md"
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 def _pre_commit(root: Path, home: Path) -> subprocess.CompletedProcess[str]:

@@ -22,7 +22,7 @@ from docsync import cache
 from docsync.gates import links
 from docsync.model import Finding
 from docsync.workspace import Workspace, load_workspace
-from tests.gitutil import GitRepo, git_environ, isolate_git_environ
+from tests.gitutil import GitRepo, git_environ
 
 PAGES = {
     "README.md": "# Project\n\nSee [the guide](docs/guide.md#install) and [gone](docs/gone.md).\n",
@@ -30,10 +30,6 @@ PAGES = {
     "docs/faq.md": "# FAQ\n\n[Broken anchor](guide.md#uninstall) and [a folder](./).\n\n[unused]: x.md\n",
 }
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

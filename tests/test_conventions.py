@@ -14,15 +14,11 @@ from docsync.records import conventions
 from docsync.records.gates import load_tree
 from docsync.workspace import load_workspace
 from tests import adopt_repos
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo
 
 AGENTS = "docs/AGENTS.md"
 TEAM_TEXT = "# Working on the docs\n\nAsk in #docs before a large change.\n"
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

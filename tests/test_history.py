@@ -11,14 +11,10 @@ import pytest
 from docsync.errors import GitError
 from docsync.gitrepo import is_shallow, read_history
 from docsync.history import CommitChanges, FileChange, first_proposed, rename_map
-from tests.gitutil import GitRepo, dated, isolate_git_environ
+from tests.gitutil import GitRepo, dated
 
 Story = Callable[[GitRepo], None]
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

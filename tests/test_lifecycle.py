@@ -13,7 +13,7 @@ from docsync import lifecycle
 from docsync.checks import run_check, run_fix
 from docsync.cli import app
 from docsync.config import Config
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo
 
 runner = CliRunner()
 TODAY = date.today().isoformat()
@@ -43,10 +43,6 @@ FILES = {
     ),
 }
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

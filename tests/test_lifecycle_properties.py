@@ -15,24 +15,19 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync import lifecycle
 from docsync.checks import run_check, run_fix
 from docsync.rewrite import relative_destination
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo
 
 STATES = ("proposed", "implemented", "rejected")
 WORDS = ("cache", "plugin", "api", "storage", "queue", "auth", "search", "export")
 FRAGMENTS = ("", "#context", "#decision")
 STYLES = ("inline", "reference", "angle", "absolute")
 
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @dataclass(frozen=True)

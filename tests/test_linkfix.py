@@ -7,12 +7,7 @@ from pathlib import Path
 import pytest
 
 from docsync.checks import run_check, run_fix
-from tests.gitutil import GitRepo, isolate_git_environ
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
+from tests.gitutil import GitRepo
 
 
 @pytest.fixture

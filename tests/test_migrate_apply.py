@@ -13,7 +13,7 @@ from docsync.cli import app
 from docsync.errors import GitError, PlanError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
-from tests.gitutil import GitRepo, isolate_git_environ
+from tests.gitutil import GitRepo
 
 runner = CliRunner()
 
@@ -23,10 +23,6 @@ RECORDS = {
     "README.md": "# Project\n\nRead [the first decision](docs/adr/0001-use-postgres.md).\n",
 }
 
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
 
 
 @pytest.fixture

@@ -39,10 +39,6 @@ FORMER = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate_git_environ(monkeypatch)
-
 
 def _records() -> list[Record]:
     return [
