@@ -33,10 +33,9 @@ def _own_verdicts() -> dict[str, str]:
     return dict(row.split() for row in rows if row.strip() and not row.startswith("#"))
 
 
-@pytest.fixture(scope="module")
-def findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Finding]]:
+def build_cases_repo(repo: Path) -> Path:
+    """The shared and own cases as one committed repository (also used by other tests)."""
     assert SHARED.is_dir(), f"shared conformance cases missing at {SHARED}"
-    repo = tmp_path_factory.mktemp("links-cases")
     shutil.copytree(SHARED, repo, dirs_exist_ok=True)
     shutil.copytree(OWN, repo, dirs_exist_ok=True)
     for path in repo.rglob("*"):
@@ -49,6 +48,12 @@ def findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Finding
     git(repo, "add", "-A")
     git(repo, "rm", "-q", "--cached", "targets/untracked.md")
     git(repo, "commit", "-q", "-m", "cases")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Finding]]:
+    repo = build_cases_repo(tmp_path_factory.mktemp("links-cases"))
     workspace = load_workspace(repo)
     grouped: dict[str, list[Finding]] = {}
     for finding in links.check_workspace(workspace):

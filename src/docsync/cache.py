@@ -215,6 +215,13 @@ class ParseCache:
         self._used[key] = document if blob is None else blob
         self._dirty = True
 
+    def put_blob(self, key: str, blob: bytes) -> None:
+        """Remember a document by its :func:`dumps` alone (a parse worker's)."""
+        if self._file is None:
+            return
+        self._used[key] = blob
+        self._dirty = True
+
     def save(self) -> None:
         if self._file is None or not self._dirty:
             return

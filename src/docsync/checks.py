@@ -73,7 +73,8 @@ def run_check(
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
-    workspace = load_workspace(start, paths, config, progress=progress)
+    summarizer = links.Summarizer if "links" in chosen else None
+    workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
     if changed_since is not None:
         workspace = _narrow_to_changed(workspace, changed_since or None)
     return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)

@@ -31,6 +31,11 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 _PARALLEL_THRESHOLD = 64
 _PAUSE_COLLECTOR_FROM = 500  # files; see _collector_paused
 
+Summarize = Callable[[Document], object]
+"""Made in a parse worker beside each document it parses (see :func:`parse_files`)."""
+SummarizerFactory = Callable[["Workspace"], Summarize]
+"""Makes a :data:`Summarize` from the workspace as known before parsing (no documents yet)."""
+
 Progress = Callable[[str, int, int], None]
 """A progress hook: (description, done, total). The core reports; the CLI decides whether to show it."""
 PARSING = "Parsing Markdown"
@@ -171,16 +176,33 @@ def _parse_one(path: str, data: bytes) -> _Parsed:
     return _Parsed(path, parse(path, text, newline, bom), None)
 
 
-def _parse_batch(
-    batch: Sequence[tuple[str, bytes]],
-) -> list[tuple[str, bytes | None, Finding | None]]:
+_Sent = tuple[str, bytes | None, Finding | None, object]
+"""What a worker sends back per file: path, pickled document, problem, summary."""
+
+# The worker's summarizer, set once per worker process by _start_worker.
+_worker_summarize: Summarize | None = None
+
+
+def _start_worker(summarize: Summarize | None) -> None:
+    global _worker_summarize
+    _worker_summarize = summarize
+
+
+def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     """Parse in a worker. Each document travels back pickled once, in the form
-    the cache stores, so the parent neither pickles it again nor waits for it."""
-    out: list[tuple[str, bytes | None, Finding | None]] = []
+    the cache stores, so the parent neither pickles it again nor unpickles it
+    until something reads it; with it, its summary when there is a summarizer."""
+    out: list[_Sent] = []
     for path, data in batch:
         parsed = _parse_one(path, data)
-        blob = parse_cache.dumps(parsed.document) if parsed.document is not None else None
-        out.append((path, blob, parsed.problem))
+        document = parsed.document
+        blob = parse_cache.dumps(document) if document is not None else None
+        summary = (
+            _worker_summarize(document)
+            if document is not None and _worker_summarize is not None
+            else None
+        )
+        out.append((path, blob, parsed.problem, summary))
     return out
 
 
@@ -222,16 +244,20 @@ def parse_files(
     paths: Sequence[str],
     config: Config,
     progress: Progress | None = None,
+    summarize: Summarize | None = None,
 ) -> tuple[Documents, list[Finding]]:
     """Parse every path once, through the cache and in parallel.
 
     ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
-    did not have, once before the first and after each one.
+    did not have, once before the first and after each one. ``summarize``,
+    when given, runs in the parse workers on each document they parse; the
+    results are :attr:`Documents.summaries` (documents parsed here or taken
+    from the cache have none).
     """
     if len(paths) < _PAUSE_COLLECTOR_FROM:
-        return _parse_files(root, git_dir, paths, config, progress)
+        return _parse_files(root, git_dir, paths, config, progress, summarize)
     with _collector_paused():
-        return _parse_files(root, git_dir, paths, config, progress)
+        return _parse_files(root, git_dir, paths, config, progress, summarize)
 
 
 @contextmanager
@@ -269,6 +295,7 @@ def _parse_files(
     paths: Sequence[str],
     config: Config,
     progress: Progress | None,
+    summarize: Summarize | None,
 ) -> tuple[Documents, list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     found: dict[str, Document] = {}
@@ -289,16 +316,25 @@ def _parse_files(
             pending.append((path, data))
     if progress is not None:
         progress(PARSING, 0, len(pending))
-    for done, (parsed, blob) in enumerate(_parse_pending(pending, config), start=1):
+    summaries: dict[str, object] = {}
+    contents = dict(pending)
+    for done, (path, made, problem, summary) in enumerate(
+        _parse_pending(pending, config, summarize), start=1
+    ):
         if progress is not None:
             progress(PARSING, done, len(pending))
-        if parsed.document is not None:
-            found[parsed.path] = parsed.document
-            store.put(keys[parsed.path], parsed.document, blob)
-        if parsed.problem is not None:
-            problems.append(parsed.problem)
+        if isinstance(made, bytes):  # a worker's: stays packed, like the cache's
+            packed[path] = (made, contents[path])
+            store.put_blob(keys[path], made)
+        elif made is not None:
+            found[path] = made
+            store.put(keys[path], made)
+        if summary is not None:
+            summaries[path] = summary
+        if problem is not None:
+            problems.append(problem)
     store.save()
-    return Documents(paths, found, packed, keys), problems
+    return Documents(paths, found, packed, keys, summaries), problems
 
 
 class Documents(Mapping[str, Document]):
@@ -310,7 +346,9 @@ class Documents(Mapping[str, Document]):
     of their own unpickles nothing. An entry that does not unpickle to the
     document it should be is parsed again from the file's bytes.
     ``content_keys`` holds the cache key (the identity of the content) of
-    every file that was read, for such result caches.
+    every file that was read, for such result caches. Documents a parse
+    worker made stay pickled too, and ``summaries`` holds what the
+    summarizer given to :func:`parse_files` made of them in the worker.
     """
 
     def __init__(
@@ -319,11 +357,13 @@ class Documents(Mapping[str, Document]):
         ready: dict[str, Document],
         packed: dict[str, tuple[bytes, bytes]],
         content_keys: dict[str, str],
+        summaries: Mapping[str, object] | None = None,
     ) -> None:
         self._order = [path for path in order if path in ready or path in packed]
         self._ready = ready
         self._packed = packed
         self.content_keys: Mapping[str, str] = content_keys
+        self.summaries: Mapping[str, object] = summaries or {}
 
     def __getitem__(self, path: str) -> Document:
         if self._packed:
@@ -357,30 +397,28 @@ class Documents(Mapping[str, Document]):
 
 
 def _parse_pending(
-    pending: list[tuple[str, bytes]], config: Config
-) -> Iterator[tuple[_Parsed, bytes | None]]:
-    """Parse results as they come, with the pickled document when a worker made it."""
+    pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    """Parse results as they come: (path, the document or a worker's pickle of
+    it, problem, summary). Documents parsed here get no summary."""
     workers = _workers(config, len(pending))
     if workers == 1:
         for path, data in pending:
-            yield _parse_one(path, data), None
+            parsed = _parse_one(path, data)
+            yield path, parsed.document, parsed.problem, None
         return
     # Small batches keep both cores busy to the end (the last one is all
-    # that can leave a worker idle) and let this process unpickle one batch
-    # while the workers parse the next.
+    # that can leave a worker idle).
     size = max(8, min(32, len(pending) // (workers * 8)))
     batches = [pending[i : i + size] for i in range(0, len(pending), size)]
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(summarize,)
+    ) as pool:
         for batch in pool.map(_parse_batch, batches):
-            for path, blob, problem in batch:
-                document = parse_cache.loads(blob) if blob is not None else None
-                if blob is not None and document is None:  # cannot happen; never lose a file
-                    yield _parse_one(path, dict(pending)[path]), None
-                    continue
-                yield _Parsed(path, document, problem), blob
+            yield from batch
 
 
 # --------------------------------------------------------------------------- entry point
@@ -392,12 +430,14 @@ def load_workspace(
     config: Config | None = None,
     extra: Iterable[str] = (),
     progress: Progress | None = None,
+    summarizer: SummarizerFactory | None = None,
 ) -> Workspace:
     """Discover and parse the repository holding ``start``.
 
     ``paths`` (repository-relative) narrows what is reported on; every
     Markdown file in scope is still parsed so that links into other files
-    resolve against their headings. ``progress`` is passed to :func:`parse_files`.
+    resolve against their headings. ``progress`` is passed to :func:`parse_files`,
+    and so is what ``summarizer`` makes of the workspace as known before parsing.
     """
     repo = find_repo(start)
     config = config or load_config(repo.root)
@@ -405,8 +445,14 @@ def load_workspace(
     everything = discover(repo.root, listing, config)
     selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
     to_parse = sorted(set(everything) | set(selected) | set(extra))
-    documents, problems = parse_files(repo.root, repo.git_dir, to_parse, config, progress)
     chosen = set(selected)
+    summarize = None
+    if summarizer is not None:
+        unparsed = Workspace(repo.root, repo.git_dir, config, listing, {}, (), selected)
+        summarize = summarizer(unparsed)
+    documents, problems = parse_files(
+        repo.root, repo.git_dir, to_parse, config, progress, summarize
+    )
     return Workspace(
         root=repo.root,
         git_dir=repo.git_dir,

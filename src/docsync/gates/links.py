@@ -16,7 +16,7 @@ import hashlib
 import html
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -90,6 +90,8 @@ class RepoIndex:
     extra_keys: dict[str, str | None] = field(default_factory=dict)
     # anchors_of per target path: a file is linked to from many places.
     anchor_memo: dict[str, tuple[dict[str, str], bool] | None] = field(default_factory=dict)
+    # anchors of documents by path, from their link summaries (so the documents stay packed)
+    known_anchors: dict[str, dict[str, str]] = field(default_factory=dict)
     # tracked files by lowercase name and by folder, built for the first suggestion
     _by_name: dict[str, list[str]] = field(default_factory=dict)
     _by_folder: dict[str, list[str]] = field(default_factory=dict)
@@ -119,6 +121,11 @@ class RepoIndex:
             self.extra_documents[path] = documents.get(path)
             self.extra_keys[path] = documents.content_keys.get(path)
         return self.extra_documents[path]
+
+    def anchors_in(self, path: str) -> dict[str, str]:
+        """The anchors of the Markdown document at ``path`` (lowercase → as written)."""
+        known = self.known_anchors.get(path)
+        return dict(known) if known is not None else _document_anchors(self.document(path))
 
     def readme(self, folder: str) -> str | None:
         prefix = f"{folder}/" if folder else ""
@@ -195,20 +202,73 @@ def _targets(doc: Document) -> Iterator[_Target]:
         yield _Target(definition.destination, markdown_url(definition.destination), definition.line, definition.column, image)
 
 
+_Pending = tuple[str, int, int, str, str]
+"""A fragment check that needs another document's anchors: (raw, line, column, target path, fragment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSummary:
+    """The gate's verdict on one document as far as it needs no other document.
+
+    ``items`` are the findings in the order :func:`check` reports them, with
+    the fragment checks that need another document's anchors left pending in
+    their place; ``anchors`` are the document's own (lowercase → as written),
+    for the pending checks of documents that link here. Everything in it
+    depends only on the document and what git lists, so a parse worker makes
+    it beside the document and the gate never needs the document itself.
+    """
+
+    path: str
+    items: tuple[Finding | _Pending, ...]
+    anchors: dict[str, str]
+
+
 def check(doc: Document, index: RepoIndex) -> list[Finding]:
-    findings: list[Finding] = []
+    return finish(summarize(doc, index), index)
+
+
+def summarize(doc: Document, index: RepoIndex) -> LinkSummary:
+    """Phase one: every check that needs only ``doc`` and the repository listing."""
+    items: list[Finding | _Pending] = []
     for target in _targets(doc):
-        findings.extend(_check_target(doc, target, index))
-    findings.extend(_check_definitions(doc))
+        items.extend(_check_target(doc, target, index))
+    items.extend(_check_definitions(doc))
+    return LinkSummary(doc.path, tuple(items), _document_anchors(doc))
+
+
+def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
+    """Phase two: the pending fragment checks, against the anchors of their targets."""
+    findings: list[Finding] = []
+    for item in summary.items:
+        if isinstance(item, Finding):
+            findings.append(item)
+            continue
+        raw, line, column, path, fragment = item
+        target = _Target(raw, "", line, column, False)
+        findings.extend(_check_fragment(summary.path, target, path, fragment, index))
     return findings
 
 
-def _finding(doc: Document, target: _Target, rule: str, message: str, suggestion: str | None = None) -> Finding:
+class Summarizer:
+    """:func:`summarize` for parse workers, which run before the workspace has documents.
+
+    Made from the workspace as known before parsing (its listing, root and
+    config; no documents), which is all :func:`summarize` reads.
+    """
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._index = RepoIndex.build(workspace)
+
+    def __call__(self, doc: Document) -> LinkSummary:
+        return summarize(doc, self._index)
+
+
+def _finding(source: str, target: _Target, rule: str, message: str, suggestion: str | None = None) -> Finding:
     text = f"{message} (did you mean '{suggestion}'?)" if suggestion else message
-    return Finding(GATE, rule, doc.path, target.line, target.column, text, suggestion)
+    return Finding(GATE, rule, source, target.line, target.column, text, suggestion)
 
 
-def _check_target(doc: Document, target: _Target, index: RepoIndex) -> list[Finding]:
+def _check_target(doc: Document, target: _Target, index: RepoIndex) -> Sequence[Finding | _Pending]:
     url = target.url.strip()
     if not url or is_external(url):
         return []
@@ -218,17 +278,17 @@ def _check_target(doc: Document, target: _Target, index: RepoIndex) -> list[Find
         decoded = _percent_decode(path_part)
         decoded_fragment = _percent_decode(fragment) if hash_sign else ""
     except _BadEscape:
-        return [_finding(doc, target, "L008", f"malformed percent-escape in '{target.raw}'")]
+        return [_finding(doc.path, target, "L008", f"malformed percent-escape in '{target.raw}'")]
     if not decoded:
-        return _check_fragment(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
+        return _fragment(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
     resolved = _resolve(doc.path, decoded)
     if resolved is None:
-        return [_finding(doc, target, "L004", f"'{target.raw}' resolves outside the repository")]
+        return [_finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
     problem = _existence(doc, target, resolved, index)
     if problem is not None:
         return [problem]
     if hash_sign and not target.image:
-        return _check_fragment(doc, target, resolved, decoded_fragment, index)
+        return _fragment(doc, target, resolved, decoded_fragment, index)
     return []
 
 
@@ -253,18 +313,18 @@ def _resolve(source: str, decoded: str) -> str | None:
 def _existence(doc: Document, target: _Target, path: str, index: RepoIndex) -> Finding | None:
     if path in index.files:
         if index.workspace.listing.is_symlink(path) and index.symlink_target(path) is None:
-            return _finding(doc, target, "L005", f"'{target.raw}' is a symlink whose target does not exist")
+            return _finding(doc.path, target, "L005", f"'{target.raw}' is a symlink whose target does not exist")
         return None
     if path in index.dirs:
         return None
     if path in index.workspace.listing.untracked:
-        return _finding(doc, target, "L002", f"'{target.raw}' is not tracked by git (git add it, or it is broken for everyone else)")
+        return _finding(doc.path, target, "L002", f"'{target.raw}' is not tracked by git (git add it, or it is broken for everyone else)")
     other_case = index.folded.get(path.lower())
     if other_case is not None:
-        return _finding(doc, target, "L003", f"'{target.raw}' matches '{other_case}' only in letter case; it breaks on GitHub and Linux", _relative(doc.path, other_case))
+        return _finding(doc.path, target, "L003", f"'{target.raw}' matches '{other_case}' only in letter case; it breaks on GitHub and Linux", _relative(doc.path, other_case))
     closest = index.closest_path(path)
     suggestion = _relative(doc.path, closest) if closest else None
-    return _finding(doc, target, "L001", f"'{target.raw}' does not exist", suggestion)
+    return _finding(doc.path, target, "L001", f"'{target.raw}' does not exist", suggestion)
 
 
 def _relative(source: str, path: str) -> str:
@@ -280,11 +340,11 @@ def anchors_of(path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | Non
         return {}, False
     if path in index.dirs and path not in index.files:
         readme = index.readme(path)
-        anchors = _document_anchors(index.document(readme)) if readme else {}
+        anchors = index.anchors_in(readme) if readme else {}
         anchors.setdefault("readme", "readme")
         return anchors, False
     if path.lower().endswith(_MARKDOWN):
-        return _document_anchors(index.document(path)), False
+        return index.anchors_in(path), False
     return {}, True
 
 
@@ -297,7 +357,28 @@ def _document_anchors(doc: Document | None) -> dict[str, str]:
     return anchors
 
 
-def _check_fragment(doc: Document, target: _Target, path: str, fragment: str, index: RepoIndex) -> list[Finding]:
+def _fragment(doc: Document, target: _Target, path: str, fragment: str, index: RepoIndex) -> Sequence[Finding | _Pending]:
+    """The fragment check now when ``doc`` and the listing decide it, else pending."""
+    if fragment == "" or fragment.lower() == "top":
+        return []
+    known = _local_anchors(doc, path, index)
+    if known is None:
+        return [(target.raw, target.line, target.column, path, fragment)]
+    return _fragment_findings(doc.path, target, path, fragment, known, index)
+
+
+def _local_anchors(doc: Document, path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | None:
+    """:func:`anchors_of` when it needs no document but ``doc``; None when it does."""
+    if index.workspace.listing.is_symlink(path):
+        return {}, False
+    if path in index.dirs and path not in index.files:
+        return None
+    if path.lower().endswith(_MARKDOWN):
+        return (_document_anchors(doc), False) if path == doc.path else None
+    return {}, True
+
+
+def _check_fragment(source: str, target: _Target, path: str, fragment: str, index: RepoIndex) -> list[Finding]:
     if fragment == "" or fragment.lower() == "top":
         return []
     if path in index.anchor_memo:
@@ -305,21 +386,27 @@ def _check_fragment(doc: Document, target: _Target, path: str, fragment: str, in
     else:
         known = index.anchor_memo[path] = anchors_of(path, index)
     assert known is not None
+    return _fragment_findings(source, target, path, fragment, known, index)
+
+
+def _fragment_findings(
+    source: str, target: _Target, path: str, fragment: str, known: tuple[dict[str, str], bool], index: RepoIndex
+) -> list[Finding]:
     anchors, line_numbers = known
     if _LINE_ANCHOR.match(fragment):
         if line_numbers:
             return []
         if fragment.lower() not in anchors:
-            return [_finding(doc, target, "L011", f"'#{fragment}' is a line anchor, but GitHub renders Markdown without line numbers (link to the heading instead)")]
+            return [_finding(source, target, "L011", f"'#{fragment}' is a line anchor, but GitHub renders Markdown without line numbers (link to the heading instead)")]
     exact = anchors.get(fragment.lower())
     if exact is not None:
         if index.workspace.config.strict_fragments and exact != fragment:
-            return [_finding(doc, target, "L007", f"'#{fragment}' matches '#{exact}' only in letter case", _with_fragment(target.raw, exact))]
+            return [_finding(source, target, "L007", f"'#{fragment}' matches '#{exact}' only in letter case", _with_fragment(target.raw, exact))]
         return []
-    where = "this file" if path == doc.path else f"'{path or '/'}'"
+    where = "this file" if path == source else f"'{path or '/'}'"
     close = difflib.get_close_matches(fragment.lower(), list(anchors), n=1, cutoff=0.5)
     suggestion = _with_fragment(target.raw, anchors[close[0]]) if close else None
-    return [_finding(doc, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
+    return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
 
 
 def _with_fragment(raw: str, anchor: str) -> str:
@@ -358,10 +445,17 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
     ):
         return [f for path in workspace.selected for f in known[1][path]]
     index = RepoIndex.build(workspace)
+    documents = workspace.documents
+    made = documents.summaries if isinstance(documents, Documents) else {}
+    # Anchors from the workers' summaries: the documents they describe stay packed.
+    index.known_anchors = {p: s.anchors for p, s in made.items() if isinstance(s, LinkSummary)}
     per_path: dict[str, tuple[Finding, ...]] = {}
     for path in workspace.selected:
-        doc = workspace.documents.get(path)
-        per_path[path] = tuple(check(doc, index)) if doc is not None else ()
+        summary = made.get(path)
+        if not isinstance(summary, LinkSummary):  # parsed here, or from the cache
+            doc = documents.get(path)
+            summary = summarize(doc, index) if doc is not None else None
+        per_path[path] = tuple(finish(summary, index)) if summary is not None else ()
     if store is not None and run is not None:
         dependencies = dict(known[0]) if known is not None else {}
         dependencies.update(index.extra_keys)
