@@ -52,6 +52,8 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
 
 def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
     """The record-tree gates (layout, refs), when the migrate package provides them."""
+    if "layout" not in gates and "refs" not in gates:
+        return []  # not even imported: a links-only run has no use for them
     try:
         from .records import gates as record_gates
     except ImportError:
