@@ -318,6 +318,7 @@ def _parse_files(
         progress(PARSING, 0, len(pending))
     summaries: dict[str, object] = {}
     contents = dict(pending)
+    parse_problems: list[Finding] = []
     for done, (path, made, problem, summary) in enumerate(
         _parse_pending(pending, config, summarize), start=1
     ):
@@ -332,7 +333,9 @@ def _parse_files(
         if summary is not None:
             summaries[path] = summary
         if problem is not None:
-            problems.append(problem)
+            parse_problems.append(problem)
+    place = {path: i for i, path in enumerate(contents)}
+    problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))
     store.save()
     return Documents(paths, found, packed, keys, summaries), problems
 
@@ -399,18 +402,19 @@ class Documents(Mapping[str, Document]):
 def _parse_pending(
     pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
-    """Parse results as they come: (path, the document or a worker's pickle of
-    it, problem, summary). Documents parsed here get no summary."""
+    """Parse results as they come, in no particular order: (path, the document
+    or a worker's pickle of it, problem, summary). Documents parsed here get no summary."""
     workers = _workers(config, len(pending))
     if workers == 1:
         for path, data in pending:
             parsed = _parse_one(path, data)
             yield path, parsed.document, parsed.problem, None
         return
-    # Small batches keep both cores busy to the end (the last one is all
-    # that can leave a worker idle).
+    # Largest files first and small batches keep both cores busy to the end
+    # (the last batch, of the smallest files, is all that can leave a worker idle).
     size = max(8, min(32, len(pending) // (workers * 8)))
-    batches = [pending[i : i + size] for i in range(0, len(pending), size)]
+    ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
+    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
 
