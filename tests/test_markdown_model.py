@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from docsync import slugs
 from docsync.markdown import SourceError, decode, parse, parse_bytes
 from docsync.model import BlockKind, LinkKind
 from docsync.slugs import slugify, unique_slugs
@@ -147,3 +148,10 @@ def test_parse_never_raises_and_spans_are_in_bounds(text: str) -> None:
         assert 1 <= link.line <= doc.line_count
         if link.dest_span is not None:
             assert 0 <= link.dest_span.start <= link.dest_span.end <= len(doc.text)
+
+
+def test_ascii_slugs_keep_what_the_unicode_categories_keep() -> None:
+    every = "".join(chr(i) for i in range(128))
+    by_category = "".join(c for c in every.lower() if slugs._kept(c)).replace(" ", "-")
+    assert slugs.slugify(every) == by_category
+    assert slugs.slugify("Hello, World_2 -- x") == "hello-world_2----x"

@@ -9,12 +9,18 @@ See docs/rfc/implemented/2026-11-29-github-link-semantics.md.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 
 _KEPT_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
 
 UNICODE_VERSION = unicodedata.unidata_version
+
+
+# What _kept keeps of lowercase ASCII, as one pattern: letters (Ll), digits
+# (Nd), the connector "_" (Pc), "-" and " ". Most headings are ASCII.
+_ASCII_DROPPED = re.compile(r"[^a-z0-9_\- ]+")
 
 
 def _kept(char: str) -> bool:
@@ -24,6 +30,8 @@ def _kept(char: str) -> bool:
 def slugify(text: str) -> str:
     """The base slug of a heading's rendered text (no uniqueness counter)."""
     lowered = text.lower()
+    if lowered.isascii():
+        return _ASCII_DROPPED.sub("", lowered).replace(" ", "-")
     return "".join(c for c in lowered if _kept(c)).replace(" ", "-")
 
 
