@@ -155,3 +155,20 @@ def test_ascii_slugs_keep_what_the_unicode_categories_keep() -> None:
     by_category = "".join(c for c in every.lower() if slugs._kept(c)).replace(" ", "-")
     assert slugs.slugify(every) == by_category
     assert slugs.slugify("Hello, World_2 -- x") == "hello-world_2----x"
+
+
+def test_positions_in_table_cells_with_escaped_pipes() -> None:
+    # GFM reads `\|` in a cell as `|`; positions must still point into the source.
+    text = "| a \\| [x](y.md) | [z](w.md) |\n|---|---|\n| `a\\|b` [q](r.md) | [x](y.md) |\n"
+    doc = parse("x.md", text)
+    assert [(link.destination, link.line, link.column) for link in doc.links] == [
+        ("y.md", 1, 8),
+        ("w.md", 1, 20),
+        ("r.md", 3, 10),
+        ("y.md", 3, 22),
+    ]
+    for link in doc.links:
+        assert text[link.span.start] == "["
+        assert link.dest_span is not None
+        assert text[link.dest_span.start : link.dest_span.end] == link.destination
+    assert [text[s.start : s.end] for s in doc.code_spans] == ["`a\\|b`"]

@@ -403,6 +403,7 @@ class _Builder:
     paragraphs: list[Paragraph] = field(default_factory=list)
     used_labels: set[str] = field(default_factory=set)
     references: dict[str, Any] = field(default_factory=dict)
+    cell_cursor: dict[int, int] = field(default_factory=dict)  # table line → where the next cell is
 
     # -- positions
 
@@ -462,18 +463,13 @@ class _Builder:
     ) -> None:
         assert token.map is not None
         atx = parent == "heading_open" and opener is not None and opener.markup.startswith("#")
-        in_cell = parent in ("th_open", "td_open")
-        offsets = self.content_line_offsets(token.map[0], token.content, atx or in_cell)
-        if in_cell:
-            offsets = [self.cell_offset(token)]
         content = token.content
-        line_breaks = _newlines(content)
-
-        def to_source(pos: int) -> int:
-            k = bisect.bisect_left(line_breaks, pos)
-            line_start = line_breaks[k - 1] + 1 if k else 0
-            return offsets[min(k, len(offsets) - 1)] + (pos - line_start)
-
+        offsets: list[int] = []
+        if parent in ("th_open", "td_open"):
+            to_source = self.cell_to_source(token)
+        else:
+            offsets = self.content_line_offsets(token.map[0], content, atx)
+            to_source = _line_mapper(content, offsets)
         protected = self.visit_children(token.children or [], to_source)
         if parent == "heading_open" and opener is not None:
             self.add_heading(opener, token)
@@ -492,16 +488,28 @@ class _Builder:
                 )
             )
 
-    def cell_offset(self, token: Token) -> int:
+    def cell_to_source(self, token: Token) -> Callable[[int], int]:
+        """Map a table cell's content offsets to the source.
+
+        A cell's content reads each escaped pipe ``\\|`` as ``|`` (GFM drops the
+        backslash before the inline parse), so every pipe before an offset
+        shifts it one character further in the source.
+        """
         assert token.map is not None
         line = token.map[0]
         source = self.lines[line]
-        cursor = getattr(self, "_cell_cursor", {}).get(line, 0)
-        column = source.find(token.content, cursor) if token.content else cursor
+        cursor = self.cell_cursor.get(line, 0)
+        written = token.content.replace("|", "\\|")
+        column = source.find(written, cursor) if written else cursor
         if column < 0:
             column = cursor
-        self.__dict__.setdefault("_cell_cursor", {})[line] = column + len(token.content)
-        return self.line_starts[line] + column
+        self.cell_cursor[line] = column + len(written)
+        base = self.line_starts[line] + column
+        pipes = [i for i, char in enumerate(token.content) if char == "|"]
+        if not pipes:
+            return lambda pos: base + pos
+        # a pipe itself maps to its "|", one past its backslash
+        return lambda pos: base + pos + bisect.bisect_right(pipes, pos)
 
     def visit_children(self, children: Sequence[Token], to_source: Callable[[int], int]) -> list[Span]:
         protected: list[Span] = []
@@ -641,6 +649,18 @@ def _heading_text(children: Sequence[Token]) -> Iterator[str]:
             yield child.content
         elif child.type in ("softbreak", "hardbreak"):
             yield "\n"
+
+
+def _line_mapper(content: str, offsets: list[int]) -> Callable[[int], int]:
+    """Map offsets in (possibly multi-line) inline content to the source, line by line."""
+    line_breaks = _newlines(content)
+
+    def to_source(pos: int) -> int:
+        k = bisect.bisect_left(line_breaks, pos)
+        line_start = line_breaks[k - 1] + 1 if k else 0
+        return offsets[min(k, len(offsets) - 1)] + (pos - line_start)
+
+    return to_source
 
 
 def _newlines(text: str) -> list[int]:
