@@ -23,3 +23,10 @@ def test_design_records_follow_the_naming_convention() -> None:
     for record in records:
         assert record.parent.name in ("proposed", "implemented", "rejected"), record
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*\.md", record.name), record
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci_command = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    assert f"```sh\n{ci_command}\n```" in readme
+    assert "pytest" in ci_command
