@@ -48,6 +48,7 @@ from .model import (
     Paragraph,
     Span,
     line_starts_of,
+    position_of,
 )
 from .slugs import Slugger
 
@@ -402,7 +403,6 @@ class _Builder:
     blocks: list[Block] = field(default_factory=list)
     paragraphs: list[Paragraph] = field(default_factory=list)
     used_labels: set[str] = field(default_factory=set)
-    references: dict[str, Any] = field(default_factory=dict)
     cell_cursor: dict[int, int] = field(default_factory=dict)  # table line → where the next cell is
 
     # -- positions
@@ -433,7 +433,6 @@ class _Builder:
     # -- visiting
 
     def build(self, tokens: Sequence[Token], env: dict[str, Any]) -> None:
-        self.references = env.get("references", {})
         containers: list[str] = []
         for i, token in enumerate(tokens):
             if token.type in _CONTAINERS:
@@ -532,7 +531,7 @@ class _Builder:
 
     def add_link(self, token: Token, span: Span, to_source: Callable[[int], int]) -> None:
         meta = token.meta
-        line, column = _position(self.line_starts, span.start)
+        line, column = position_of(self.line_starts, span.start)
         text_span = None
         if "text" in meta:
             text_span = Span(to_source(meta["text"][0]), to_source(meta["text"][0]) + (meta["text"][1] - meta["text"][0]))
@@ -588,7 +587,7 @@ class _Builder:
                 value = raw[1:-1] if quoted else raw
                 if quoted:
                     value_start += 1
-                line, column = _position(self.line_starts, value_start)
+                line, column = position_of(self.line_starts, value_start)
                 if name == "a" and key in ("name", "id"):
                     self.anchors.append(Anchor(html.unescape(value), line))
                 elif key in ("href", "src"):
@@ -617,7 +616,7 @@ class _Builder:
             dest = match.group("angle") if match.group("angle") is not None else match.group("bare")
             dest_start = start + (match.start("angle") if match.group("angle") is not None else match.start("bare"))
             def_start = start + match.start("open")
-            line, column = _position(self.line_starts, def_start)
+            line, column = position_of(self.line_starts, def_start)
             self.definitions.append(
                 Definition(
                     label,
@@ -671,11 +670,6 @@ def _newlines(text: str) -> list[int]:
         found.append(at)
         at = text.find("\n", at + 1)
     return found
-
-
-def _position(line_starts: tuple[int, ...], offset: int) -> tuple[int, int]:
-    index = bisect.bisect_right(line_starts, offset) - 1
-    return index + 1, offset - line_starts[index] + 1
 
 
 def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:

@@ -153,8 +153,7 @@ class Document:
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
-        index = bisect.bisect_right(self.line_starts, offset) - 1
-        return index + 1, offset - self.line_starts[index] + 1
+        return position_of(self.line_starts, offset)
 
     def line_text(self, line: int) -> str:
         start = self.line_starts[line - 1]
@@ -192,6 +191,12 @@ class Edit:
 
     span: Span
     replacement: str
+
+
+def position_of(line_starts: tuple[int, ...], offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset, given where each line starts."""
+    index = bisect.bisect_right(line_starts, offset) - 1
+    return index + 1, offset - line_starts[index] + 1
 
 
 def line_starts_of(text: str) -> tuple[int, ...]:
