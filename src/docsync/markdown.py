@@ -101,14 +101,22 @@ InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
-def _record_inline(fn: InlineRule, trigger: str | None) -> InlineRule:
+def _record_inline(
+    fn: InlineRule, trigger: str | None, fast: Callable[[StateInline, bool], bool | None] | None = None
+) -> InlineRule:
     """``fn`` recording where its token came from; ``trigger`` is the character
     ``fn`` starts with (it returns False anywhere else), checked here first
-    because the rules run at every position the text rule stops at."""
+    because the rules run at every position the text rule stops at. ``fast``,
+    when given, is tried first: it does ``fn``'s whole job, recording
+    included, for the shapes it knows, and returns None for the rest."""
 
     def rule(state: StateInline, silent: bool) -> bool:
         if trigger is not None and state.src[state.pos] != trigger:
             return False
+        if fast is not None:
+            done = fast(state, silent)
+            if done is not None:
+                return done
         start = state.pos
         before = len(state.tokens)
         ok = fn(state, silent)
@@ -148,6 +156,53 @@ def _link_parts(state: StateInline, start: int, image: bool) -> dict[str, Any]:
     else:
         parts["label"] = src[label_start:label_end]
     return parts
+
+
+# An inline link whose text holds no character any inline rule (enabled in
+# the model's parser) starts on, and whose destination is plain and closed
+# at once: ``[text](dest)``. The first ``]`` ends such a text.
+_PLAIN_LINK = re.compile(r"\[([^\n\\`~*_\[\]!<&^]*)\]\(([^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*)\)")
+# The inline rules whose start characters _PLAIN_LINK's text excludes; with
+# any other rule enabled, the shortcut is not taken.
+_PLAIN_LINK_RULES = frozenset(
+    {
+        "text", "newline", "escape", "backticks", "strikethrough", "emphasis", "link",
+        "image", "footnote_inline", "footnote_ref", "autolink", "html_inline", "entity",
+    }
+)
+
+
+def _plain_link(state: StateInline, silent: bool) -> bool | None:
+    """markdown-it's link rule for ``[text](dest)`` at its commonest, or None.
+
+    The rule would find the label's end token by token, parse the
+    destination, then tokenize the text again; for a plain text (one text
+    token) and a plain destination followed by ``)`` the outcome is known
+    from one regex: link_open, the text, link_close. Anything else (or a
+    destination ``validateLink`` refuses) goes the long way.
+    """
+    match = _PLAIN_LINK.match(state.src, state.pos, state.posMax)
+    if match is None:
+        return None
+    dest = match.group(2)
+    href = state.md.normalizeLink(unescapeAll(dest) if "&" in dest else dest)
+    if not state.md.validateLink(href):
+        return None
+    if not silent:
+        opener = state.push("link_open", "a", 1)
+        opener.attrs = {"href": href}
+        opener.meta = {
+            **(opener.meta or {}),
+            "src": (state.pos, match.end()),
+            "text": match.span(1),
+            "dest": match.span(2),
+        }
+        if match.group(1):
+            state.pending = match.group(1)
+            state.pushPending()
+        state.push("link_close", "a", -1)
+    state.pos = match.end()
+    return True
 
 
 # What parseLinkDestination steps over in one go for a plain destination.
@@ -224,9 +279,12 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
             parseLinkTitle=parseLinkTitle,
         )
     triggers = {"link": "[", "image": "!", "autolink": "<", "html_inline": "<", "backticks": "`"}
+    enabled = {rule.name for rule in md.inline.ruler.__rules__ if rule.enabled}
+    plain_links = shortcuts and enabled <= _PLAIN_LINK_RULES
     for name, trigger in triggers.items():
         original = next(r.fn for r in md.inline.ruler.__rules__ if r.name == name)
-        md.inline.ruler.at(name, _record_inline(original, trigger if shortcuts else None))
+        fast = _plain_link if plain_links and name == "link" else None
+        md.inline.ruler.at(name, _record_inline(original, trigger if shortcuts else None, fast))
     reference = next(r.fn for r in md.block.ruler.__rules__ if r.name == "reference")
     md.block.ruler.at("reference", _record_block(reference, "docsync_definitions"))
     if shortcuts:
