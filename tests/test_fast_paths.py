@@ -136,6 +136,15 @@ INLINE = [
     "[l](a.md",
     "[ü](ä.md)",
     "[l](<a>)",
+    "a\\*b",
+    "&#x41;",
+    "![a&amp;b](p.png)",
+    "![*a*](p.png)",
+    "x*",
+    "~x",
+    "__",
+    "\\\n",
+    "  \n",
 ]
 documents = st.lists(
     st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(INLINE), max_size=5)).map(

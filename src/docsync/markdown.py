@@ -293,18 +293,39 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     return md
 
 
-def _plain_inline_as_text(md: MarkdownIt) -> None:
-    """Give inline content with no character any inline rule stops at its one text token.
+# What markdown-it's tidying passes act on. The post-processing rules
+# (ruler2) pair and join emphasis and strikethrough delimiters, which only
+# ``*``, ``_`` and ``~`` make; the core text_join rule also turns escapes and
+# entities (``\\``, ``&``) into text and joins adjacent text tokens, which
+# nothing else makes. For content without these characters both passes
+# leave every token as it is.
+_DELIMITERS = re.compile(r"[*_~]")
+_JOINABLE = re.compile(r"[*_~\\&]")
+_TIDYING = (
+    frozenset({"balance_pairs", "strikethrough", "emphasis", "fragments_join"}),
+    frozenset({"text_join"}),
+)
 
-    markdown-it's inline parser would set up its state, run the text rule
-    once (it takes everything up to the first terminator character, here the
-    whole content), run four post-processing passes and end with exactly
-    that token. Headings and list items are mostly such plain text. Without
-    the terminator set (older markdown-it), everything goes the long way.
+
+def _plain_inline_as_text(md: MarkdownIt) -> None:
+    """Parse inline content no further than its characters make necessary.
+
+    Content with no character any inline rule stops at gets its one text
+    token directly: markdown-it's inline parser would set up its state, run
+    the text rule once (it takes everything up to the first terminator
+    character, here the whole content), run four post-processing passes and
+    end with exactly that token. Headings and list items are mostly such
+    plain text. Other content is tokenized as usual, and the tidying passes
+    (see ``_JOINABLE``) run only where there can be something to tidy.
+    Without the terminator set (older markdown-it), or with tidying passes
+    other than the known ones, everything goes the long way.
     """
     if not isinstance(getattr(md.inline, "terminator_re", None), re.Pattern):
         return
     parse_inline = md.inline.parse
+    tokenize = md.inline.tokenize
+    post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
+    tidy = post_rules == _TIDYING[0]
 
     def inline(state: StateCore) -> None:
         terminators = state.md.inline.terminator_re
@@ -313,12 +334,24 @@ def _plain_inline_as_text(md: MarkdownIt) -> None:
                 continue
             if token.children is None:
                 token.children = []
-            if terminators.search(token.content) is not None:
-                parse_inline(token.content, state.md, state.env, token.children)
-            elif token.content:
-                token.children.append(Token("text", "", 0, content=token.content))
+            content = token.content
+            if terminators.search(content) is None:
+                if content:
+                    token.children.append(Token("text", "", 0, content=content))
+            elif tidy and _DELIMITERS.search(content) is None:
+                tokenize(StateInline(content, state.md, state.env, token.children))
+            else:
+                parse_inline(content, state.md, state.env, token.children)
 
     md.core.ruler.at("inline", inline)
+    text_join = next((r.fn for r in md.core.ruler.__rules__ if r.name == "text_join"), None)
+    if tidy and text_join is not None:
+
+        def join(state: StateCore) -> None:
+            joinable = [t for t in state.tokens if t.type == "inline" and _JOINABLE.search(t.content)]
+            text_join(SimpleNamespace(tokens=joinable))  # type: ignore[arg-type]
+
+        md.core.ruler.at("text_join", join)
 
 
 # The characters (the first after a line's indentation) a block rule can
@@ -436,6 +469,7 @@ _CONTAINERS = {
     "blockquote_open": "blockquote",
     "footnote_open": "footnote",
 }
+_CONTAINER_CLOSERS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
 _BLOCKS = {
     "fence": BlockKind.FENCE,
     "code_block": BlockKind.CODE,
@@ -492,26 +526,24 @@ class _Builder:
 
     def build(self, tokens: Sequence[Token], env: dict[str, Any]) -> None:
         containers: list[str] = []
-        for i, token in enumerate(tokens):
-            if token.type in _CONTAINERS:
-                containers.append(_CONTAINERS[token.type])
-            elif (
-                token.nesting == -1
-                and token.type.replace("_close", "_open") in _CONTAINERS
-                and containers  # a nested footnote's close can come without its open
-            ):
-                containers.pop()
-            if token.type in _BLOCKS and token.map:
-                self.blocks.append(
-                    Block(_BLOCKS[token.type], LineSpan(token.map[0] + 1, token.map[1]))
-                )
-            if token.type == "html_block" and token.map:
-                start = self.offset(token.map[0])
-                self.scan_html(self.text[start : start + len(token.content)], start)
-            if token.type != "inline" or not token.map:
-                continue
-            parent = tokens[i - 1].type if i else ""
-            self.visit_inline(token, parent, tuple(containers), tokens[i - 1] if i else None)
+        opener: Token | None = None  # the token before the current one
+        for token in tokens:
+            kind = token.type
+            if kind == "inline":
+                if token.map:
+                    parent = opener.type if opener is not None else ""
+                    self.visit_inline(token, parent, tuple(containers), opener)
+            elif kind in _CONTAINERS:
+                containers.append(_CONTAINERS[kind])
+            elif kind in _CONTAINER_CLOSERS:
+                if containers:  # a nested footnote's close can come without its open
+                    containers.pop()
+            elif kind in _BLOCKS and token.map:
+                self.blocks.append(Block(_BLOCKS[kind], LineSpan(token.map[0] + 1, token.map[1])))
+                if kind == "html_block":
+                    start = self.offset(token.map[0])
+                    self.scan_html(self.text[start : start + len(token.content)], start)
+            opener = token
         for start, end in env.get("docsync_definitions", []):
             self.add_definitions(start, end)
 
@@ -571,6 +603,8 @@ class _Builder:
     def visit_children(self, children: Sequence[Token], to_source: Callable[[int], int]) -> list[Span]:
         protected: list[Span] = []
         for child in children:
+            if child.type not in _RECORDED:
+                continue
             where = (child.meta or {}).get("src")
             if where is None:
                 continue
@@ -711,6 +745,9 @@ def _heading_text(children: Sequence[Token]) -> Iterator[str]:
 def _line_mapper(content: str, offsets: list[int]) -> Callable[[int], int]:
     """Map offsets in (possibly multi-line) inline content to the source, line by line."""
     line_breaks = _newlines(content)
+    if not line_breaks:
+        base = offsets[0]
+        return lambda pos: base + pos
 
     def to_source(pos: int) -> int:
         k = bisect.bisect_left(line_breaks, pos)
