@@ -49,6 +49,7 @@ def test_case_files_parse_the_same(case: Path) -> None:
     text, _, _ = markdown.decode(case.read_bytes())
     fast, plain = _both(text)
     assert fast == plain
+    assert _tokens(markdown._parser(), text) == _tokens(PLAIN, text)
 
 
 LINE_STARTS = [
