@@ -178,6 +178,22 @@ def test_cache_of_another_docsync_version_is_ignored(repo: GitRepo) -> None:
     assert _findings(again) == _findings(cold)
 
 
+def test_cache_made_under_another_markdown_it_is_ignored(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = load_workspace(repo.root)
+    before = cache.fingerprint()
+    assert cache.open_cache(repo.root / ".git").get_blob(cold.documents.content_keys["README.md"])
+    monkeypatch.setattr(cache, "PARSER_VERSIONS", "markdown-it-py 99.0.0, mdit-py-plugins 0.7.0")
+    cache.fingerprint.cache_clear()
+    try:
+        assert cache.fingerprint() != before
+        assert cache.open_cache(repo.root / ".git").get_blob(cold.documents.content_keys["README.md"]) is None
+    finally:
+        monkeypatch.undo()
+        cache.fingerprint.cache_clear()
+
+
 def test_new_docsync_version_misses_every_entry(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, model
+from .markdown import PARSER_VERSIONS
 
 _MAGIC = "docsync-parse-cache"
 _FORMAT = 2
@@ -69,12 +70,15 @@ def _layout() -> str:
 
 @functools.cache
 def fingerprint() -> str:
-    """docsync's version, the model's layout and the parser's source.
+    """docsync's version, the model's layout, the parser's source and the
+    versions of the Markdown libraries under it.
 
     The source is there for development: an edited parser in an editable
-    install must not be served documents its old self parsed.
+    install must not be served documents its old self parsed. The library
+    versions because upgrading markdown-it-py alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
+    digest.update(PARSER_VERSIONS.encode())
     for name in ("markdown.py", "slugs.py", "model.py"):
         try:
             digest.update((Path(__file__).parent / name).read_bytes())

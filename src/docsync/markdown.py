@@ -24,6 +24,8 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
+import markdown_it
+import mdit_py_plugins
 from markdown_it import MarkdownIt
 from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import normalizeReference, unescapeAll
@@ -52,7 +54,19 @@ from .model import (
 )
 from .slugs import Slugger
 
-__all__ = ["SourceError", "decode", "parse", "parse_bytes", "render_html", "render_signature"]
+__all__ = [
+    "PARSER_VERSIONS",
+    "SourceError",
+    "decode",
+    "parse",
+    "parse_bytes",
+    "render_html",
+    "render_signature",
+]
+
+PARSER_VERSIONS = f"markdown-it-py {markdown_it.__version__}, mdit-py-plugins {mdit_py_plugins.__version__}"
+"""The libraries whose parsing decisions a document records (a cached one is
+only as good as the versions that made it)."""
 
 
 class SourceError(Exception):
