@@ -359,6 +359,28 @@ def test_tab_indented_continuation_lines() -> None:
     assert fix_document(_doc(text), Config()).text == "- alpha beta\n"
 
 
+@pytest.mark.parametrize(
+    ("text", "finding", "fixed"),
+    [
+        (
+            "- alpha\n\tbeta [x](y.md) `c` <b>z</b>\n",
+            "W001:1:8",
+            "- alpha beta [x](y.md) `c` <b>z</b>\n",
+        ),
+        ("- alpha [x\n\ty](y.md) end\n", "W001:1:11", "- alpha [x y](y.md) end\n"),
+        ("- a\n\t\tdeep `c`\n", "W001:1:4", "- a deep `c`\n"),
+    ],
+)
+def test_tab_indented_continuation_lines_with_inline_constructs(
+    text: str, finding: str, fixed: str
+) -> None:
+    doc = _doc(text)
+    assert _lines(wrap.check(doc, Config())) == [finding]
+    result = fix_document(doc, Config()).text
+    assert result == fixed
+    assert render_signature(result) == render_signature(text)
+
+
 # --------------------------------------------------------------------------- proving rewrites
 
 

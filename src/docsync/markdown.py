@@ -518,7 +518,14 @@ class _Builder:
         return self.line_starts[line] + column
 
     def content_line_offsets(self, first_line: int, content: str, atx: bool) -> list[int]:
-        """Source offset where each line of an inline token's content starts."""
+        """Source offset where each line of an inline token's content starts.
+
+        markdown-it turns a tab that container indentation takes only part of
+        into spaces, so such a line's content is not a slice of its source
+        line. Its offset is then where the content would start if it were:
+        every character after the leading whitespace (where every inline
+        construct is) maps to its own source position.
+        """
         offsets: list[int] = []
         for k, piece in enumerate(content.split("\n")):
             index = first_line + k
@@ -532,9 +539,23 @@ class _Builder:
             else:
                 column = source.rstrip().rfind(piece) if piece else len(source.rstrip())
             if column < 0:
-                column = max(0, len(source) - len(piece))
+                core = piece.lstrip(" \t")
+                found = source.rstrip().rfind(core) if core else -1
+                if found >= 0:
+                    column = found - (len(piece) - len(core))
+                else:
+                    column = max(0, len(source) - len(piece))
             offsets.append(self.line_starts[index] + column)
         return offsets
+
+    def line_span(self, offset: int, piece: str) -> Span:
+        """The source span of a content line starting at ``offset`` (see
+        :meth:`content_line_offsets`): without the leading whitespace when
+        that is not in the source as the content has it."""
+        end = offset + len(piece)
+        if self.text.startswith(piece, offset):
+            return Span(offset, end)
+        return Span(end - len(piece.lstrip(" \t")), end)
 
     # -- visiting
 
@@ -578,8 +599,7 @@ class _Builder:
             self.add_heading(opener, token)
         elif parent == "paragraph_open":
             spans = tuple(
-                Span(offsets[k], offsets[k] + len(piece))
-                for k, piece in enumerate(content.split("\n"))
+                self.line_span(offsets[k], piece) for k, piece in enumerate(content.split("\n"))
             )
             self.paragraphs.append(
                 Paragraph(

@@ -387,57 +387,30 @@ class _Reader:
         return is_sentence_end(word, following)
 
 
-def _line_spans(doc: Document, index: DocumentIndex, para: Paragraph) -> tuple[Span, ...] | None:
+def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
     """Each line's paragraph text in the source, checked against the parsed content.
 
     markdown-it expands a tab that is only partly container indentation into
-    spaces, so such a line's content is not a slice of the source and the
-    model's span for it is off. Such a line is found again by its text after
-    the leading whitespace, as long as no inline construct sits on it (their
-    positions came through the same offsets); otherwise the paragraph cannot
-    be read safely and None is returned.
+    spaces, so such a line's content is not a slice of the source: the
+    model's span for it leaves out the leading whitespace, and what follows
+    must be the content's text exactly (inline positions on such a line are
+    exact, see ``markdown.content_line_offsets``). Anything else means the
+    paragraph cannot be read safely, and None is returned.
     """
     pieces = para.content.split("\n")
     if len(pieces) != len(para.line_spans):
         return None
-    spans: list[Span] = []
-    marked = [
-        *para.protected,
-        *(link.span for link in _links_in(doc, index, _outline(para))),
-    ]
-    for k, (piece, span) in enumerate(zip(pieces, para.line_spans, strict=True)):
-        if doc.text[span.start : span.end] == piece:
-            spans.append(span)
-            continue
-        found = _refind(doc, para.lines.first + k, piece.lstrip(" \t"))
-        if found is None or any(_overlaps(m, span) or _overlaps(m, found) for m in marked):
+    for piece, span in zip(pieces, para.line_spans, strict=True):
+        source = doc.text[span.start : span.end]
+        if source != piece and source != piece.lstrip(" \t"):
             return None
-        spans.append(found)
-    return tuple(spans)
-
-
-def _outline(para: Paragraph) -> Span:
-    return Span(para.line_spans[0].start, para.line_spans[-1].end)
-
-
-def _overlaps(a: Span, b: Span) -> bool:
-    return a.start < b.end and b.start < a.end
-
-
-def _refind(doc: Document, line: int, core: str) -> Span | None:
-    """Where ``core`` ends line ``line`` (trailing whitespace allowed after it)."""
-    start = doc.line_starts[line - 1]
-    source = doc.line_text(line)
-    for candidate in (source, source.rstrip(" \t")):
-        if core and candidate.endswith(core):
-            return Span(start + len(candidate) - len(core), start + len(candidate))
-    return None
+    return para.line_spans
 
 
 def analyse(doc: Document, para: Paragraph, index: DocumentIndex | None = None) -> Prose | None:
     """Read ``para`` as words and gaps; None if its source positions cannot be trusted."""
     index = index or DocumentIndex.of(doc)
-    spans = _line_spans(doc, index, para)
+    spans = _line_spans(doc, para)
     if not spans or spans[0].start >= spans[-1].end:
         return None
     region = Span(spans[0].start, spans[-1].end)
