@@ -383,6 +383,22 @@ def test_move_rewraps_a_paragraph_a_longer_link_pushed_over_the_width(repo: GitR
     assert _findings(repo) == []
 
 
+def test_move_rewrites_links_in_excluded_files_without_rewrapping_them(repo: GitRepo) -> None:
+    repo.write(".docsync.toml", 'exclude = ["vendor/**"]\n')
+    notes = (
+        "# Notes\n\nHard\nwrapped, and see\n"
+        "[plugins](../docs/rfc/proposed/2026-01-02-plugin-api.md#loading).\n"
+    )
+    repo.write("vendor/notes.md", notes)
+    repo.commit("vendored notes")
+    assert _findings(repo) == []  # excluded: its hard wrap is nobody's finding
+    result = _run("move", "plugin-api", "implemented")
+    assert result.exit_code == 0, result.stderr
+    assert "updated vendor/notes.md\n" in result.stderr
+    assert _read(repo, "vendor/notes.md") == notes.replace("/proposed/", "/implemented/")
+    assert _findings(repo) == []
+
+
 # --------------------------------------------------------------------------- pieces
 
 

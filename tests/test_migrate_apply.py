@@ -75,6 +75,19 @@ def test_untracked_files_get_their_links_fixed_but_stay_untracked(repo: GitRepo)
     assert "## Decisions\n\nAll of them.\n" in (repo.root / "docs/rfc/README.md").read_text()
 
 
+def test_excluded_files_get_their_links_fixed_and_nothing_else(repo: GitRepo) -> None:
+    repo.write(".docsync.toml", 'exclude = ["vendor/**"]\n')
+    notes = "# Notes\n\nHard\nwrapped. ADR 0002 stays as written; [this](../docs/adr/0001-use-postgres.md) moves.\n"
+    repo.write("vendor/notes.md", notes)
+    repo.commit("vendored notes")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    assert (repo.root / "vendor/notes.md").read_text() == notes.replace(
+        "docs/adr/0001-use-postgres.md", "docs/rfc/implemented/2022-02-02-use-postgres.md"
+    )
+    assert runner.invoke(app, ["check"]).exit_code == 0
+
+
 def test_unresolved_plan_refuses_to_apply_and_changes_nothing(repo: GitRepo) -> None:
     repo.write("docs/adr/0003-maybe.md", "# Maybe\n\nStatus: pondering\n")
     repo.commit("undecided")

@@ -36,7 +36,15 @@ from .model import Document, Edit, Span, apply_edits
 from .records.gates import StatusLine, Tree, TreeFile, fix_index, load_tree, status_lines
 from .records.model import parse_id
 from .rewrite import rewrite_document
-from .workspace import MARKDOWN_SUFFIXES, Workspace, load_workspace, matches, relative_to_root
+from .workspace import (
+    MARKDOWN_SUFFIXES,
+    Workspace,
+    load_workspace,
+    matches,
+    out_of_scope,
+    parse_files,
+    relative_to_root,
+)
 from .writer import FileWrite, write_all
 
 DEFAULT_TEMPLATE = "data/record.md"
@@ -447,9 +455,14 @@ def _folders(path: str) -> Iterator[str]:
 
 
 def _inbound(workspace: Workspace, old: str, new: str) -> Iterator[FileWrite]:
-    """Every other Markdown document that links to ``old``, rewritten to link to ``new``."""
+    """Every other Markdown document that links to ``old``, rewritten to link to ``new``.
+
+    Files config excludes from the gates are rewritten too (a move must not
+    break anybody's link), but left as they are otherwise: never re-wrapped.
+    """
     present = _present_after(workspace, old, new)
-    for doc in workspace.documents.values():
+    checked = [(doc, True) for doc in workspace.documents.values()]
+    for doc, in_scope in [*checked, *((doc, False) for doc in _excluded_documents(workspace))]:
         if doc.path == old or not _links_to(doc, old):
             continue
         text, _ = rewrite_document(
@@ -461,8 +474,19 @@ def _inbound(workspace: Workspace, old: str, new: str) -> Iterator[FileWrite]:
             ids={},
             exists=present.__contains__,
         )
-        if text != doc.text:
-            yield _wrapped(doc, FileWrite(doc.path, text, doc.newline, doc.bom), workspace.config)
+        if text == doc.text:
+            continue
+        write = FileWrite(doc.path, text, doc.newline, doc.bom)
+        yield _wrapped(doc, write, workspace.config) if in_scope else write
+
+
+def _excluded_documents(workspace: Workspace) -> Iterator[Document]:
+    """The Markdown files config excludes, parsed (one that cannot be read has no links to fix)."""
+    paths = out_of_scope(workspace.root, workspace.listing, workspace.config)
+    if not paths:
+        return
+    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
+    yield from documents.values()
 
 
 def _moved_text(

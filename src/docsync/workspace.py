@@ -113,9 +113,19 @@ def discover(root: Path, listing: Listing, config: Config) -> list[str]:
     repository, is checked under its real path), so a file reached twice is
     checked once and nothing outside the repository is read.
     """
+    return _markdown_files(root, listing, lambda path: in_scope(path, config))
+
+
+def out_of_scope(root: Path, listing: Listing, config: Config) -> list[str]:
+    """The Markdown files :func:`discover` leaves out only because config's
+    ``include`` / ``exclude`` say so (unchecked, but still somebody's docs)."""
+    return _markdown_files(root, listing, lambda path: not in_scope(path, config))
+
+
+def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool]) -> list[str]:
     found: list[str] = []
     for path in sorted(set(listing.tracked) | listing.untracked):
-        if not _is_markdown(path) or not in_scope(path, config):
+        if not _is_markdown(path) or not wanted(path):
             continue
         if listing.is_symlink(path):
             continue

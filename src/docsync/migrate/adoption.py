@@ -87,7 +87,11 @@ def extend(
         return changes
     before = {new: records[old].doc for old, new in changes.moves if old in records}
     writes = {
-        w.path: _keep_wrap(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
+        w.path: (
+            w  # outside the gates: links fixed, nothing else
+            if w.path in view.excluded
+            else _keep_wrap(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
+        )
         for w in changes.writes
     }
     added: list[FileWrite] = []

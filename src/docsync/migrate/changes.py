@@ -18,7 +18,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from ..gates.links import link_targets, markdown_url, resolve_url
@@ -47,6 +47,9 @@ class RepoView:
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
+    excluded: Mapping[str, Document] = field(default_factory=dict)
+    """Markdown files config keeps out of the gates: their links into moved
+    files are kept working, and nothing else in them changes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,6 +476,8 @@ def _writes(
     writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     writes.extend(_other_documents(view.documents, skip, routes, tally))
+    links_only = replace(routes, ids={})
+    writes.extend(_other_documents(view.excluded, skip | set(view.documents), links_only, tally))
     writes.extend(_code_files(view, skip, routes, tally))
     writes.append(_index_write(plan, records, view, routes, tally))
     return writes

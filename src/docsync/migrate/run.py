@@ -22,7 +22,7 @@ from ..errors import PlanError
 from ..model import Document
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..workspace import Progress, Workspace, load_workspace, parse_files
+from ..workspace import Progress, Workspace, load_workspace, out_of_scope, parse_files
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
@@ -135,7 +135,22 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         tree=found.tree,
         former=found.former,
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
+        excluded=_excluded(found),
     )
+
+
+def _excluded(found: _Found) -> dict[str, Document]:
+    """The Markdown files config excludes (legacy records aside: those migrate)."""
+    workspace = found.workspace
+    paths = [
+        path
+        for path in out_of_scope(workspace.root, workspace.listing, workspace.config)
+        if path not in found.records
+    ]
+    if not paths:
+        return {}
+    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
+    return dict(documents)
 
 
 def load_session(start: Path, options: Options) -> Session:
