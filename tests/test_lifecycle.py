@@ -383,6 +383,17 @@ def test_move_rewraps_a_paragraph_a_longer_link_pushed_over_the_width(repo: GitR
     assert _findings(repo) == []
 
 
+def test_move_changes_a_code_file_only_where_it_names_the_record(repo: GitRepo) -> None:
+    raw = (
+        "\ufeff# rules\r\n# see docs/rfc/proposed/2026-01-02-plugin-api.md\n"
+        "x = 1\r\n\r# docs/rfc/proposed/2026-01-02-plugin-api.md\r\n"
+    ).encode()
+    (repo.root / "tools/lint.py").write_bytes(raw)
+    repo.commit("mixed line endings")
+    assert _run("move", "plugin-api", "implemented").exit_code == 0
+    assert (repo.root / "tools/lint.py").read_bytes() == raw.replace(b"/proposed/", b"/implemented/")
+
+
 def test_move_rewrites_links_in_excluded_files_without_rewrapping_them(repo: GitRepo) -> None:
     repo.write(".docsync.toml", 'exclude = ["vendor/**"]\n')
     notes = (

@@ -396,6 +396,14 @@ def test_crlf_code_file_keeps_its_line_ends(tmp_path: Path) -> None:
     assert write.encoded() == f"x: 1\r\n# {PLUGINS}\r\n".encode()
 
 
+def test_code_file_with_mixed_line_ends_and_a_bom_changes_only_where_fixed(tmp_path: Path) -> None:
+    raw = "\ufeff# RFC 1\r\nx: 1\n\r# RFC 1\r\n"
+    repo = _repo(tmp_path, {"ci.yml": raw})
+    assert _check(repo, ("refs",)) == [("R003", "ci.yml", 1, 3), ("R003", "ci.yml", 4, 3)]
+    (write,) = gates.fix_refs(load_workspace(repo.root))
+    assert write.encoded() == raw.replace("RFC 1", PLUGINS).encode()
+
+
 def test_rule_tables_name_every_code_once() -> None:
     codes = [code for _, table in gates.RULE_TABLES for code in table]
     assert len(codes) == len(set(codes))

@@ -43,6 +43,7 @@ from .workspace import (
     matches,
     out_of_scope,
     parse_files,
+    read_text,
     relative_to_root,
 )
 from .writer import FileWrite, write_all
@@ -520,23 +521,12 @@ def _code_mentions(workspace: Workspace, old: str, new: str) -> Iterator[FileWri
             continue
         if matches(path, workspace.config.exclude):
             continue
-        decoded = _text_mentioning(workspace.root / path, needle, workspace.config)
-        if decoded is None:
+        text = read_text(workspace.root, path, workspace.config.max_file_size, (needle,))
+        if text is None:
             continue
-        text, newline, bom = decoded
         replaced = pattern.sub(new, text)
         if replaced != text:
-            yield FileWrite(path, replaced, newline, bom)
-
-
-def _text_mentioning(full: Path, needle: bytes, config: Config) -> tuple[str, str, bool] | None:
-    try:
-        if full.is_symlink() or full.stat().st_size > config.max_file_size:
-            return None
-        data = full.read_bytes()
-        return decode(data) if needle in data else None
-    except (OSError, SourceError):
-        return None
+            yield FileWrite(path, replaced)  # as read: line endings and BOM are in the text
 
 
 def _transition(config: Config, status: Status) -> str:

@@ -235,6 +235,32 @@ def _read(root: Path, path: str, config: Config) -> bytes | Finding:
         return _problem(path, "F004", f"cannot read file: {exc.strerror}")
 
 
+def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) -> str | None:
+    """A text file's content exactly as stored (line endings and any BOM kept,
+    so that ``.encode("utf-8")`` gives its bytes back), or None when it is a
+    symlink, a binary (a NUL byte), larger than ``limit`` bytes, not UTF-8,
+    unreadable, or holds none of ``needles`` (checked before decoding).
+
+    For the files docsync rewrites without parsing them as Markdown (code
+    and config that name records by path or id): a rewrite then changes the
+    words it means to and not a byte more, even in a file whose line endings
+    are mixed.
+    """
+    full = root / path
+    try:
+        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
+            return None
+        data = full.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data or (needles and not any(needle in data for needle in needles)):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def content_key(root: Path, path: str, config: Config) -> str | None:
     """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
     data = _read(root, path, config)

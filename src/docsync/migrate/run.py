@@ -22,7 +22,14 @@ from ..errors import PlanError
 from ..model import Document
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..workspace import Progress, Workspace, load_workspace, out_of_scope, parse_files
+from ..workspace import (
+    Progress,
+    Workspace,
+    load_workspace,
+    out_of_scope,
+    parse_files,
+    read_text,
+)
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
@@ -129,7 +136,7 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
     return RepoView(
         documents=documents,
         tracked=frozenset(found.workspace.listing.tracked),
-        read_text=lambda path: _read_text(root, path, config.max_file_size),
+        read_text=lambda path: read_text(root, path, config.max_file_size),
         states=config.states,
         code_refs=config.code_refs == "path",
         tree=found.tree,
@@ -207,7 +214,7 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
     """The former-id table of an index an earlier migration wrote, as repository paths."""
     for name in INDEX_NAMES:
         path = posixpath.join(target, name)
-        text = _read_text(root, path, 10_000_000)
+        text = read_text(root, path, 10_000_000)
         if text is not None and path not in legacy:
             found = parse_former_ids(text)
             return {k: posixpath.normpath(posixpath.join(target, v)) for k, v in found.items()}
@@ -223,23 +230,6 @@ def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[st
 
 def _hashes(root: Path, paths: list[str]) -> dict[str, str]:
     return {p: "sha256:" + hashlib.sha256((root / p).read_bytes()).hexdigest() for p in paths}
-
-
-def _read_text(root: Path, path: str, limit: int) -> str | None:
-    """A tracked file's text, or None when it is binary, too large or not UTF-8."""
-    full = root / path
-    try:
-        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
-            return None
-        data = full.read_bytes()
-    except OSError:
-        return None
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 # --------------------------------------------------------------------------- the plan

@@ -24,8 +24,8 @@ from datetime import date
 from functools import cached_property
 
 from ..config import Config
-from ..markdown import SourceError, decode, parse
-from ..model import Document, Edit, Finding, Span, apply_edits, line_starts_of
+from ..markdown import parse
+from ..model import Document, Edit, Finding, Span, apply_edits
 from ..rewrite import (
     BareId,
     IdKey,
@@ -35,7 +35,7 @@ from ..rewrite import (
     rewrite_code_text,
     rewrite_document,
 )
-from ..workspace import MARKDOWN_SUFFIXES, Workspace, matches
+from ..workspace import MARKDOWN_SUFFIXES, Workspace, matches, read_text
 from ..writer import FileWrite
 from . import conventions
 from .index import INDEX_NAMES, IndexMarkersError, parse_former_ids, render_index
@@ -233,27 +233,14 @@ def record_title(doc: Document) -> str | None:
 
 
 def read_text_file(workspace: Workspace, path: str) -> str | None:
-    """A tracked text file's content (``\\n`` line ends), or None for binaries, big files, symlinks."""
+    """A tracked text file's content (``\\n`` line ends, no BOM), or None for
+    binaries, big files, symlinks."""
     if workspace.listing.is_symlink(path):
         return None
-    decoded = _decoded(workspace, path)
-    return None if decoded is None else decoded[0]
-
-
-def _decoded(
-    workspace: Workspace, path: str, needles: Sequence[bytes] = ()
-) -> tuple[str, str, bool] | None:
-    """(text, newline, BOM) of a file, or None when it is unreadable or holds none of ``needles``."""
-    full = workspace.root / path
-    try:
-        if full.is_symlink() or full.stat().st_size > workspace.config.max_file_size:
-            return None
-        data = full.read_bytes()
-        if needles and not any(needle in data for needle in needles):
-            return None  # most code files mention no record: skip decoding them
-        return decode(data)
-    except (OSError, SourceError):
+    text = read_text(workspace.root, path, workspace.config.max_file_size)
+    if text is None:
         return None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _code_files(workspace: Workspace) -> Iterator[str]:
@@ -541,13 +528,24 @@ class _CodeFile:
 
 
 def _code_file(tree: Tree, path: str, present: set[str]) -> _CodeFile | None:
-    decoded = _decoded(tree.workspace, path, tree.needles)
-    if decoded is None:
+    raw = read_text(tree.workspace.root, path, tree.workspace.config.max_file_size, tree.needles)
+    if raw is None:
         return None
-    text, newline, bom = decoded
+    # Rewritten as read (a fix changes the mentions and not a byte more),
+    # the BOM aside so that columns on the first line count from its text.
+    bom = raw.startswith("\ufeff")
+    text, newline = raw.removeprefix("\ufeff"), "\n"
     paths = tuple(_path_mentions(tree, text, present))
     ids = tuple(bare_code_ids(text, tree.ids)) if tree.config.code_refs == "path" else ()
-    return _CodeFile(path, text, newline, bom, paths, ids, line_starts_of(text))
+    return _CodeFile(path, text, newline, bom, paths, ids, _line_starts(text))
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def _line_starts(text: str) -> tuple[int, ...]:
+    """Where each line starts, any of CRLF, LF and a lone CR ending a line (as editors read them)."""
+    return (0, *(match.end() for match in _LINE_END.finditer(text)))
 
 
 def _code_files_with_refs(tree: Tree) -> Iterator[_CodeFile]:
