@@ -25,7 +25,7 @@ from datetime import date
 from importlib.resources import files
 from pathlib import Path
 
-from . import gitrepo, wrapfix
+from . import gitrepo
 from .config import Config
 from .errors import DocsyncError
 from .gates import wrap
@@ -301,17 +301,6 @@ def _after(
     )
 
 
-def _wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
-    """``write`` re-wrapped when the edit gave it wrap findings ``before`` did not have."""
-    if "wrap" not in config.gates or config.wrap == "off":
-        return write
-    after = parse(write.path, write.text, write.newline, write.bom)
-    count = len(wrap.check(after, config))
-    if count == 0 or (before is not None and count <= len(wrap.check(before, config))):
-        return write
-    return replace(write, text=wrapfix.fix_document(after, config).text)
-
-
 def _finish(
     workspace: Workspace, moves: Mapping[str, str], writes: Mapping[str, FileWrite]
 ) -> tuple[tuple[FileWrite, ...], tuple[str, ...]]:
@@ -366,7 +355,7 @@ def plan_new(
     if (workspace.root / path).exists():  # an ignored file git does not list
         raise DocsyncError(f"{path} already exists")
     text = fill_template(template, path, title, written_word(config, resolved))
-    record = _wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
+    record = wrap.keep_wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
     writes, created = _finish(workspace, {}, {path: record})
     return Change(path, path, resolved.state, (), writes, created)
 
@@ -478,7 +467,7 @@ def _inbound(workspace: Workspace, old: str, new: str) -> Iterator[FileWrite]:
         if text == doc.text:
             continue
         write = FileWrite(doc.path, text, doc.newline, doc.bom)
-        yield _wrapped(doc, write, workspace.config) if in_scope else write
+        yield wrap.keep_wrapped(doc, write, workspace.config) if in_scope else write
 
 
 def _excluded_documents(workspace: Workspace) -> Iterator[Document]:
@@ -506,7 +495,7 @@ def _moved_text(
     )
     status_text = _with_status(parse(new, text, doc.newline, doc.bom), value)
     write = FileWrite(new, status_text, doc.newline, doc.bom)
-    return _wrapped(replace(doc, path=new), write, workspace.config)
+    return wrap.keep_wrapped(replace(doc, path=new), write, workspace.config)
 
 
 _CODE_BOUNDARY = r"(?<![\w./-]){}(?![\w/-])"

@@ -11,10 +11,13 @@ passes exactly when ``docsync fix`` would change nothing.
 from __future__ import annotations
 
 from ..config import Config
+from ..markdown import parse
 from ..model import Document, Finding
-from ..wrapfix import GATE, Violation, prose_of, violations
+from ..workspace import MARKDOWN_SUFFIXES
+from ..wrapfix import GATE, Violation, fix_document, prose_of, violations
+from ..writer import FileWrite
 
-__all__ = ["GATE", "RULES", "check"]
+__all__ = ["GATE", "RULES", "check", "keep_wrapped"]
 
 RULES: dict[str, tuple[str, str]] = {
     "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
@@ -75,3 +78,23 @@ def check(doc: Document, config: Config) -> list[Finding]:
                 )
             )
     return sorted(findings, key=Finding.sort_key)
+
+
+def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+    """``write`` re-wrapped when the edit gave it wrap findings ``before`` did not have.
+
+    A bare id that became a link, or a longer relative path, can push a line
+    of hard-wrapped prose past the width; the paragraphs the gate would
+    report are then re-wrapped, as ``docsync fix`` would, so that ``docsync
+    check`` passes right after a migration or a move. Findings the file
+    already had stay the user's business.
+    """
+    if "wrap" not in config.gates or config.wrap == "off":
+        return write
+    if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
+        return write
+    after = parse(write.path, write.text, write.newline, write.bom)
+    count = len(check(after, config))
+    if count == 0 or (before is not None and count <= len(check(before, config))):
+        return write
+    return FileWrite(write.path, fix_document(after, config).text, write.newline, write.bom)

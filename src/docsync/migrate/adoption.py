@@ -30,7 +30,6 @@ from datetime import date
 from ..config import Config
 from ..gates import wrap
 from ..markdown import parse
-from ..model import Document
 from ..records.conventions import ADOPTION_SLUG, ConventionsMarkersError, conventions_for, render
 from ..records.index import FORMER_HEADING
 from ..records.model import Record
@@ -38,7 +37,7 @@ from ..rewrite import link_text, relative_destination
 from ..slugs import slugify
 from ..wrapfix import fix_document
 from ..writer import FileWrite
-from .changes import MARKDOWN_SUFFIXES, ChangeSet, RepoView, Stats, index_path
+from .changes import ChangeSet, RepoView, Stats, index_path
 from .discover import LegacyRecord
 from .model import Plan, Problem
 
@@ -90,7 +89,7 @@ def extend(
         w.path: (
             w  # outside the gates: links fixed, nothing else
             if w.path in view.excluded
-            else _keep_wrap(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
+            else wrap.keep_wrapped(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
         )
         for w in changes.writes
     }
@@ -111,25 +110,6 @@ def extend(
         adoption_record=adoption.record.path if adoption.record else None,
         conventions=conventions.path if conventions else None,
     )
-
-
-def _keep_wrap(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
-    """``write`` re-wrapped when the rewrite gave it wrap findings ``before`` did not have.
-
-    A bare id that became a link, or a longer relative path, can push a line
-    of hard-wrapped prose past the width; the paragraphs the gate would
-    report are re-wrapped, as ``docsync fix`` would, so that ``docsync check``
-    passes right after the migration.
-    """
-    if "wrap" not in config.gates or config.wrap == "off":
-        return write
-    if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
-        return write
-    after = parse(write.path, write.text, write.newline, write.bom)
-    count = len(wrap.check(after, config))
-    if count == 0 or (before is not None and count <= len(wrap.check(before, config))):
-        return write
-    return replace(write, text=fix_document(after, config).text)
 
 
 # --------------------------------------------------------------------------- the conventions doc
