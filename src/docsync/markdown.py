@@ -224,14 +224,17 @@ _PLAIN_DESTINATION = re.compile(r"[^\x00-\x20\x7f()\\]*")
 
 
 class _Destination:
-    """The shape of markdown-it's parseLinkDestination result."""
+    """The shape of markdown-it's parseLinkDestination result (``lines``, the
+    line breaks it crossed, is read by markdown-it-py 3; a plain destination
+    crosses none)."""
 
-    __slots__ = ("ok", "pos", "str")
+    __slots__ = ("lines", "ok", "pos", "str")
 
     def __init__(self, ok: bool, pos: int, text: str) -> None:
         self.ok = ok
         self.pos = pos
         self.str = text
+        self.lines = 0
 
 
 def _parse_link_destination(src: str, pos: int, maximum: int) -> Any:
