@@ -72,9 +72,15 @@ def advance(column: int, text: str) -> int:
     return column
 
 
+_PRINTABLE_ASCII = re.compile(r"[ -~]*")
+
+
 def display_width(line: str) -> int:
     """Display columns of a physical line, trailing whitespace excluded."""
-    return advance(0, line.rstrip(" \t"))
+    text = line.rstrip(" \t")
+    if _PRINTABLE_ASCII.fullmatch(text):
+        return len(text)  # one column a character: what advance() would count
+    return advance(0, text)
 
 
 def overflow_index(line: str, width: int) -> int:
@@ -317,6 +323,7 @@ class _Reader:
     region: Span
     rooms: bytearray
     zones: bytearray
+    sentences: bool  # whether to tell sentence ends (only the sentence convention asks)
 
     def is_gap(self, offset: int) -> bool:
         index = offset - self.region.start
@@ -374,7 +381,7 @@ class _Reader:
         breakable = not (
             escaped or cjk or starts_block(right) or self.room(span.start) == Room.LINK_TEXT
         )
-        sentence = breakable and self._ends_sentence(before, right)
+        sentence = breakable and self.sentences and self._ends_sentence(before, right)
         newline = newline_at is not None
         kept = newline and (hard or cjk)
         return Gap(span, newline, kept, breakable and not kept, sentence and not kept)
@@ -407,8 +414,14 @@ def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
     return para.line_spans
 
 
-def analyse(doc: Document, para: Paragraph, index: DocumentIndex | None = None) -> Prose | None:
-    """Read ``para`` as words and gaps; None if its source positions cannot be trusted."""
+def analyse(
+    doc: Document, para: Paragraph, index: DocumentIndex | None = None, *, sentences: bool = True
+) -> Prose | None:
+    """Read ``para`` as words and gaps; None if its source positions cannot be trusted.
+
+    Without ``sentences`` no gap is marked as a sentence end (telling them is
+    a third of the reading, and only the sentence convention needs them).
+    """
     index = index or DocumentIndex.of(doc)
     spans = _line_spans(doc, para)
     if not spans or spans[0].start >= spans[-1].end:
@@ -417,7 +430,7 @@ def analyse(doc: Document, para: Paragraph, index: DocumentIndex | None = None) 
     zones = _zones(spans, region, doc.text)
     if zones is None:
         return None
-    reader = _Reader(doc.text, region, _rooms(doc, index, para, region), zones)
+    reader = _Reader(doc.text, region, _rooms(doc, index, para, region), zones, sentences)
     if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
         return None
     words, gap_spans = reader.split()
@@ -706,8 +719,8 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
 
     A cheap, conservative filter in front of :func:`analyse` (which reads every
     word): most paragraphs of a conforming repository are skipped without it.
-    Every bound errs towards analysing: a display column is at most two per
-    character (wide characters) and a tab at most four.
+    Under a width only a line wider than the width is ever reported, so the
+    filter measures each line exactly as the gate does.
     """
     mode = config.wrap
     multiline = para.lines.last > para.lines.first
@@ -715,7 +728,7 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
         return multiline
     lines = [doc.line_text(n) for n in range(para.lines.first, para.lines.last + 1)]
     if isinstance(mode, int):
-        return any(2 * len(line) + 2 * line.count("\t") > mode for line in lines)
+        return any(display_width(line) > mode for line in lines)
     if mode == "sentence":
         return multiline or any(_SENTENCE_END_THEN_TEXT.search(line) for line in lines)
     return False
@@ -729,9 +742,10 @@ def prose_of(doc: Document, config: Config, *, every: bool = False) -> list[Pros
     """
     found: list[Prose] = []
     index = DocumentIndex.of(doc)
+    sentences = every or config.wrap == "sentence"
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
         if in_scope(para, config) and (every or may_violate(doc, para, config)):
-            prose = analyse(doc, para, index)
+            prose = analyse(doc, para, index, sentences=sentences)
             if prose is not None:
                 found.append(prose)
     return found
