@@ -19,7 +19,7 @@ import pytest
 
 import docsync
 from docsync import cache
-from docsync.gates import links
+from docsync.gates import links, wrap
 from docsync.model import Finding
 from docsync.workspace import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
@@ -343,4 +343,76 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
         payload["runs"][run] = (dependencies, pickle.dumps(_RunsACommand(marker)))
     results.write_bytes(pickle.dumps(payload))
     assert _cached(repo) == cold
+    assert not marker.exists()
+
+
+# --------------------------------------------------------------------------- the wrap gate's results
+
+WRAPPED = {
+    "notes/a.md": "# A\n\nHard\nwrapped.\n",
+    "notes/b.md": "# B\n\nOne line.\n\nTwo\nlines.\n",
+}
+
+
+def _wrap_findings(repo: GitRepo, cache_on: bool = True) -> list[Finding]:
+    workspace = load_workspace(repo.root)
+    if not cache_on:
+        workspace = replace(workspace, config=replace(workspace.config, cache=False))
+    return wrap.check_workspace(workspace)
+
+
+@pytest.fixture
+def wrapped(repo: GitRepo) -> GitRepo:
+    for path, text in WRAPPED.items():
+        repo.write(path, text)
+    repo.commit("hard-wrapped notes")
+    return repo
+
+
+def test_unchanged_repository_answers_wrap_from_the_result_cache(
+    wrapped: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _wrap_findings(wrapped)
+    assert [(f.path, f.rule, f.line) for f in cold] == [
+        ("notes/a.md", "W001", 3),
+        ("notes/b.md", "W001", 5),
+    ]
+    assert (wrapped.root / ".git" / "docsync" / "wrap-results.pickle").is_file()
+    unpickled: list[bytes] = []
+    monkeypatch.setattr(cache, "loads", lambda blob: unpickled.append(blob))
+    monkeypatch.setattr(wrap, "check", lambda *_: pytest.fail("checked again"))
+    assert _wrap_findings(wrapped) == cold
+    assert unpickled == []  # not one cached document was unpickled
+
+
+def test_an_edit_rechecks_only_the_edited_file(
+    wrapped: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _wrap_findings(wrapped)
+    wrapped.write("notes/b.md", "# B\n\nOne line.\n\nNow one line too.\n")
+    checked: list[str] = []
+    real = wrap.check
+    monkeypatch.setattr(wrap, "check", lambda doc, config: checked.append(doc.path) or real(doc, config))
+    found = _wrap_findings(wrapped)
+    assert checked == ["notes/b.md"]
+    assert [(f.path, f.rule) for f in found] == [("notes/a.md", "W001")]
+    assert found == _wrap_findings(wrapped, cache_on=False)
+
+
+@pytest.mark.parametrize("convention", ['"sentence"', "10", '"off"'])
+def test_a_new_convention_is_not_served_old_wrap_results(wrapped: GitRepo, convention: str) -> None:
+    before = _wrap_findings(wrapped)
+    wrapped.write(".docsync.toml", f"wrap = {convention}\n")
+    after = _wrap_findings(wrapped)
+    assert after == _wrap_findings(wrapped, cache_on=False)
+    assert after != before
+
+
+def test_corrupt_wrap_result_cache_is_ignored(wrapped: GitRepo, tmp_path: Path) -> None:
+    cold = _wrap_findings(wrapped)
+    results = wrapped.root / ".git" / "docsync" / "wrap-results.pickle"
+    marker = tmp_path / "pwned"
+    for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
+        results.write_bytes(garbage)
+        assert _wrap_findings(wrapped) == cold
     assert not marker.exists()

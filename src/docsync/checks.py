@@ -42,10 +42,7 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
     if "links" in gates:
         findings.extend(links.check_workspace(workspace))
     if "wrap" in gates:
-        for path in workspace.selected:
-            doc = workspace.documents.get(path)
-            if doc is not None:
-                findings.extend(wrap.check(doc, workspace.config))
+        findings.extend(wrap.check_workspace(workspace))
     findings.extend(_tree_gates(workspace, gates))
     return sorted(findings, key=Finding.sort_key)
 

@@ -10,14 +10,20 @@ passes exactly when ``docsync fix`` would change nothing.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
+
+from .. import wrapfix
+from ..cache import ResultCache, fingerprint
 from ..config import Config
 from ..markdown import parse
 from ..model import Document, Finding
-from ..workspace import MARKDOWN_SUFFIXES
+from ..workspace import MARKDOWN_SUFFIXES, Documents, Workspace
 from ..wrapfix import GATE, Violation, fix_document, prose_of, violations
 from ..writer import FileWrite
 
-__all__ = ["GATE", "RULES", "check", "keep_wrapped"]
+__all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
 
 RULES: dict[str, tuple[str, str]] = {
     "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
@@ -78,6 +84,57 @@ def check(doc: Document, config: Config) -> list[Finding]:
                 )
             )
     return sorted(findings, key=Finding.sort_key)
+
+
+def check_workspace(workspace: Workspace) -> list[Finding]:
+    """:func:`check` on every selected document, through a result cache.
+
+    A document's wrap findings depend on its content and the config alone,
+    so they are cached by the document's content key, under a key for the
+    config and this gate's code: a run on an unchanged tree reads no
+    document at all, and an edit re-checks only the files it touched.
+    """
+    config = workspace.config
+    documents = workspace.documents
+    if config.wrap == "off":
+        return []
+    if not config.cache or not isinstance(documents, Documents):
+        return [f for path in workspace.selected if (doc := documents.get(path)) for f in check(doc, config)]
+    store = ResultCache.open(workspace.git_dir, GATE)
+    run = _run_key(config)
+    known = store.get(run)
+    earlier = known[1] if known is not None else {}
+    keys = documents.content_keys
+    found: dict[str, tuple[Finding, ...]] = {}
+    for path in workspace.selected:
+        key = keys.get(path)
+        if key is None or path not in documents:
+            continue
+        cached = earlier.get(key)
+        found[key] = cached if cached is not None else tuple(check(documents[path], config))
+    if any(key not in earlier for key in found):
+        current = set(keys.values())
+        kept = {key: hit for key, hit in earlier.items() if key in current}
+        store.put(run, (), {**kept, **found})
+    return [f for path in workspace.selected if (key := keys.get(path)) in found for f in found[key]]
+
+
+def _run_key(config: Config) -> str:
+    """What a document's findings depend on besides its content: config and code."""
+    return hashlib.blake2b(
+        f"{_gate_source()}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+    ).hexdigest()
+
+
+@functools.cache
+def _gate_source() -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    for module in (__file__, wrapfix.__file__):
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.hexdigest()
 
 
 def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
