@@ -189,8 +189,7 @@ def _targets(doc: Document) -> Iterator[_Target]:
     for link in doc.links:
         if link.kind == LinkKind.REFERENCE:
             continue
-        url = link.destination if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC) else markdown_url(link.destination)
-        yield _Target(link.destination, url, link.line, link.column, link.kind in _IMAGE_KINDS)
+        yield _Target(link.destination, link_url(link), link.line, link.column, link.kind in _IMAGE_KINDS)
     image_labels = {x.label for x in doc.links if x.kind == LinkKind.IMAGE and x.label}
     link_labels = {x.label for x in doc.links if x.kind == LinkKind.REFERENCE and x.label}
     seen: set[str] = set()
@@ -522,12 +521,21 @@ def _dependencies_changed(workspace: Workspace, dependencies: Dependencies) -> b
     )
 
 
+def link_url(link: Link) -> str:
+    """The URL a link goes to. An autolink without a scheme is an email
+    address (CommonMark allows no other), which renders as ``mailto:``."""
+    if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC):
+        return link.destination
+    if link.kind == LinkKind.AUTOLINK and _SCHEME.match(link.destination) is None:
+        return "mailto:" + link.destination
+    return markdown_url(link.destination)
+
+
 def link_targets(doc: Document) -> Iterator[tuple[Link | Definition, str]]:
     """Every link or definition with a destination of its own, with its URL (for rewriters)."""
     for link in doc.links:
         if link.dest_span is not None:
-            url = link.destination if link.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC) else markdown_url(link.destination)
-            yield link, url
+            yield link, link_url(link)
     for definition in doc.definitions:
         yield definition, markdown_url(definition.destination)
 
