@@ -394,6 +394,30 @@ def test_move_changes_a_code_file_only_where_it_names_the_record(repo: GitRepo) 
     assert (repo.root / "tools/lint.py").read_bytes() == raw.replace(b"/proposed/", b"/implemented/")
 
 
+def test_move_that_empties_a_linked_folder_says_which_links_break(repo: GitRepo) -> None:
+    repo.write("docs/guide/setup.md", "# Setup\n\nSee [what is proposed](../rfc/proposed/).\n")
+    repo.commit("a folder link")
+    result = _run("move", "plugin-api", "implemented")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.endswith(
+        "warning: docs/rfc/proposed/ is empty after the move and git keeps no empty folders; "
+        "1 link(s) to it now break: docs/guide/setup.md:3:5 (link to the record index instead)\n"
+    )
+    assert [f.split(" ")[1] for f in _findings(repo)] == ["L001"]
+
+
+def test_move_that_leaves_the_folder_in_use_warns_of_nothing(repo: GitRepo) -> None:
+    repo.write("docs/rfc/proposed/2026-01-03-other.md", "# Other\n\nStatus: proposed\n")
+    repo.write("docs/guide/setup.md", "# Setup\n\nSee [what is proposed](../rfc/proposed/).\n")
+    repo.commit("a second proposal")
+    run_fix(repo.root)
+    repo.commit("index")
+    result = _run("move", "plugin-api", "implemented")
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+    assert _findings(repo) == []
+
+
 def test_move_rewrites_links_in_excluded_files_without_rewrapping_them(repo: GitRepo) -> None:
     repo.write(".docsync.toml", 'exclude = ["vendor/**"]\n')
     notes = (

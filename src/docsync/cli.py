@@ -310,6 +310,8 @@ def _report_files(change: lifecycle.Change) -> None:
             stderr.print(f"created {path}", markup=False)
     for path in change.updated:
         stderr.print(f"updated {path}", markup=False)
+    for warning in change.warnings:
+        stderr.print(f"warning: {warning}", markup=False)
 
 
 def _shown(root: Path, path: str) -> str:

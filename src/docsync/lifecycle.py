@@ -83,6 +83,7 @@ class Change:
     moves: tuple[tuple[str, str], ...]
     writes: tuple[FileWrite, ...]
     created: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # what the change breaks that no rewrite can mend
 
     @property
     def touched(self) -> tuple[str, ...]:
@@ -563,7 +564,32 @@ def plan_move(
     writes.update((w.path, w) for w in _inbound(workspace, old, new))
     writes.update((w.path, w) for w in _code_mentions(workspace, old, new))
     final, created = _finish(workspace, {old: new}, writes)
-    return Change(new, old, status.state, ((old, new),), final, created)
+    warnings = _emptied_folder(workspace, old, new)
+    return Change(new, old, status.state, ((old, new),), final, created, warnings)
+
+
+def _emptied_folder(workspace: Workspace, old: str, new: str) -> tuple[str, ...]:
+    """A warning when the move leaves the record's folder empty and links point at it.
+
+    git keeps no empty folders, so a link to ``proposed/`` breaks once its
+    last record moves out; there is nothing to rewrite it to.
+    """
+    folder = posixpath.dirname(old)
+    if folder in _present_after(workspace, old, new):
+        return ()
+    linking = [
+        f"{doc.path}:{item.line}:{item.column}"
+        for doc in workspace.documents.values()
+        for item, url in link_targets(doc)
+        if (target := resolve_url(doc.path, url)) is not None and target[0] == folder
+    ]
+    if not linking:
+        return ()
+    return (
+        f"{folder}/ is empty after the move and git keeps no empty folders; "
+        f"{len(linking)} link(s) to it now break: {', '.join(linking)} "
+        "(link to the record index instead)",
+    )
 
 
 # --------------------------------------------------------------------------- apply
