@@ -85,6 +85,8 @@ def display_width(line: str) -> int:
 
 def overflow_index(line: str, width: int) -> int:
     """Index of the first character of ``line`` that ends past display column ``width``."""
+    if _PRINTABLE_ASCII.fullmatch(line):
+        return min(width, len(line))  # one column a character
     column = 0
     for index, ch in enumerate(line):
         column = advance(column, ch)
