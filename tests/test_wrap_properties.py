@@ -14,7 +14,7 @@ from docsync.config import Config
 from docsync.gates import wrap
 from docsync.markdown import parse, render_signature
 from docsync.model import Document, Paragraph
-from docsync.wrapfix import fix_document, may_violate, prose_of, violations
+from docsync.wrapfix import analyse, fix_document, may_violate, violations
 
 WORDS = st.sampled_from(
     [
@@ -220,6 +220,7 @@ def test_prefilter_never_hides_a_violation(text: str, mode: str | int) -> None:
     # paragraphs the full analysis finds nothing wrong with.
     config = Config(wrap=mode)
     doc = parse("prop.md", text)
-    for prose in prose_of(doc, config, every=True):
-        if not may_violate(doc, prose.paragraph, config):
+    for para in doc.paragraphs:
+        prose = analyse(doc, para)
+        if prose is not None and not may_violate(doc, para, config):
             assert violations(doc, prose, config) == []

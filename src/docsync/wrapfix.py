@@ -736,17 +736,14 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
     return False
 
 
-def prose_of(doc: Document, config: Config, *, every: bool = False) -> list[Prose]:
-    """The paragraphs ``config`` checks, read as words and gaps, in source order.
-
-    Paragraphs that cannot break ``config.wrap`` are left out unless ``every``
-    (for measuring one reading against several conventions).
-    """
+def prose_of(doc: Document, config: Config) -> list[Prose]:
+    """The paragraphs ``config`` checks, read as words and gaps, in source order;
+    paragraphs that cannot break ``config.wrap`` are left out."""
     found: list[Prose] = []
     index = DocumentIndex.of(doc)
-    sentences = every or config.wrap == "sentence"
+    sentences = config.wrap == "sentence"
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if in_scope(para, config) and (every or may_violate(doc, para, config)):
+        if in_scope(para, config) and may_violate(doc, para, config):
             prose = analyse(doc, para, index, sentences=sentences)
             if prose is not None:
                 found.append(prose)
