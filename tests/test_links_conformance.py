@@ -77,3 +77,10 @@ def test_every_case_file_has_a_verdict() -> None:
     named = set(_shared_verdicts()) | set(_own_verdicts())
     on_disk = {p.stem for p in [*SHARED.glob("c*.md"), *OWN.glob("d*.md")]}
     assert on_disk == named
+
+
+def test_missing_fragment_without_a_close_match_lists_the_anchors(
+    findings: dict[str, list[Finding]],
+) -> None:
+    got = [f.message for f in findings["d36-self-missing.md"]]
+    assert got == ["'#fake' names no heading or anchor in this file; it has #real"]

@@ -404,8 +404,22 @@ def _fragment_findings(
         return []
     where = "this file" if path == source else f"'{path or '/'}'"
     close = difflib.get_close_matches(fragment.lower(), list(anchors), n=1, cutoff=0.5)
-    suggestion = _with_fragment(target.raw, anchors[close[0]]) if close else None
-    return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
+    if close:
+        suggestion = _with_fragment(target.raw, anchors[close[0]])
+        return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
+    return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}; {_anchor_list(anchors)}")]
+
+
+_LISTED_ANCHORS = 5
+
+
+def _anchor_list(anchors: dict[str, str]) -> str:
+    """What a fragment could name instead, when nothing is close enough to suggest."""
+    if not anchors:
+        return "it has no headings or anchors"
+    names = [f"#{name}" for name in list(anchors.values())[:_LISTED_ANCHORS]]
+    more = len(anchors) - len(names)
+    return f"it has {', '.join(names)}" + (f" and {more} more" if more else "")
 
 
 def _with_fragment(raw: str, anchor: str) -> str:
