@@ -84,3 +84,13 @@ def test_missing_fragment_without_a_close_match_lists_the_anchors(
 ) -> None:
     got = [f.message for f in findings["d36-self-missing.md"]]
     assert got == ["'#fake' names no heading or anchor in this file; it has #real"]
+
+
+def test_missing_root_relative_target_says_what_the_slash_means(
+    findings: dict[str, list[Finding]],
+) -> None:
+    got = [f.message for f in findings["d42-root-relative-missing.md"]]
+    assert got == [
+        "'/site/only/page' does not exist "
+        "(a leading '/' is the repository root on GitHub: this names 'site/only/page')"
+    ]

@@ -323,7 +323,11 @@ def _existence(doc: Document, target: _Target, path: str, index: RepoIndex) -> F
         return _finding(doc.path, target, "L003", f"'{target.raw}' matches '{other_case}' only in letter case; it breaks on GitHub and Linux", _relative(doc.path, other_case))
     closest = index.closest_path(path)
     suggestion = _relative(doc.path, closest) if closest else None
-    return _finding(doc.path, target, "L001", f"'{target.raw}' does not exist", suggestion)
+    message = f"'{target.raw}' does not exist"
+    if suggestion is None and target.url.startswith("/"):
+        # Documentation sites read "/x" as their own root; GitHub reads the repository's.
+        message += f" (a leading '/' is the repository root on GitHub: this names '{path}')"
+    return _finding(doc.path, target, "L001", message, suggestion)
 
 
 def _relative(source: str, path: str) -> str:
