@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import docsync
-from docsync import cache
+from docsync import cache, model
+from docsync.checks import run_check
 from docsync.gates import links, wrap
 from docsync.model import Finding
 from docsync.workspace import Workspace, load_workspace
@@ -416,3 +417,25 @@ def test_corrupt_wrap_result_cache_is_ignored(wrapped: GitRepo, tmp_path: Path) 
         results.write_bytes(garbage)
         assert _wrap_findings(wrapped) == cold
     assert not marker.exists()
+
+
+def test_a_narrow_run_unpickles_only_the_documents_it_reads(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(12):
+        repo.write(f"other/page-{n}.md", f"# Page {n}\n\nNothing links here.\n")
+    repo.commit("unrelated pages")
+    run_check(repo.root)  # everything cached
+    repo.write("docs/faq.md", PAGES["docs/faq.md"] + "\nEdited.\n")
+    loaded: list[str] = []
+    real = cache.loads
+
+    def recording(blob: bytes) -> model.Document | None:
+        document = real(blob)
+        loaded.append(document.path if document else "?")
+        return document
+
+    monkeypatch.setattr(cache, "loads", recording)
+    result = run_check(repo.root, paths=["docs/faq.md"])
+    assert {f.path for f in result.findings} == {"docs/faq.md"}
+    assert sorted(loaded) == ["docs/guide.md"]  # the one file faq.md links into

@@ -376,13 +376,19 @@ def _parse_files(
     return Documents(paths, found, packed, keys, summaries), problems
 
 
+# How many documents are unpickled one at a time before the rest go in one batch.
+_SINGLE_READS = 64
+
+
 class Documents(Mapping[str, Document]):
     """Parsed documents by path, in the order they were asked for.
 
-    Documents that come from the cache stay pickled until the first one is
-    read; then all are unpickled in one go (whoever reads one reads them all,
-    and one go is fastest). So a run whose gates answer from a result cache
-    of their own unpickles nothing. An entry that does not unpickle to the
+    Documents that come from the cache stay pickled until read. The first
+    few reads unpickle just the document read (a pre-commit run on one file
+    reads that file and the files it links to); from the
+    ``_SINGLE_READS``-th on, or on iterating, all the rest are unpickled in
+    one go (a run that reads most of them is fastest that way). So a run
+    whose gates answer from result caches of their own unpickles nothing. An entry that does not unpickle to the
     document it should be is parsed again from the file's bytes.
     ``content_keys`` holds the cache key (the identity of the content) of
     every file that was read, for such result caches. Documents a parse
@@ -399,15 +405,27 @@ class Documents(Mapping[str, Document]):
         summaries: Mapping[str, object] | None = None,
     ) -> None:
         self._order = [path for path in order if path in ready or path in packed]
+        self._single_reads = 0
         self._ready = ready
         self._packed = packed
         self.content_keys: Mapping[str, str] = content_keys
         self.summaries: Mapping[str, object] = summaries or {}
 
     def __getitem__(self, path: str) -> Document:
-        if self._packed:
-            self._unpack()
+        if path in self._packed:
+            if self._single_reads < _SINGLE_READS:
+                self._single_reads += 1
+                self._unpack_one(path)
+            else:
+                self._unpack()
         return self._ready[path]
+
+    def _unpack_one(self, path: str) -> None:
+        document = _unpickled(path, *self._packed.pop(path))
+        if document is not None:
+            self._ready[path] = document
+        else:
+            self._order = [p for p in self._order if p != path]
 
     def __contains__(self, path: object) -> bool:
         return path in self._ready or path in self._packed
@@ -427,12 +445,18 @@ class Documents(Mapping[str, Document]):
         paused = _collector_paused() if len(packed) >= _PAUSE_COLLECTOR_FROM else nullcontext()
         with paused:
             for path, (blob, data) in packed.items():
-                document = parse_cache.loads(blob)
-                if document is None or document.path != path:  # corrupt or foreign entry
-                    document = _parse_one(path, data).document
+                document = _unpickled(path, blob, data)
                 if document is not None:
                     self._ready[path] = document
         self._order = [path for path in self._order if path in self._ready]
+
+
+def _unpickled(path: str, blob: bytes, data: bytes) -> Document | None:
+    """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
+    document = parse_cache.loads(blob)
+    if document is None or document.path != path:
+        document = _parse_one(path, data).document
+    return document
 
 
 def _parse_pending(
