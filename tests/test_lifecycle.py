@@ -394,6 +394,20 @@ def test_move_changes_a_code_file_only_where_it_names_the_record(repo: GitRepo) 
     assert (repo.root / "tools/lint.py").read_bytes() == raw.replace(b"/proposed/", b"/implemented/")
 
 
+def test_move_rewrites_a_link_on_a_tab_indented_continuation_line(repo: GitRepo) -> None:
+    repo.write(".docsync.toml", 'wrap = "off"\n')
+    repo.write(
+        "docs/guide/setup.md",
+        "# Setup\n\n- plugins\n\tload as [the API](../rfc/proposed/2026-01-02-plugin-api.md) says, `x`\n",
+    )
+    repo.commit("a tab-indented continuation line")
+    assert _run("move", "plugin-api", "implemented").exit_code == 0
+    assert _read(repo, "docs/guide/setup.md") == (
+        "# Setup\n\n- plugins\n\tload as [the API](../rfc/implemented/2026-01-02-plugin-api.md) says, `x`\n"
+    )
+    assert _findings(repo) == []
+
+
 def test_move_that_empties_a_linked_folder_says_which_links_break(repo: GitRepo) -> None:
     repo.write("docs/guide/setup.md", "# Setup\n\nSee [what is proposed](../rfc/proposed/).\n")
     repo.commit("a folder link")
