@@ -116,14 +116,15 @@ def as_sarif(findings: Sequence[Finding]) -> str:
 
 
 def print_text(console: Console, files: int, findings: Sequence[Finding]) -> None:
+    """Findings grouped by file, then the summary line. One print per file:
+    rich's cost is per call, and an adoption run can report thousands."""
     for path, group in groupby(findings, key=lambda f: f.path):
-        console.print(f"[bold]{escape(path)}[/bold]")
-        for f in group:
-            console.print(
-                f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(f.message)}  [dim]{f.gate}[/dim]",
-                soft_wrap=True,
-                highlight=False,
-            )
+        lines = [f"[bold]{escape(path)}[/bold]"]
+        lines.extend(
+            f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(f.message)}  [dim]{f.gate}[/dim]"
+            for f in group
+        )
+        console.print("\n".join(lines), soft_wrap=True, highlight=False)
     console.print(summary(files, findings), highlight=False)
 
 
