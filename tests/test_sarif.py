@@ -15,6 +15,7 @@ location), the schema says so in a ``$comment``.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +23,10 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from rich.console import Console
 from typer.testing import CliRunner
 
+from docsync import report
 from docsync.cli import app
 from docsync.model import Finding, Severity
 from docsync.report import as_sarif
@@ -134,3 +137,32 @@ def test_a_path_with_a_space_is_a_valid_uri(validator: Draft202012Validator) -> 
     assert _errors(validator, log) == []
     location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "my%20docs/a.md"
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _text(findings: list[Finding], **console: object) -> str:
+    out = io.StringIO()
+    report.print_text(Console(file=out, width=60, highlight=False, soft_wrap=True, **console), 3, findings)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+TEXT_FINDINGS = [
+    Finding("links", "L001", "a.md", 3, 7, "'x [y].md' does not exist", None),
+    Finding("wrap", "W001", "a.md", 9, 1, "paragraph is hard-wrapped over 2 lines; a long message " * 2, None),
+    Finding("links", "L006", "b/[c].md", 1, 1, "'#q' names no heading", None),
+]
+
+
+def test_plain_text_is_what_rich_renders_without_colour() -> None:
+    plain = _text(TEXT_FINDINGS)  # a StringIO is no terminal: the direct path
+    rendered = _text(TEXT_FINDINGS, record=True)  # recording forces rich's own rendering
+    assert plain == rendered
+    assert plain.splitlines()[0] == "a.md"
+    assert plain.splitlines()[-1] == "3 findings in 2 files (links: 2, wrap: 1); 3 Markdown files checked."
+
+
+def test_plain_text_neutralises_control_characters_in_names() -> None:
+    evil = Finding("links", "L001", "a\x1b[31m.md", 1, 1, "'\x07x.md' does not exist", None)
+    assert "\x1b" not in _text([evil]) and "\x07" not in _text([evil])

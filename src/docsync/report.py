@@ -6,6 +6,7 @@ Data goes to stdout; the CLI sends people's messages to stderr.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
@@ -117,7 +118,11 @@ def as_sarif(findings: Sequence[Finding]) -> str:
 
 def print_text(console: Console, files: int, findings: Sequence[Finding]) -> None:
     """Findings grouped by file, then the summary line. One print per file:
-    rich's cost is per call, and an adoption run can report thousands."""
+    rich's cost is per call, and an adoption run can report thousands. Without
+    colour (a pipe, NO_COLOR) the same text is written directly."""
+    if console.color_system is None and not console.record:
+        _write_plain(console, files, findings)
+        return
     for path, group in groupby(findings, key=lambda f: f.path):
         lines = [f"[bold]{escape(path)}[/bold]"]
         lines.extend(
@@ -126,6 +131,20 @@ def print_text(console: Console, files: int, findings: Sequence[Finding]) -> Non
         )
         console.print("\n".join(lines), soft_wrap=True, highlight=False)
     console.print(summary(files, findings), highlight=False)
+
+
+# Control characters (a file name can hold an escape sequence) never reach the reader's terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _write_plain(console: Console, files: int, findings: Sequence[Finding]) -> None:
+    lines: list[str] = []
+    for path, group in groupby(findings, key=lambda f: f.path):
+        lines.append(path)
+        lines.extend(f"  {f.line}:{f.column}  {f.rule}  {f.message}  {f.gate}" for f in group)
+    lines.append(summary(files, findings))
+    console.file.write(_CONTROL.sub("\ufffd", "\n".join(lines)) + "\n")
+    console.file.flush()
 
 
 def summary(files: int, findings: Sequence[Finding]) -> str:
