@@ -10,6 +10,7 @@ mixes every block and inline construct the shortcuts touch.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,32 @@ def _both(text: str) -> tuple[Document, Document]:
     return fast, plain
 
 
-def test_the_shortcuts_are_on() -> None:
+def test_the_shortcuts_are_on(monkeypatch: pytest.MonkeyPatch) -> None:
     names = [rule.name for rule in markdown._parser().block.ruler.__rules__]
     assert names[0] == "docsync_dispatch"
     assert "docsync_dispatch" not in [r.name for r in PLAIN.block.ruler.__rules__]
+    # the link and tidying shortcuts switch themselves off for rules they do not
+    # know: with the parser as configured, they must be on
+    taken: list[str] = []
+    real = markdown._plain_link
+    monkeypatch.setattr(
+        markdown, "_plain_link", lambda state, silent: taken.append("link") or real(state, silent)
+    )
+    monkeypatch.setattr(markdown, "_DELIMITERS", _Counting(markdown._DELIMITERS, taken))
+    markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c`.\n")
+    assert taken == ["delimiters", "link"]
+
+
+class _Counting:
+    """A compiled pattern that notes each search (the tidying shortcut's test)."""
+
+    def __init__(self, pattern: re.Pattern[str], taken: list[str]) -> None:
+        self._pattern = pattern
+        self._taken = taken
+
+    def search(self, text: str) -> re.Match[str] | None:
+        self._taken.append("delimiters")
+        return self._pattern.search(text)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)

@@ -306,7 +306,7 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     md.block.ruler.at("reference", _record_block(reference, "docsync_definitions"))
     if shortcuts:
         _dispatch_block_rules(md)
-        _plain_inline_as_text(md)
+        _inline_shortcuts(md)
     return md
 
 
@@ -324,7 +324,7 @@ _TIDYING = (
 )
 
 
-def _plain_inline_as_text(md: MarkdownIt) -> None:
+def _inline_shortcuts(md: MarkdownIt) -> None:
     """Parse inline content no further than its characters make necessary.
 
     Content with no character any inline rule stops at gets its one text
