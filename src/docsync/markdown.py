@@ -333,26 +333,28 @@ def _inline_shortcuts(md: MarkdownIt) -> None:
     character, here the whole content), run four post-processing passes and
     end with exactly that token. Headings and list items are mostly such
     plain text. Other content is tokenized as usual, and the tidying passes
-    (see ``_JOINABLE``) run only where there can be something to tidy.
-    Without the terminator set (older markdown-it), or with tidying passes
-    other than the known ones, everything goes the long way.
+    (see ``_JOINABLE``) run only where there can be something to tidy. The
+    first needs markdown-it's terminator set (markdown-it-py 4), the second
+    the tidying passes it was written against; without either, that part
+    goes the long way.
     """
-    if not isinstance(getattr(md.inline, "terminator_re", None), re.Pattern):
+    terminators = getattr(md.inline, "terminator_re", None)
+    plain_text = isinstance(terminators, re.Pattern)
+    post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
+    tidy = post_rules == _TIDYING[0]
+    if not plain_text and not tidy:
         return
     parse_inline = md.inline.parse
     tokenize = md.inline.tokenize
-    post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
-    tidy = post_rules == _TIDYING[0]
 
     def inline(state: StateCore) -> None:
-        terminators = state.md.inline.terminator_re
         for token in state.tokens:
             if token.type != "inline":
                 continue
             if token.children is None:
                 token.children = []
             content = token.content
-            if terminators.search(content) is None:
+            if plain_text and state.md.inline.terminator_re.search(content) is None:
                 if content:
                     token.children.append(Token("text", "", 0, content=content))
             elif tidy and _DELIMITERS.search(content) is None:
