@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
 from . import __version__, report
 from .adopt_hooks import DEFAULT_HOOK_REPO
@@ -33,6 +32,8 @@ from .rules import all_rules, by_code
 from .workspace import relative_to_root
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from . import lifecycle
 
 PROGRESS_MINIMUM = 50
@@ -290,6 +291,9 @@ class ProgressBar:
         if not self._enabled or (self._bar is None and total < PROGRESS_MINIMUM):
             return
         if self._bar is None:
+            # Imported here: only a terminal ever shows a bar.
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
             self._bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),

@@ -29,11 +29,11 @@ def all_rules() -> list[Rule]:
         (wrap.GATE, wrap.RULES),
     ]
     try:
-        from .records import gates as record_gates
-
-        tables.extend(record_gates.RULE_TABLES)
+        from .records.rules import RULE_TABLES
     except ImportError:
         pass
+    else:
+        tables.extend(RULE_TABLES)
     return [
         Rule(code, gate, name, summary)
         for gate, table in tables

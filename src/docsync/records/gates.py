@@ -40,41 +40,9 @@ from ..writer import FileWrite
 from . import conventions
 from .index import INDEX_NAMES, IndexMarkersError, parse_former_ids, render_index
 from .model import IdTarget, Record, parse_id
-
-LAYOUT_RULES: dict[str, tuple[str, str]] = {
-    "Y001": (
-        "outside-lifecycle-folder",
-        "record that is not directly in a lifecycle folder of the tree",
-    ),
-    "Y002": ("bad-name", "record whose file name is not yyyy-mm-dd-slug.md"),
-    "Y003": ("bad-date", "record whose file name holds a date that does not exist"),
-    "Y004": ("missing-status", "record without a 'Status:' line"),
-    "Y005": ("several-statuses", "record with more than one 'Status:' line"),
-    "Y006": ("unknown-status", "record whose status word maps to no lifecycle state"),
-    "Y007": ("status-folder-mismatch", "record whose status belongs to another lifecycle folder"),
-    "Y008": ("duplicate-slug", "two records with the same slug"),
-    "Y009": ("stale-index", "tree index missing or not up to date (docsync fix regenerates it)"),
-    "Y010": ("index-markers", "tree index whose generated-part markers are broken"),
-    "Y011": (
-        "stale-conventions",
-        "conventions doc whose generated part does not match the config (docsync fix regenerates it)",
-    ),
-}
-REFS_RULES: dict[str, tuple[str, str]] = {
-    "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
-    "R002": (
-        "missing-tree-path",
-        "path into the record tree, in a non-Markdown file, that does not exist",
-    ),
-    "R003": (
-        "bare-former-id-in-code",
-        'bare former id in a non-Markdown file (code_refs = "path")',
-    ),
-}
-RULE_TABLES: list[tuple[str, dict[str, tuple[str, str]]]] = [
-    ("layout", LAYOUT_RULES),
-    ("refs", REFS_RULES),
-]
+from .rules import LAYOUT_RULES as LAYOUT_RULES
+from .rules import REFS_RULES as REFS_RULES
+from .rules import RULE_TABLES as RULE_TABLES
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -1,0 +1,41 @@
+"""The layout and refs gates' rule codes: plain tables, cheap to import
+(the reporters name every rule; a links-only run need not load the gates)."""
+
+from __future__ import annotations
+
+LAYOUT_RULES: dict[str, tuple[str, str]] = {
+    "Y001": (
+        "outside-lifecycle-folder",
+        "record that is not directly in a lifecycle folder of the tree",
+    ),
+    "Y002": ("bad-name", "record whose file name is not yyyy-mm-dd-slug.md"),
+    "Y003": ("bad-date", "record whose file name holds a date that does not exist"),
+    "Y004": ("missing-status", "record without a 'Status:' line"),
+    "Y005": ("several-statuses", "record with more than one 'Status:' line"),
+    "Y006": ("unknown-status", "record whose status word maps to no lifecycle state"),
+    "Y007": ("status-folder-mismatch", "record whose status belongs to another lifecycle folder"),
+    "Y008": ("duplicate-slug", "two records with the same slug"),
+    "Y009": ("stale-index", "tree index missing or not up to date (docsync fix regenerates it)"),
+    "Y010": ("index-markers", "tree index whose generated-part markers are broken"),
+    "Y011": (
+        "stale-conventions",
+        "conventions doc whose generated part does not match the config (docsync fix regenerates it)",
+    ),
+}
+REFS_RULES: dict[str, tuple[str, str]] = {
+    "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
+    "R002": (
+        "missing-tree-path",
+        "path into the record tree, in a non-Markdown file, that does not exist",
+    ),
+    "R003": (
+        "bare-former-id-in-code",
+        'bare former id in a non-Markdown file (code_refs = "path")',
+    ),
+}
+RULE_TABLES: list[tuple[str, dict[str, tuple[str, str]]]] = [
+    ("layout", LAYOUT_RULES),
+    ("refs", REFS_RULES),
+]
+
+__all__ = ["LAYOUT_RULES", "REFS_RULES", "RULE_TABLES"]
