@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from docsync import adopt
 from docsync.cli import PROGRESS_MINIMUM, ProgressBar, app
 from docsync.config import Config
 from docsync.workspace import PARSING, load_workspace
@@ -112,3 +113,17 @@ def test_migrate_through_a_pipe_shows_no_progress(repo: GitRepo) -> None:
     assert result.exit_code == 0, result.output
     assert "Reading git history" not in result.output
     assert "Parsing Markdown" not in result.output
+
+
+def test_init_reports_parsing_and_measuring(repo: GitRepo) -> None:
+    heard: list[tuple[str, int, int]] = []
+    adopt.plan_init(repo.root, adopt.InitOptions(), lambda *step: heard.append(step))
+    steps = [step for step, _, _ in heard]
+    assert steps.index(PARSING) < steps.index(adopt.MEASURING)
+    assert heard[-1] == (adopt.MEASURING, MANY, MANY)
+
+
+def test_init_through_a_pipe_shows_no_progress(repo: GitRepo) -> None:
+    result = runner.invoke(app, ["init"])
+    assert result.exit_code == 0, result.stderr
+    assert "Measuring" not in result.stdout + result.stderr

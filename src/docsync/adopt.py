@@ -46,7 +46,7 @@ from .migrate.tree import RECORD_NAME
 from .model import Document
 from .records import conventions
 from .records.gates import load_tree
-from .workspace import Workspace, load_workspace
+from .workspace import Progress, Workspace, load_workspace
 from .wrapfix import (
     DocumentIndex,
     Prose,
@@ -218,9 +218,20 @@ def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
     return found
 
 
-def wrap_counts(documents: Sequence[Document], config: Config) -> tuple[WrapCount, ...]:
+MEASURING = "Measuring wrap conventions"
+
+
+def wrap_counts(
+    documents: Sequence[Document], config: Config, progress: Progress | None = None
+) -> tuple[WrapCount, ...]:
     """For each candidate, the paragraphs (and files) that break it; each paragraph read once."""
-    analysed = [_paragraphs(doc, config) for doc in documents]
+    analysed = []
+    for done, doc in enumerate(documents):
+        if progress is not None:
+            progress(MEASURING, done, len(documents))
+        analysed.append(_paragraphs(doc, config))
+    if progress is not None:
+        progress(MEASURING, len(documents), len(documents))
     counts: list[WrapCount] = []
     for mode in CANDIDATES:
         candidate = replace(config, wrap=mode, wrap_strict=False)
@@ -235,7 +246,9 @@ def choose_wrap(counts: Sequence[WrapCount]) -> WrapMode:
     return best.mode
 
 
-def inspect(workspace: Workspace, raw: Mapping[str, Any]) -> Inspection:
+def inspect(
+    workspace: Workspace, raw: Mapping[str, Any], progress: Progress | None = None
+) -> Inspection:
     """What the repository holds, read from the parsed workspace (nothing is written)."""
     config = workspace.config
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
@@ -245,7 +258,7 @@ def inspect(workspace: Workspace, raw: Mapping[str, Any]) -> Inspection:
     legacy = [p for tree in trees for p in tree.records]
     words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config)
     documents = [workspace.documents[p] for p in workspace.selected if p in workspace.documents]
-    counts = wrap_counts(documents, config)
+    counts = wrap_counts(documents, config, progress)
     return Inspection(
         files=workspace.selected,
         trees=trees,
@@ -458,13 +471,17 @@ class InitResult:
         return 1 if any(f.action is Action.KEPT for f in self.files) else 0
 
 
-def plan_init(start: Path, options: InitOptions) -> InitResult:
-    """Inspect the repository holding ``start`` and plan every file (nothing is written)."""
+def plan_init(start: Path, options: InitOptions, progress: Progress | None = None) -> InitResult:
+    """Inspect the repository holding ``start`` and plan every file (nothing is written).
+
+    ``progress`` hears the parse (see :func:`load_workspace`) and then
+    (:data:`MEASURING`, done, total) per file as the wrap conventions are measured.
+    """
     root = find_repo(start).root
     existing = load_config(root)
     raw, where = raw_table(root)
-    workspace = load_workspace(root, config=existing)
-    inspection = inspect(workspace, raw)
+    workspace = load_workspace(root, config=existing, progress=progress)
+    inspection = inspect(workspace, raw, progress)
     planned = _config_plan(root, adopt_config.draft(inspection, raw), existing, where, options)
     files = [planned.file]
     if options.hooks:

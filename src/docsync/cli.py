@@ -387,8 +387,8 @@ def init(
     from . import adopt
 
     options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
-    with _errors():
-        result = adopt.plan_init(Path.cwd(), options)
+    with _errors(), ProgressBar(stderr) as progress:
+        result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)
     stdout.print(adopt.describe(result), markup=False, end="")
     raise typer.Exit(result.exit_code)
