@@ -445,13 +445,13 @@ def _folders(path: str) -> Iterator[str]:
         folder = posixpath.dirname(folder)
 
 
-def _inbound(workspace: Workspace, old: str, new: str) -> Iterator[FileWrite]:
+def _inbound(workspace: Workspace, old: str, new: str, present: set[str]) -> Iterator[FileWrite]:
     """Every other Markdown document that links to ``old``, rewritten to link to ``new``.
 
     Files config excludes from the gates are rewritten too (a move must not
     break anybody's link), but left as they are otherwise: never re-wrapped.
+    ``present`` is what exists after the move (:func:`_present_after`).
     """
-    present = _present_after(workspace, old, new)
     checked = [(doc, True) for doc in workspace.documents.values()]
     for doc, in_scope in [*checked, *((doc, False) for doc in _excluded_documents(workspace))]:
         if doc.path == old or not _links_to(doc, old):
@@ -481,10 +481,9 @@ def _excluded_documents(workspace: Workspace) -> Iterator[Document]:
 
 
 def _moved_text(
-    workspace: Workspace, doc: Document, new: str, value: str
+    workspace: Workspace, doc: Document, new: str, value: str, present: set[str]
 ) -> FileWrite:
     """The record at its new path: relative links repointed, then its status value replaced."""
-    present = _present_after(workspace, doc.path, new)
     text, _ = rewrite_document(
         doc,
         old_path=doc.path,
@@ -560,22 +559,23 @@ def plan_move(
         today or date.today(),
         _single_line(note, "note"),
     )
-    writes: dict[str, FileWrite] = {new: _moved_text(workspace, doc, new, value)}
-    writes.update((w.path, w) for w in _inbound(workspace, old, new))
+    present = _present_after(workspace, old, new)
+    writes: dict[str, FileWrite] = {new: _moved_text(workspace, doc, new, value, present)}
+    writes.update((w.path, w) for w in _inbound(workspace, old, new, present))
     writes.update((w.path, w) for w in _code_mentions(workspace, old, new))
     final, created = _finish(workspace, {old: new}, writes)
-    warnings = _emptied_folder(workspace, old, new)
+    warnings = _emptied_folder(workspace, old, present)
     return Change(new, old, status.state, ((old, new),), final, created, warnings)
 
 
-def _emptied_folder(workspace: Workspace, old: str, new: str) -> tuple[str, ...]:
+def _emptied_folder(workspace: Workspace, old: str, present: set[str]) -> tuple[str, ...]:
     """A warning when the move leaves the record's folder empty and links point at it.
 
     git keeps no empty folders, so a link to ``proposed/`` breaks once its
     last record moves out; there is nothing to rewrite it to.
     """
     folder = posixpath.dirname(old)
-    if folder in _present_after(workspace, old, new):
+    if folder in present:
         return ()
     linking = [
         f"{doc.path}:{item.line}:{item.column}"
