@@ -39,10 +39,9 @@ from .rewrite import rewrite_document
 from .workspace import (
     MARKDOWN_SUFFIXES,
     Workspace,
+    excluded_documents,
     load_workspace,
     matches,
-    out_of_scope,
-    parse_files,
     read_text,
     relative_to_root,
 )
@@ -453,7 +452,7 @@ def _inbound(workspace: Workspace, old: str, new: str, present: set[str]) -> Ite
     ``present`` is what exists after the move (:func:`_present_after`).
     """
     checked = [(doc, True) for doc in workspace.documents.values()]
-    for doc, in_scope in [*checked, *((doc, False) for doc in _excluded_documents(workspace))]:
+    for doc, in_scope in [*checked, *((doc, False) for doc in excluded_documents(workspace).values())]:
         if doc.path == old or not _links_to(doc, old):
             continue
         text, _ = rewrite_document(
@@ -469,15 +468,6 @@ def _inbound(workspace: Workspace, old: str, new: str, present: set[str]) -> Ite
             continue
         write = FileWrite(doc.path, text, doc.newline, doc.bom)
         yield wrap.keep_wrapped(doc, write, workspace.config) if in_scope else write
-
-
-def _excluded_documents(workspace: Workspace) -> Iterator[Document]:
-    """The Markdown files config excludes, parsed (one that cannot be read has no links to fix)."""
-    paths = out_of_scope(workspace.root, workspace.listing, workspace.config)
-    if not paths:
-        return
-    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
-    yield from documents.values()
 
 
 def _moved_text(

@@ -528,6 +528,21 @@ def load_workspace(
     )
 
 
+def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mapping[str, Document]:
+    """The Markdown files config's ``include`` / ``exclude`` keep out of the gates,
+    parsed (``skip`` aside); for rewriters that keep links in them working."""
+    left_out = set(skip)
+    paths = [
+        p
+        for p in out_of_scope(workspace.root, workspace.listing, workspace.config)
+        if p not in left_out
+    ]
+    if not paths:
+        return {}
+    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
+    return documents
+
+
 def _select(
     root: Path, paths: Sequence[str], listing: Listing, config: Config
 ) -> tuple[str, ...]:

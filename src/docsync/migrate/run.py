@@ -25,8 +25,8 @@ from ..records.model import Record
 from ..workspace import (
     Progress,
     Workspace,
+    excluded_documents,
     load_workspace,
-    out_of_scope,
     parse_files,
     read_text,
 )
@@ -142,22 +142,8 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         tree=found.tree,
         former=found.former,
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
-        excluded=_excluded(found),
+        excluded=excluded_documents(found.workspace, skip=found.records),  # legacy records migrate
     )
-
-
-def _excluded(found: _Found) -> dict[str, Document]:
-    """The Markdown files config excludes (legacy records aside: those migrate)."""
-    workspace = found.workspace
-    paths = [
-        path
-        for path in out_of_scope(workspace.root, workspace.listing, workspace.config)
-        if path not in found.records
-    ]
-    if not paths:
-        return {}
-    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
-    return dict(documents)
 
 
 def load_session(start: Path, options: Options) -> Session:
