@@ -394,6 +394,19 @@ def _dependencies(value: object) -> bool:
     )
 
 
+@functools.cache
+def source_digest(*modules: str) -> str:
+    """Digest of docsync modules' source files, for a gate's result-cache key: an
+    edited gate in an editable install must not be served its old self's findings."""
+    digest = hashlib.blake2b(digest_size=20)
+    for module in modules:
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.hexdigest()
+
+
 def file_digest(path: Path) -> str | None:
     """Digest of a file's bytes, None when it cannot be read (a dependency's state)."""
     try:

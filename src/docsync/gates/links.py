@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..cache import Dependencies, ResultCache, fingerprint
+from ..cache import Dependencies, ResultCache, fingerprint, source_digest
 from ..model import Definition, Document, Finding, Link, LinkKind
 from ..workspace import Documents, Workspace, content_key, parse_files
 
@@ -503,7 +503,7 @@ def _run_key(workspace: Workspace) -> str | None:
             digest.update(part.encode("utf-8", "surrogateescape"))
             digest.update(b"\0")
 
-    add(_gate_source(), fingerprint(), repr(workspace.config))
+    add(source_digest(__file__), fingerprint(), repr(workspace.config))
     tracked = sorted(workspace.listing.tracked.items())
     for path, mode in tracked:
         add(path, mode)
@@ -516,14 +516,6 @@ def _run_key(workspace: Workspace) -> str | None:
         if workspace.listing.is_symlink(path):
             add(path, _points_to(workspace.root, path))
     return digest.hexdigest()
-
-
-@functools.cache
-def _gate_source() -> str:
-    try:
-        return hashlib.blake2b(Path(__file__).read_bytes(), digest_size=20).hexdigest()
-    except OSError:
-        return GATE
 
 
 def _points_to(root: Path, path: str) -> str:

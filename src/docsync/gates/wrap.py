@@ -10,12 +10,10 @@ passes exactly when ``docsync fix`` would change nothing.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from pathlib import Path
 
 from .. import wrapfix
-from ..cache import ResultCache, fingerprint
+from ..cache import ResultCache, fingerprint, source_digest
 from ..config import Config
 from ..markdown import parse
 from ..model import Document, Finding
@@ -122,19 +120,8 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
     return hashlib.blake2b(
-        f"{_gate_source()}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+        f"{source_digest(__file__, wrapfix.__file__)}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
     ).hexdigest()
-
-
-@functools.cache
-def _gate_source() -> str:
-    digest = hashlib.blake2b(digest_size=20)
-    for module in (__file__, wrapfix.__file__):
-        try:
-            digest.update(Path(module).read_bytes())
-        except OSError:
-            digest.update(module.encode())
-    return digest.hexdigest()
 
 
 def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
