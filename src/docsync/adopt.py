@@ -47,15 +47,7 @@ from .model import Document
 from .records import conventions
 from .records.gates import load_tree
 from .workspace import Progress, Workspace, load_workspace
-from .wrapfix import (
-    DocumentIndex,
-    Prose,
-    analyse,
-    display_width,
-    in_scope,
-    may_violate,
-    violations,
-)
+from .wrapfix import Prose, display_width, prose_of, violations
 from .writer import FileWrite, write_all
 
 CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
@@ -204,16 +196,9 @@ class _Paragraph:
 def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
     """The paragraphs that could break some candidate, each read once (sentence ends
     included); one that breaks none (the prefilter is exact about that) counts for none."""
-    candidates = [replace(config, wrap=mode) for mode in CANDIDATES]
-    index = DocumentIndex.of(doc)
     found = []
-    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if not in_scope(para, config) or not any(may_violate(doc, para, c) for c in candidates):
-            continue
-        prose = analyse(doc, para, index)
-        if prose is None:
-            continue
-        lines = range(para.lines.first, para.lines.last + 1)
+    for prose in prose_of(doc, config, [replace(config, wrap=mode) for mode in CANDIDATES]):
+        lines = range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1)
         found.append(_Paragraph(doc, prose, max(display_width(doc.line_text(n)) for n in lines)))
     return found
 

@@ -318,10 +318,7 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
 # leave every token as it is.
 _DELIMITERS = re.compile(r"[*_~]")
 _JOINABLE = re.compile(r"[*_~\\&]")
-_TIDYING = (
-    frozenset({"balance_pairs", "strikethrough", "emphasis", "fragments_join"}),
-    frozenset({"text_join"}),
-)
+_TIDYING = frozenset({"balance_pairs", "strikethrough", "emphasis", "fragments_join"})
 
 
 def _inline_shortcuts(md: MarkdownIt) -> None:
@@ -341,7 +338,7 @@ def _inline_shortcuts(md: MarkdownIt) -> None:
     terminators = getattr(md.inline, "terminator_re", None)
     plain_text = isinstance(terminators, re.Pattern)
     post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
-    tidy = post_rules == _TIDYING[0]
+    tidy = post_rules == _TIDYING
     if not plain_text and not tidy:
         return
     parse_inline = md.inline.parse

@@ -736,14 +736,18 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
     return False
 
 
-def prose_of(doc: Document, config: Config) -> list[Prose]:
+def prose_of(
+    doc: Document, config: Config, conventions: Sequence[Config] | None = None
+) -> list[Prose]:
     """The paragraphs ``config`` checks, read as words and gaps, in source order;
-    paragraphs that cannot break ``config.wrap`` are left out."""
+    paragraphs that cannot break ``config.wrap`` (or, given ``conventions``, any
+    of theirs: measuring one reading against several) are left out."""
+    candidates = [config] if conventions is None else conventions
     found: list[Prose] = []
     index = DocumentIndex.of(doc)
-    sentences = config.wrap == "sentence"
+    sentences = any(c.wrap == "sentence" for c in candidates)
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if in_scope(para, config) and may_violate(doc, para, config):
+        if in_scope(para, config) and any(may_violate(doc, para, c) for c in candidates):
             prose = analyse(doc, para, index, sentences=sentences)
             if prose is not None:
                 found.append(prose)
