@@ -58,6 +58,7 @@ __all__ = [
     "PARSER_VERSIONS",
     "SourceError",
     "decode",
+    "normalized",
     "parse",
     "parse_bytes",
     "render_html",
@@ -103,9 +104,12 @@ def decode(data: bytes) -> tuple[str, str, bool]:
     if bom:
         text = text[1:]
     newline = "\r\n" if "\r\n" in text else "\n"
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, newline, bom
+    return normalized(text), newline, bom
+
+
+def normalized(text: str) -> str:
+    """``text`` with every line ending (CRLF, a lone CR) as ``\\n``, as documents hold it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 # --------------------------------------------------------------------------- the parser

@@ -24,7 +24,7 @@ from datetime import date
 from functools import cached_property
 
 from ..config import Config
-from ..markdown import parse
+from ..markdown import normalized, parse
 from ..model import Document, Edit, Finding, Span, apply_edits
 from ..rewrite import (
     BareId,
@@ -208,7 +208,7 @@ def read_text_file(workspace: Workspace, path: str) -> str | None:
     text = read_text(workspace.root, path, workspace.config.max_file_size)
     if text is None:
         return None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return normalized(text.removeprefix("\ufeff"))
 
 
 def _code_files(workspace: Workspace) -> Iterator[str]:
