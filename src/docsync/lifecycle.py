@@ -24,8 +24,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from . import gitrepo
+from . import gitrepo, writer
 from .config import Config
 from .errors import DocsyncError
 from .gates import wrap
@@ -36,6 +37,7 @@ from .model import Document, Edit, Span, apply_edits
 from .records.gates import StatusLine, Tree, TreeFile, fix_index, load_tree, status_lines
 from .records.model import parse_id
 from .rewrite import rewrite_document
+from .transaction import Transaction
 from .workspace import (
     MARKDOWN_SUFFIXES,
     Workspace,
@@ -45,7 +47,7 @@ from .workspace import (
     read_text,
     relative_to_root,
 )
-from .writer import FileWrite, write_all
+from .writer import FileWrite
 
 DEFAULT_TEMPLATE = "data/record.md"
 """The template that ships with docsync, relative to the package."""
@@ -585,16 +587,17 @@ def _emptied_folder(workspace: Workspace, old: str, present: set[str]) -> tuple[
 # --------------------------------------------------------------------------- apply
 
 
-def apply(root: Path, change: Change) -> None:
-    """Make ``change``: ``git mv``, write, stage; on any failure put everything back."""
-    snap = gitrepo.snapshot(root, list(change.touched))
-    try:
-        gitrepo.move_files(root, list(change.moves))
-        write_all(root, list(change.writes))
+def apply(
+    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None
+) -> None:
+    """Make ``change``: ``git mv``, write, stage, in one journalled transaction:
+    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
+    writer.preflight(root, [w.path for w in change.writes], change.moves)
+    gitrepo.refuse_sparse(root, f"docsync {command}")
+    with Transaction.begin(root, command, redo or {}, change.touched) as txn:
+        txn.move(list(change.moves))
+        txn.write_all(list(change.writes))
         gitrepo.stage(root, list(change.created))
-    except BaseException:
-        gitrepo.restore(root, snap)
-        raise
 
 
 # --------------------------------------------------------------------------- entry points
@@ -607,8 +610,14 @@ def create(
     workspace = load_workspace(start)
     chosen = read_template(workspace.root, workspace.config, template)
     change = plan_new(workspace, title, status, chosen, today)
-    apply(workspace.root, change)
+    writer.remove_stale_temps(workspace.root, workspace.listing.untracked)
+    redo = {"title": title, "status": status, "template": _redo_path(template), "today": today.isoformat()}
+    apply(workspace.root, change, "new", redo)
     return change
+
+
+def _redo_path(path: Path | None) -> str | None:
+    return None if path is None else str(path.absolute())
 
 
 def move(start: Path, record: str, state: str, note: str, today: date) -> Change:
@@ -619,5 +628,7 @@ def move(start: Path, record: str, state: str, note: str, today: date) -> Change
     except DocsyncError:
         record_path = None
     change = plan_move(workspace, record, state, note, today, record_path)
-    apply(workspace.root, change)
+    writer.remove_stale_temps(workspace.root, workspace.listing.untracked)
+    redo = {"record": record, "state": state, "note": note, "today": today.isoformat()}
+    apply(workspace.root, change, "move", redo)
     return change
