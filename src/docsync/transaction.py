@@ -149,9 +149,18 @@ class Transaction:
         index = gitrepo.index_file(root)
         txn = cls(root, git_dir, command, redo, gitrepo.head_commit(root))
         txn.index = index.read_bytes() if index.is_file() else None
-        if txn.index is not None:
-            writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
-        txn.cover(paths)
+        try:
+            if txn.index is not None:
+                writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
+            txn.cover(paths)
+        except BaseException as exc:
+            with _no_interrupts():
+                _discard_journal(git_dir)
+            if isinstance(exc, OSError):
+                raise DocsyncError(
+                    f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed"
+                ) from None
+            raise
         return txn
 
     def cover(self, paths: Iterable[str]) -> None:
@@ -202,16 +211,25 @@ class Transaction:
     # ----------------------------------------------------------------- the end
 
     def finish(self) -> None:
-        """The last change is made: the journal goes."""
-        _remove_journal(self.git_dir)
+        """The last change is made: the journal goes. Removing ``state.json`` is
+        the moment the run counts as done; what else the journal holds is
+        removed now or, should that fail, by a later run."""
+        writer.remove(self.git_dir, STATE)
         _finished.append(self.command)
+        try:
+            _remove_leftover_journal(self.git_dir)
+        except Exception:  # the run is done; a later run tidies up
+            return
 
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
         with _no_interrupts():
             failed = _put_back(self.root, self.head, self.index, self.files)
             if not failed:
-                _remove_journal(self.git_dir)
+                try:
+                    _remove_journal(self.git_dir)
+                except (OSError, DocsyncError) as exc:
+                    failed.append(NotRestored(f"(remove) {JOURNAL}", _message(self.git_dir, exc)))
         return failed
 
     def __enter__(self) -> Transaction:
@@ -224,8 +242,11 @@ class Transaction:
         traceback: TracebackType | None,
     ) -> None:
         if exc is None:
-            self.finish()
-            return
+            try:
+                self.finish()
+                return
+            except BaseException as error:  # not done yet: undo it all
+                exc = error
         failed = self.rollback()
         raise _after_rollback(self.root, self.command, exc, failed) from (
             None if _expected_error(exc) else exc
@@ -316,6 +337,14 @@ def _temps_in(root: Path, folders: Iterable[str]) -> Iterator[str]:
 def _remove_journal(git_dir: Path) -> None:
     writer.remove(git_dir, STATE)
     _remove_leftover_journal(git_dir)
+
+
+def _discard_journal(git_dir: Path) -> None:
+    """Best effort: remove a journal whose writing failed (nothing was changed yet)."""
+    try:
+        _remove_journal(git_dir)
+    except (OSError, DocsyncError):
+        return
 
 
 def _remove_leftover_journal(git_dir: Path) -> None:
