@@ -29,7 +29,7 @@ from .errors import DocsyncError, Interrupted, describe_os_error
 from .gitrepo import find_repo
 from .model import Finding
 from .rules import all_rules, by_code
-from .transaction import Pending, last_finished, refuse_pending
+from .transaction import Pending, finished_count, finished_since, refuse_pending
 from .transaction import abort as abort_pending
 from .workspace import relative_to_root
 
@@ -68,6 +68,7 @@ def _say(text: str) -> None:
 @contextmanager
 def _errors() -> Iterator[None]:
     """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
+    mark = finished_count()
     try:
         yield
     except Interrupted as exc:
@@ -83,7 +84,7 @@ def _errors() -> Iterator[None]:
         _say(f"docsync: error: a file is not valid UTF-8 (byte {exc.start}); save it as UTF-8")
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
-        finished = last_finished()
+        finished = finished_since(mark)
         if finished is None:
             _say("docsync: stopped by Ctrl-C before anything was changed")
         else:

@@ -104,7 +104,7 @@ def as_github(findings: Sequence[Finding]) -> str:
         name = rules[f.rule].name if f.rule in rules else f.gate
         title = f"docsync {f.rule} ({name})"
         lines.append(
-            f"::{f.severity.value} file={_escape_property(f.path)},line={f.line},"
+            f"::{f.severity.value} file={_escape_property(_UNSAFE_BUT_BREAKS.sub(_escaped, f.path))},line={f.line},"
             f"col={f.column},title={_escape_property(title)}::{_escape_data(_UNSAFE_BUT_BREAKS.sub(_escaped, f.message))}"
         )
     return "".join(line + "\n" for line in lines)

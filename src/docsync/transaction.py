@@ -42,12 +42,17 @@ FORMAT = 1
 _finished: list[str] = []
 
 
-def last_finished() -> str | None:
-    """The command whose transaction last finished in this process, if any.
+def finished_count() -> int:
+    """How many transactions have finished in this process (a mark for :func:`finished_since`)."""
+    return len(_finished)
+
+
+def finished_since(mark: int) -> str | None:
+    """The command whose transaction last finished after ``mark``, if any.
 
     The CLI reads it after an interrupt, to say the work was done rather than undone.
     """
-    return _finished[-1] if _finished else None
+    return _finished[-1] if len(_finished) > mark else None
 
 
 @dataclass(frozen=True, slots=True)
