@@ -230,7 +230,9 @@ def one_sided(
     sides = {(m.edge, m.forward) for found in mentions.values() for m in found}
     for found in mentions.values():
         for mention in found:
-            if mention.target in records and (mention.edge, not mention.forward) not in sides:
+            if mention.source == mention.target or mention.target not in records:
+                continue  # a loop of one (Y015), or no record (Y014)
+            if (mention.edge, not mention.forward) not in sides:
                 yield mention
 
 
