@@ -20,6 +20,7 @@ from ..config import Config, Source
 from ..config import load as load_config
 from ..errors import PlanError
 from ..model import Document
+from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
 from ..workspace import (
@@ -69,6 +70,7 @@ class Outcome:
 
     plan: Plan
     changes: ChangeSet
+    in_tree: int = 0  # records the target tree already holds
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -108,11 +110,29 @@ def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
     workspace = load_workspace(root, config=config, progress=progress)
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(paths, config.sources)
-    records, problems = _records(workspace, trees, paths)
-    indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
+    lifecycle = set(tree_paths(config.target, config.states, paths))
+    records, problems = _records(workspace, trees, [p for p in paths if p not in lifecycle])
+    indexes = tuple(
+        p
+        for tree in trees
+        for p in index_paths(tree, paths)
+        if not _own_index(root, config, p, config.max_file_size)
+    )
     tree = tuple(_tree(workspace, paths, config))
     former = _former_ids(root, config.target, indexes)
     return _Found(workspace, records, indexes, tree, former, tuple(problems))
+
+
+def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
+    """Whether ``path`` is the target tree's own index, generated before: never a legacy index.
+
+    A re-run would otherwise read the generated block as prose and carry it
+    over, one more block on every run.
+    """
+    if posixpath.dirname(path) != config.target:
+        return False
+    text = read_text(root, path, limit)
+    return text is not None and INDEX_BEGIN in text
 
 
 def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None) -> Inputs:
@@ -257,4 +277,4 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     )
     view = adoption.view(session.view)
     changes = extend(adoption, plan, session.records, view, compute(plan, session.records, view))
-    return session, Outcome(plan, changes)
+    return session, Outcome(plan, changes, len(session.view.tree))
