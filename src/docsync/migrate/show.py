@@ -17,6 +17,17 @@ from .run import Outcome
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
 
 
+def nothing_to_do(outcome: Outcome) -> str:
+    """What a run with no legacy records says: on a migrated repository, that it is done."""
+    if not outcome.in_tree:
+        return NOTHING_TO_DO
+    held = _count(outcome.in_tree, "record")
+    return (
+        f"Nothing to migrate: no legacy records are left; {outcome.plan.target}/ holds {held}. "
+        "Nothing was changed."
+    )
+
+
 def _notes(topic: Topic) -> str:
     notes: list[str] = []
     if topic.merged:
@@ -96,7 +107,7 @@ def render(outcome: Outcome) -> RenderableType:
     """The dry run's report: the plan table, retirements, problems, suggestions, counts."""
     plan = outcome.plan
     if plan.empty and not outcome.problems:
-        return Text(NOTHING_TO_DO)
+        return Text(nothing_to_do(outcome))
     parts: list[RenderableType] = [plan_table(plan)]
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(Text(f"unresolved: {p}", style="bold red") for p in outcome.problems)
