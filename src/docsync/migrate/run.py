@@ -157,12 +157,13 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
     return RepoView(
         documents=documents,
         tracked=frozenset(found.workspace.listing.tracked),
-        read_text=lambda path: read_text(root, path, config.max_file_size),
+        read_text=lambda path, needles: read_text(root, path, config.max_file_size, needles),
         states=config.states,
         code_refs=config.code_refs == "path",
         tree=found.tree,
         former=found.former,
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
+        refs_exclude=config.refs_exclude,
         excluded=excluded_documents(found.workspace, skip=found.records),  # legacy records migrate
     )
 

@@ -86,7 +86,8 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
             f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
             f"{_count(len(changes.writes), 'file is written', 'files are written')}; "
             f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
-            f"and {_count(stats.code_refs, 'id')} in other files are rewritten."
+            f"and {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
+            "in other files are rewritten."
         )
     if changes.adoption_record:
         yield Text(f"adoption record: {changes.adoption_record}")
@@ -164,6 +165,7 @@ def as_json(outcome: Outcome) -> str:
             "links": changes.stats.links,
             "refs": changes.stats.refs,
             "code_refs": changes.stats.code_refs,
+            "code_paths": changes.stats.code_paths,
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
