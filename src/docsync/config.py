@@ -73,6 +73,7 @@ class Config:
     states: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATES))
     statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     code_refs: str = "path"
+    refs_exclude: tuple[str, ...] = ("tests/**",)  # files the refs gate does not read (fixtures)
     relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     template: str | None = None
     conventions: str | None = "docs/AGENTS.md"
@@ -181,6 +182,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "states": (_string_table, "a table of lifecycle state = folder name"),
     "statuses": (_string_table, "a table of status word = lifecycle state"),
     "code_refs": (_code_refs, '"path" or "off"'),
+    "refs_exclude": (_strings, "a list of glob strings"),
     "relations": (
         _relations,
         'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
