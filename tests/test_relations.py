@@ -300,7 +300,7 @@ def _records() -> list[Record]:
     from datetime import date
 
     return [
-        Record(NEW, 'Use "SQLite" for `the` cache, not <Postgres>', "proposed", date(2026, 2, 1), "use-sqlite"),
+        Record(NEW, 'Use "SQLite" for `the` cache, not <Postgres> & #1', "proposed", date(2026, 2, 1), "use-sqlite"),
         Record(OLD, "Use Postgres", "rejected", date(2026, 1, 5), "use-postgres"),
         Record(LIVE, "Lonely", "implemented", date(2026, 1, 5), "lonely"),
     ]
@@ -313,7 +313,7 @@ def test_mermaid_groups_related_records_by_state_and_escapes_titles() -> None:
     assert mermaid(build(_records(), GRAPH_EDGES, {"proposed": "p", "implemented": "i", "rejected": "r"})) == (
         "flowchart LR\n"
         '  subgraph s_proposed["Proposed"]\n'
-        '    r_use_sqlite["Use #quot;SQLite#quot; for the cache,<br>not #lt;Postgres#gt;"]\n'
+        '    r_use_sqlite["Use #quot;SQLite#quot; for the cache,<br>not #lt;Postgres#gt; #38; #35;1"]\n'
         "  end\n"
         '  subgraph s_rejected["Rejected"]\n'
         '    r_use_postgres["Use Postgres"]\n'
@@ -328,7 +328,7 @@ def test_dot_and_json_carry_the_same_graph() -> None:
     assert text.startswith("digraph records {\n  rankdir=LR;\n")
     assert f'"{NEW}" -> "{OLD}" [label="supersedes"];' in text
     assert f'"{NEW}" -> "{OLD}" [label="amends", style=dashed];' in text
-    assert 'label="Use \\"SQLite\\" for the cache,\\nnot <Postgres>"' in text
+    assert 'label="Use \\"SQLite\\" for the cache,\\nnot <Postgres> & #1"' in text
     assert '"Lonely"' not in text
     assert as_json(graph).count('"relation"') == 2
 

@@ -84,8 +84,10 @@ def _heading(state: str) -> str:
 
 
 def _mermaid_text(text: str) -> str:
-    escaped = text.replace("#", "#35;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
-    return escaped
+    # Mermaid's own entity codes: '#' first, since every code starts with one.
+    for char, code in (("#", "#35;"), ("&", "#38;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
+        text = text.replace(char, code)
+    return text
 
 
 def mermaid(graph: Graph) -> str:
