@@ -25,7 +25,6 @@ CASES = sorted(
     {
         *HERE.glob("cases/**/*.md"),
         *HERE.glob("golden/**/*.md"),
-        *HERE.parents[1].glob("shared/cases/**/*.md"),
     }
 )
 PLAIN = markdown._build_parser(shortcuts=False)

@@ -28,7 +28,7 @@ from docsync.wrapfix import (
 )
 
 HERE = Path(__file__).resolve().parent
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "cases" / "wrap"
+SHARED = HERE / "cases" / "wrap"
 OWN = HERE / "golden" / "wrap" / "cases"
 EXPECTED = HERE / "golden" / "wrap" / "expected"
 UPDATE = os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1"
@@ -65,8 +65,7 @@ def _golden(path: Path, actual: str) -> None:
 
 
 def test_shared_cases_are_present() -> None:
-    # CI lays shared/ beside the checkout; without it half the cases would
-    # silently not run, so its absence is a failure, not a skip.
+    # without them half the cases would silently not run: a failure, not a skip
     assert SHARED.is_dir(), f"wrap cases not found at {SHARED}"
     assert len(_cases(SHARED)) >= 20
 

@@ -98,7 +98,18 @@ PathsArg = Annotated[
 GateOpt = Annotated[
     list[str] | None, typer.Option("--gate", "-g", help="Run only this gate (repeatable).")
 ]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--output-format", "--format", "-f", help="Output format (--format: an alias)."),
+]
+RelationOpt = Annotated[
+    str,
+    typer.Option(
+        "--relation",
+        metavar="KIND",
+        help="Write this configured relation instead of supersession (e.g. amends).",
+    ),
+]
 
 
 @app.command()
@@ -117,12 +128,25 @@ def check(
     since: Annotated[
         str | None, typer.Option("--since", help="The revision --changed compares against.")
     ] = None,
+    staged: Annotated[
+        bool,
+        typer.Option(
+            "--staged",
+            help="Check only what the index changes (renames and deletes too), plus the files "
+            "that link to it: the pre-commit hook.",
+        ),
+    ] = False,
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
     changed_since = (since or "") if changed or since else None
     with _errors(), ProgressBar(stderr, enabled=output is Format.text) as progress:
         result = run_check(
-            Path.cwd(), _paths(paths), gate, changed_since=changed_since, progress=progress
+            Path.cwd(),
+            _paths(paths),
+            gate,
+            changed_since=changed_since,
+            progress=progress,
+            staged=staged,
         )
     _emit(output, result.files, list(result.findings))
     raise typer.Exit(result.exit_code)
@@ -244,6 +268,11 @@ def migrate(
         )
         with ProgressBar(stderr, enabled=output == "text") as progress:
             _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
+        for warning in outcome.warnings:
+            stderr.print(f"docsync: warning: {warning}", markup=False)
+        rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
+        if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
+            stderr.print(f"{plan}: removed the comments of answered problems", markup=False)
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
@@ -333,12 +362,25 @@ def new(
         Path | None,
         typer.Option("--template", help="Template file (default: config template, else the built-in one)."),
     ] = None,
+    supersedes: Annotated[
+        str | None,
+        typer.Option(
+            "--supersedes",
+            metavar="RECORD",
+            help="The record this one supersedes (path, slug or former id); both get the link.",
+        ),
+    ] = None,
+    relation: RelationOpt = "supersedes",
 ) -> None:
     """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
     with _errors():
         from . import lifecycle
 
-        change = lifecycle.create(Path.cwd(), title, status, template, date.today())
+        if relation != "supersedes" and supersedes is None:
+            raise DocsyncError("--relation needs --supersedes RECORD (the record it relates to)")
+        change = lifecycle.create(
+            Path.cwd(), title, status, template, date.today(), supersedes, relation
+        )
         root = find_repo(Path.cwd()).root
     _report_files(change)
     stdout.print(_shown(root, change.record), markup=False)
@@ -351,16 +393,47 @@ def move(
     note: Annotated[
         str, typer.Option("--note", help="Why; appended to the transition on the Status: line.")
     ] = "",
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            metavar="RECORD",
+            help="The record that supersedes this one (path, slug or former id); both get the link.",
+        ),
+    ] = None,
+    relation: RelationOpt = "supersedes",
 ) -> None:
     """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
     with _errors():
         from . import lifecycle
 
-        change = lifecycle.move(Path.cwd(), record, state, note, date.today())
+        if relation != "supersedes" and by is None:
+            raise DocsyncError("--relation needs --by RECORD (the record it relates to)")
+        change = lifecycle.move(Path.cwd(), record, state, note, date.today(), by, relation)
         root = find_repo(Path.cwd()).root
     stderr.print(f"moved {change.source} -> {change.record}", markup=False)
     _report_files(change)
     stdout.print(_shown(root, change.record), markup=False)
+
+
+class GraphFormat(StrEnum):
+    mermaid = "mermaid"
+    dot = "dot"
+    json = "json"
+
+
+@app.command()
+def graph(
+    output: Annotated[
+        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+    ] = GraphFormat.mermaid,
+) -> None:
+    """Print the graph of relations between records (the one the index draws)."""
+    with _errors():
+        from .records.graph import graph_of
+
+        text = graph_of(Path.cwd(), output.value)
+    sys.stdout.write(text)
 
 
 @app.command()
@@ -373,7 +446,12 @@ def init(
     ] = False,
     hook_repo: Annotated[
         str,
-        typer.Option("--hook-repo", metavar="URL|local", help="The hook's repository; 'local' runs the installed docsync."),
+        typer.Option(
+            "--hook-repo",
+            metavar="package|local|URL",
+            help="'package' (default): pre-commit installs docsync from the package index; "
+            "'local': runs the installed docsync; else a hooks repository URL.",
+        ),
     ] = DEFAULT_HOOK_REPO,
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite a config or workflow that differs from what init writes.")
