@@ -434,6 +434,11 @@ def migrate(
         )
         with ProgressBar(stderr, enabled=output == "text") as progress:
             _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
+        for warning in outcome.warnings:
+            stderr.print(f"docsync: warning: {warning}", markup=False)
+        rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
+        if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
+            stderr.print(f"{plan}: removed the comments of answered problems", markup=False)
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
