@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import wrapfix
+from .cache import TargetCache
 from .config import FILES_GATE, GATES, Config
 from .config import load as load_config
 from .errors import DocsyncError
@@ -19,7 +20,7 @@ from .selection import Selection
 from .suggest import did_you_mean
 from .suppressions import MARKER as SUPPRESSION_MARKER
 from .suppressions import FileSuppressions
-from .workspace import Progress, Workspace, load_workspace
+from .workspace import Documents, Progress, Workspace, load_workspace
 from .writer import FileWrite, write_all
 
 
@@ -204,10 +205,11 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
 
 def narrow_to(workspace: Workspace, changed: frozenset[str]) -> Workspace:
     """The workspace reporting only on ``changed`` and the files linking into it."""
+    targets = _link_targets(workspace)
     selected = [
         path
         for path in workspace.selected
-        if path in changed or _links_into(workspace.documents.get(path), changed)
+        if path in changed or not changed.isdisjoint(targets.get(path, ()))
     ]
     chosen = set(selected)
     return replace(
@@ -217,14 +219,37 @@ def narrow_to(workspace: Workspace, changed: frozenset[str]) -> Workspace:
     )
 
 
-def _links_into(doc: Document | None, changed: frozenset[str]) -> bool:
-    if doc is None:
-        return False
+def _link_targets(workspace: Workspace) -> dict[str, tuple[str, ...]]:
+    """Where each selected document's links resolve, through a cache keyed by content."""
+    documents = workspace.documents
+    keys = documents.content_keys if isinstance(documents, Documents) else {}
+    store = TargetCache.open(workspace.git_dir) if keys and workspace.config.cache else None
+    found: dict[str, tuple[str, ...]] = {}
+    wanted: set[str] = set()
+    for path in workspace.selected:
+        content = keys.get(path)
+        key = TargetCache.key(path, content) if content is not None else None
+        known = store.get(key) if store is not None and key is not None else None
+        if known is None:
+            doc = documents.get(path)
+            known = _targets_of(doc) if doc is not None else ()
+            if store is not None and key is not None:
+                store.put(key, known)
+        if key is not None:
+            wanted.add(key)
+        found[path] = known
+    if store is not None:
+        store.save(wanted)
+    return found
+
+
+def _targets_of(doc: Document) -> tuple[str, ...]:
+    targets = set()
     for _, url in links.link_targets(doc):
         target = links.resolve_url(doc.path, url)
-        if target is not None and target[0] in changed:
-            return True
-    return False
+        if target is not None:
+            targets.add(target[0])
+    return tuple(sorted(targets))
 
 
 @dataclass(frozen=True)

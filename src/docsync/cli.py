@@ -96,6 +96,9 @@ def _paths(raw: list[Path] | None) -> list[str] | None:
     if not raw:
         return None
     root = find_repo(Path.cwd()).root
+    for path in raw:
+        if not path.exists() and not path.is_symlink():
+            raise DocsyncError(f"{path}: no such file or folder")
     return [relative_to_root(root, Path.cwd(), str(p)) for p in raw]
 
 
@@ -271,7 +274,8 @@ def check(
         )
         shown = _from_here(list(result.findings)) if textual or statistics else list(result.findings)
     if verbose:
-        stderr.print(f"docsync: config: {result.config}", markup=False)
+        used = result.config if result.config != "(defaults)" else "none found, the defaults"
+        stderr.print(f"docsync: config: {used}", markup=False)
     if statistics:
         sys.stdout.write(report.statistics(shown))
     else:
