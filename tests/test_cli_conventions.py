@@ -120,6 +120,7 @@ def test_nearest_config_walking_up(repo: GitRepo, monkeypatch: pytest.MonkeyPatc
     repo.write("docs/.docsync.toml", 'ignore = ["W"]\n')
     monkeypatch.chdir(repo.root / "docs")
     code, out, err = _check("-f", "concise", "-q", "-v")
+    assert code == 1
     assert out.splitlines() == ["guide.md:3:28: L001 'gone.md' does not exist"]
     assert "config: docs/.docsync.toml" in err
     monkeypatch.chdir(repo.root)
@@ -142,6 +143,7 @@ def test_config_option_names_the_file(repo: GitRepo, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere.toml"
     other.write_text('select = ["W"]\n')
     code, out, err = _check("--config", str(other), "-f", "concise", "-q", "-v")
+    assert code == 1
     assert [line.split(": ")[1].split()[0] for line in out.splitlines()] == ["W001"]
     assert f"config: {other}" in err
     assert _check("--config", str(tmp_path / "missing.toml"))[0] == 2

@@ -8,6 +8,7 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ GATES = ("links", "wrap", "layout", "refs")
 FILES_GATE = "files"
 """The file rules (F001-F004): always on, as a file that cannot be read cannot be checked;
 ``--gate files`` runs them alone, ``ignore``/``--ignore`` silences them."""
+DEFAULT_RELATIONS: Mapping[str, str] = {"supersedes": "superseded by", "amends": "amended by"}
+"""Relation pairs between records: what the newer record says → what the older one says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,7 @@ class Config:
     statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     code_refs: str = "path"
     refs_exclude: tuple[str, ...] = ("tests/**",)  # files the refs gate does not read (fixtures)
+    relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     template: str | None = None
     conventions: str | None = "docs/AGENTS.md"
     # which rule codes are reported (see selection.py); validated against the rules there
@@ -156,6 +160,20 @@ def _string_table(value: Any) -> dict[str, str] | None:
     return None
 
 
+_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)*")
+
+
+def _relations(value: Any) -> dict[str, str] | None:
+    table = _string_table(value)
+    if table is None:
+        return None
+    pairs = {" ".join(k.split()): " ".join(v.lower().split()) for k, v in table.items()}
+    phrases = [*pairs, *pairs.values()]
+    if not all(_PHRASE.fullmatch(p) for p in phrases) or len(set(phrases)) != len(phrases):
+        return None
+    return pairs
+
+
 def _code_refs(value: Any) -> str | None:
     return value if value in ("path", "off") else None
 
@@ -185,6 +203,10 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "statuses": (_string_table, "a table of status word = lifecycle state"),
     "code_refs": (_code_refs, '"path" or "off"'),
     "refs_exclude": (_strings, "a list of glob strings"),
+    "relations": (
+        _relations,
+        'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
+    ),
     "template": (_str, "a file path"),
     "conventions": (_optional_path, "a file path or false"),
     "select": (_strings, "a list of rule codes, prefixes or gate names"),
@@ -215,6 +237,8 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
                 f"{origin}: key 'statuses' maps {word!r} to unknown state {state!r} "
                 f"(states: {', '.join(states)})"
             )
+    if "relations" in values:
+        values["relations"] = _merged_relations(values["relations"], origin)
     if values.get("conventions") == "":
         values["conventions"] = None
     return Config(**values, origin=origin)
@@ -225,6 +249,14 @@ def _gate_hint(key: str, raw: Any) -> str:
         return ""
     wrong = [g for g in raw if isinstance(g, str) and g not in GATES]
     return did_you_mean(wrong[0], GATES) if wrong else ""
+
+
+def _merged_relations(configured: Mapping[str, str], origin: str) -> dict[str, str]:
+    merged = {**DEFAULT_RELATIONS, **configured}
+    phrases = [*merged, *merged.values()]
+    if len(set(phrases)) != len(phrases):
+        raise ConfigError(f"{origin}: key 'relations' reuses a phrase of another relation: {merged}")
+    return merged
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
