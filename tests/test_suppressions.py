@@ -9,9 +9,15 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from docsync.checks import _kept_lines
 from docsync.cli import app
+from docsync.markdown import parse
+from docsync.rules import by_code
+from docsync.suppressions import FileSuppressions
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -227,3 +233,52 @@ def test_fix_honours_ignore_and_per_file_ignores(tmp_path: Path, monkeypatch: py
     assert (repo.root / "doc.md").read_text() == "# T\n\nA hard-wrapped paragraph.\n"
     runner.invoke(app, ["fix", "--ignore", "W001"])
     assert (repo.root / "keep.md").read_text() == f"# K\n\n{HARD}"
+
+
+# --------------------------------------------------------------------------- properties
+
+_lines = st.lists(st.sampled_from(["a\n", "b\n", "c d\n", "\n", "<!-- docsync-disable -->\n"]), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_lines, _lines, st.sets(st.integers(1, 14)))
+def test_kept_lines_keeps_or_takes_each_change(before: list[str], after: list[str], lines: set[int]) -> None:
+    old, new = "".join(before), "".join(after)
+    assert _kept_lines(old, new, set()) == new
+    assert _kept_lines(old, new, set(range(1, len(before) + 2))) == old
+    kept = _kept_lines(old, new, lines)
+    assert _kept_lines(kept, kept, lines) == kept
+    for line in kept.splitlines(keepends=True):
+        assert line in before or line in after
+
+
+_directive = st.sampled_from(
+    [
+        "<!-- docsync-disable -->",
+        "<!-- docsync-enable -->",
+        "<!-- docsync-disable L001 -->",
+        "<!-- docsync-enable L001 -->",
+        "<!-- docsync-enable L -->",
+        "<!-- docsync-disable-next-line W001 -->",
+        "<!-- docsync-disable-line -->",
+        "<!-- docsync-disable-file links -->",
+        "[x](nope.md)",
+        "text",
+        "",
+        "```",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_directive, max_size=15))
+def test_suppressions_never_raise_and_unused_only_names_idle_directives(lines: list[str]) -> None:
+    doc = parse("doc.md", "\n".join(lines) + "\n")
+    found = FileSuppressions.of(doc)
+    rules = by_code()
+    for line in range(1, doc.line_count + 2):
+        for code in ("L001", "W001", "Y001"):
+            found.silences(rules[code], line)
+    unused = list(found.unused("doc.md", ["links", "wrap", "layout", "refs"], True))
+    directive_lines = {d.line for d in found.found}
+    assert all(f.line in directive_lines and f.rule == "S001" for f in unused)

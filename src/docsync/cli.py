@@ -341,6 +341,7 @@ def fix(
     diff: Annotated[bool, typer.Option("--diff", help="Write nothing; print a unified diff.")] = False,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
+    config_path: ConfigOpt = None,
 ) -> None:
     """Repair what the gates can repair safely, never changing what the Markdown renders to."""
     dry = check_only or diff
@@ -350,6 +351,7 @@ def fix(
             _paths(paths),
             gate,
             write=not dry,
+            config=_config(config_path),
             progress=progress,
             select=_codes(select) or None,
             ignore=_codes(ignore),

@@ -34,7 +34,7 @@ def explain(rule: Rule) -> str:
 def suppress_line(rule: Rule) -> str:
     """How to silence ``rule``: inline (not for the file rules, which have no text), in config."""
     config = f'ignore = ["{rule.code}"] or per-file-ignores = {{ "GLOB" = ["{rule.code}"] }} in config'
-    if rule.gate == "files":
+    if rule.gate in ("files", "suppressions"):
         return f"Suppress: {config}, or --ignore {rule.code}."
     return (
         f"Suppress: <!-- docsync-disable-next-line {rule.code} --> on the line before, "
