@@ -412,7 +412,7 @@ def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) 
     bytes and mode. A k past the last mutation lets the run finish."""
     clean = legacy.clone(legacy.root.parent / "clean")
     aborted = []
-    for k in (3, 14, 18, 22, 26, 30, 34, 38, 80):
+    for k in (3, 18, 24, 30, 36, 80):
         root = legacy.root.parent / f"kill{k}"
         clean.clone(root)
         before = _full_state(root)
@@ -443,7 +443,7 @@ def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) 
         )
         assert undo.returncode == 0, undo.stderr
         assert _full_state(root) == before, f"killed at mutation {k}"
-    assert len(aborted) >= 5, aborted
+    assert len(aborted) >= 3, aborted
 
 
 def test_continue_finishes_what_a_killed_run_began(legacy: GitRepo) -> None:
@@ -528,3 +528,25 @@ def test_a_terminal_shows_no_effect_of_the_sequences(migrated: GitRepo) -> None:
     assert "finding" in screen  # the report is on the screen: nothing cleared it
     assert "\\x1b]0;owned" in screen
     assert "owned" not in title
+
+
+# --------------------------------------------------------------------------- ignored and sparse paths
+
+
+def test_an_ignored_conventions_doc_is_staged_deliberately_and_said(legacy: GitRepo) -> None:
+    legacy.write(".gitignore", "AGENTS.md\n")
+    legacy.commit("ignore agents files")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.stderr
+    assert "note: docs/AGENTS.md is ignored by .gitignore; staged it deliberately (git add -f)" in result.stderr
+    assert "docs/AGENTS.md" in legacy.git("ls-files")
+    assert legacy.git("status", "--porcelain") == ""
+
+
+def test_a_sparse_checkout_is_refused_before_any_change(migrated: GitRepo) -> None:
+    migrated.git("config", "core.sparseCheckout", "true")
+    head = migrated.head()
+    result = runner.invoke(app, ["move", "use-redis", "implemented"])
+    assert result.exit_code == 2
+    assert "sparse checkout" in _one_line(result)
+    assert migrated.head() == head and migrated.git("status", "--porcelain") == ""
