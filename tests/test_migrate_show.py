@@ -17,21 +17,76 @@ FILES = {
 }
 
 
-def _text(outcome: Outcome) -> str:
+def _text(outcome: Outcome, width: int = 240, *, verbose: bool = False) -> str:
     out = io.StringIO()
-    Console(file=out, width=240, color_system=None).print(render(outcome))
+    console = Console(file=out, width=width, color_system=None, soft_wrap=True)
+    console.print(render(outcome, width=width, verbose=verbose))
     return out.getvalue()
 
 
-def test_table_names_source_target_status_date_and_problems() -> None:
+def test_questions_first_then_one_line_per_record_at_80_columns() -> None:
     plan = plan_of(FILES)
-    text = _text(Outcome(plan, changes(FILES, plan)))
-    assert "docs/adr/0001-use-postgres.md" in text
-    assert "docs/rfc/implemented/2020-01-01-use-postgres.md" in text
-    assert (
-        "implemented (accepted)" in text and "docs/adr/0001-use-postgres.md:3 (Status line)" in text
+    assert _text(Outcome(plan, changes(FILES, plan)), 80) == (
+        "1 question to answer before --apply (in a plan file: docsync migrate --write-plan "
+        "plan.toml):\n"
+        "  ? docs/adr/0002-maybe.md: unknown status 'pondering' at docs/adr/0002-maybe.md:3 "
+        "(Status line); map it in [statuses] (for example pondering = \"proposed\") or set "
+        "status in the plan\n"
+        "Migration plan → docs/rfc\n"
+        "  2 records, old name → new path under docs/rfc/ ('…': the name it had)\n"
+        "  0001-use-postgres.md → implemented/2020-01-01-use-postgres.md\n"
+        "  0002-maybe.md → (unresolved)\n"
     )
-    assert "unresolved: docs/adr/0002-maybe.md: unknown status 'pondering'" in text
+
+
+def test_verbose_says_where_status_and_date_were_read() -> None:
+    plan = plan_of(FILES)
+    text = _text(Outcome(plan, changes(FILES, plan)), verbose=True)
+    assert "      status implemented (accepted), from docs/adr/0001-use-postgres.md:3 (Status line)\n" in text
+
+
+LONG = "0001-" + "-".join(["packaging", "and", "distribution"] * 4) + ".md"
+
+
+def test_long_names_fit_the_width_keeping_folder_and_date() -> None:
+    files = {f"docs/adr/{LONG}": "# Packaging\n\nStatus: accepted\n"}
+    plan = plan_of(files)
+    lines = _text(Outcome(plan, changes(files, plan)), 80).splitlines()
+    record = lines[2]
+    assert len(record) <= 80, record
+    assert record.startswith("  0001-packaging") and record.endswith(" → implemented/2020-01-01-….md")
+
+
+def test_suggestions_are_counted_and_the_first_few_shown() -> None:
+    names = [f"{word}-{side}" for word in ("cache", "queue", "store", "parse") for side in "ab"]
+    files = {
+        f"docs/adr/{n:04d}-{name}.md": f"# Title {n}\n\nStatus: accepted\n"
+        for n, name in enumerate(names, 1)
+    }
+    plan = plan_of(files)
+    assert len(plan.suggestions) == 4
+    text = _text(Outcome(plan, changes(files, plan)))
+    assert (
+        "4 pairs of records look alike but were not merged; the first 3 "
+        "(all with --verbose and in the plan file):"
+    ) in text
+    assert text.count(" ~ ") == 3
+    assert _text(Outcome(plan, changes(files, plan)), verbose=True).count(" ~ ") == 4
+
+
+def test_only_links_the_migration_breaks_are_reported_as_broken() -> None:
+    files = {
+        "docs/adr/README.md": "# ADRs\n\n- [one](0001-use-postgres.md)\n",
+        "docs/adr/0001-use-postgres.md": "# Use Postgres\n\nStatus: accepted\n\nSee [gone](gone.md).\n",
+        "guide.md": "# Guide\n\n[index](docs/adr/README.md#adrs), [never there](docs/nothing.md).\n",
+    }
+    plan = plan_of(files)
+    result = changes(files, plan)
+    assert result.stats.dangling == ()
+    assert result.stats.already_broken == 2
+    text = _text(Outcome(plan, result))
+    assert "broken link after migration" not in text
+    assert "2 links were broken before the migration already and stay so" in text
 
 
 def test_counts_and_unresolved_ids_when_complete() -> None:

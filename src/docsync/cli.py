@@ -216,6 +216,9 @@ def migrate(
     adoption_record: Annotated[
         bool, typer.Option("--adoption-record/--no-adoption-record", help="Add a record of the adoption to implemented/.")
     ] = True,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also show where each status and date was read, and every suggestion.")
+    ] = False,
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
@@ -256,7 +259,7 @@ def migrate(
     if output == "json":
         sys.stdout.write(as_json(outcome))
     else:
-        stdout.print(render(outcome))
+        stdout.print(render(outcome, width=stdout.width, verbose=verbose))
     if applied is not None and applied.applied:
         done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
         stderr.print(f"migrated {len(outcome.plan.topics)} records{done}", markup=False)

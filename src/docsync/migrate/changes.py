@@ -50,8 +50,8 @@ class RepoView:
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
     refs_exclude: tuple[str, ...] = ()
-    """Globs the refs gate does not read (test fixtures): their links follow the moves, their
-    bare ids stay as written."""
+    """Globs the refs gate does not read (test fixtures): their Markdown links follow the
+    moves; the paths and ids they name (records of the repository a test builds) stay."""
     excluded: Mapping[str, Document] = field(default_factory=dict)
     """Markdown files config keeps out of the gates: their links into moved
     files are kept working, and nothing else in them changes."""
@@ -65,7 +65,10 @@ class Stats:
     code_paths: int = 0
     unresolved: tuple[tuple[str, str], ...] = ()
     dangling: tuple[tuple[str, str], ...] = ()
+    """Links the migration breaks: their target existed before and does not after."""
     outside: tuple[str, ...] = ()
+    already_broken: int = 0
+    """Links whose target did not exist before the migration either (``docsync check`` reports them)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class Routes:
     redirects: Mapping[tuple[str, str], tuple[str, str]]
     ids: Mapping[IdKey, IdTarget]
     after: frozenset[str]
+    before: frozenset[str] = frozenset()
 
     def exists(self, path: str) -> bool:
         return path in self.after
@@ -169,7 +173,8 @@ def _routes(
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
     ids = _id_targets(plan, view)
-    return Routes(moves, builder.fragments, builder.redirects, ids, after)
+    before = _with_folders(set(view.tracked))
+    return Routes(moves, builder.fragments, builder.redirects, ids, after, before)
 
 
 def _emptied_folders(
@@ -208,6 +213,11 @@ def _after(plan: Plan, moves: Mapping[str, str], tracked: frozenset[str]) -> fro
     """Files and folders that exist once the plan is applied."""
     gone = set(moves) | {r.source for r in plan.retirements} | set(plan.indexes)
     files = (set(tracked) - gone) | {t.path for t in plan.topics} | {index_path(plan)}
+    return _with_folders(files)
+
+
+def _with_folders(files: set[str]) -> frozenset[str]:
+    """``files`` and every folder above them."""
     folders = {posixpath.dirname(p) for p in files}
     for folder in list(folders):
         while folder:
@@ -250,19 +260,42 @@ class _Tally:
     code_paths: int = 0
     unresolved: list[tuple[str, str]] = field(default_factory=list)
     dangling: list[tuple[str, str]] = field(default_factory=list)
+    already_broken: int = 0
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, path: str, stats: RewriteStats) -> None:
+    def add(self, path: str, stats: RewriteStats, before: frozenset[str]) -> None:
         self.links += stats.links
         self.refs += stats.refs
         self.unresolved.extend((path, i) for i in stats.unresolved)
-        self.dangling.extend((path, d) for d in stats.dangling)
+        for destination in stats.dangling:
+            if _existed(path, destination, before):
+                self.dangling.append((path, destination))
+            else:
+                self.already_broken += 1
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
         return Stats(
-            self.links, self.refs, self.code_refs, self.code_paths, unresolved, dangling, outside
+            self.links,
+            self.refs,
+            self.code_refs,
+            self.code_paths,
+            unresolved,
+            dangling,
+            outside,
+            self.already_broken,
         )
+
+
+def _existed(path: str, destination: str, before: frozenset[str]) -> bool:
+    """Whether a link now dangling in ``path`` named a file or folder that existed before.
+
+    The rewriter keeps every link that leads to an unmoved file pointing at
+    that same file, so a dangling link whose target did not exist before
+    either was broken already; only the others are the migration's doing.
+    """
+    found = resolve_url(path, markdown_url(destination))
+    return found is not None and bool(found[0]) and found[0] in before
 
 
 def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
@@ -280,7 +313,7 @@ def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str
     except RewriteError as exc:
         tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
         return None
-    tally.add(new_path, stats)
+    tally.add(new_path, stats, routes.before)
     return text
 
 
@@ -353,12 +386,13 @@ def _code_files(
     for path in sorted(view.tracked):
         if path in skip or path.lower().endswith(MARKDOWN_SUFFIXES):
             continue
+        if matches(path, view.refs_exclude):
+            continue  # a fixture names records of the repository its test builds, not this one
         text = view.read_text(path, needles)
         if text is None:
             continue
         new, moved = rewrite_code_paths(text, paths, pattern) if pattern else (text, 0)
-        fixture = matches(path, view.refs_exclude)
-        new, count = rewrite_code_text(new, ids=ids) if ids and not fixture else (new, 0)
+        new, count = rewrite_code_text(new, ids=ids) if ids else (new, 0)
         if moved or count:
             tally.code_paths += moved
             tally.code_refs += count
