@@ -1,0 +1,801 @@
+#!/usr/bin/env python3
+"""Run docsync on real repositories as a new user would, and check what it promises.
+
+For each repository of the corpus (a local mirror or clone), in a scratch
+clone under ``/tmp/realworld/<name>``:
+
+1. ``docsync init``; the overlay ``scripts/realworld/<name>/config.toml`` (what a
+   user would decide: sources, ``[statuses]`` words) replaces init's keys; the
+   config is committed.
+2. The dry run (``docsync migrate --format json`` and ``--write-plan``); the
+   overlay ``scripts/realworld/<name>/plan.toml`` answers the plan's questions
+   (``[topic."<legacy path>"]`` keys are written into the topic that has that
+   source).
+3. ``docsync migrate --apply --commit`` with that plan.
+4. A second ``docsync migrate --apply --commit``.
+
+Then it checks every invariant with code of its own (nothing here imports
+docsync):
+
+* lost: no non-blank line of a legacy record is missing from its new record
+  (the title and the status construct excepted; words are compared, so a
+  re-wrap or a rewritten link destination is not a loss, and a former id that
+  became a link is not either);
+* dates: each record's date equals an oracle computed from one
+  ``git log --raw -M`` pass (see :func:`oracle_dates` for the rule);
+* links: lychee ``--offline --include-fragments`` before and after; a link
+  broken after that was not broken before (mapped through the moves) is one
+  the migration broke;
+* rerun: the second apply makes no commit and changes no file;
+* findings: ``docsync check`` findings inside the tree, before and after,
+  counted per file (mapped through the moves) and rule code: none may be new;
+* wall time of the dry run and the apply, and the peak memory (max RSS) of
+  any docsync process.
+
+It prints one row per repository (``--json`` for programs) and exits 1 when
+an invariant fails. It is not part of pytest: it needs the mirrors.
+
+    python scripts/realworld.py                  # the whole corpus
+    python scripts/realworld.py adr-tools rfcs   # some of it
+    python scripts/realworld.py --keep           # keep the scratch clones
+    python scripts/realworld.py --mirror-root DIR  # mirrors at DIR/<owner>+<name>/repo
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OVERLAYS = HERE / "realworld"
+SCRATCH = Path("/tmp/realworld")
+MIRRORS = Path("/work/.mirror")
+
+# name → "owner/name" of the public repository (mirrored at <root>/<owner>+<name>/repo).
+CORPUS: dict[str, str] = {
+    "adr-tools": "npryce/adr-tools",
+    "log4brains": "thomvaill/log4brains",
+    "govuk-aws": "alphagov/govuk-aws",
+    "rfcs": "rust-lang/rfcs",
+    "EIPs": "ethereum/EIPs",
+    "architecture-decision-record": "joelparkerhenderson/architecture-decision-record",
+}
+
+GIT_ENV_CLEAR = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
+
+
+# --------------------------------------------------------------------------- processes
+
+
+@dataclass
+class Run:
+    """One finished command: exit code, output, wall time, max RSS in MiB."""
+
+    argv: list[str]
+    code: int
+    out: str
+    err: str
+    seconds: float
+    peak_mib: float
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in GIT_ENV_CLEAR}
+    env.update(
+        GIT_AUTHOR_NAME="realworld", GIT_AUTHOR_EMAIL="realworld@example.invalid",
+        GIT_COMMITTER_NAME="realworld", GIT_COMMITTER_EMAIL="realworld@example.invalid",
+        NO_COLOR="1", COLUMNS="200", GIT_CONFIG_NOSYSTEM="1",
+    )  # fmt: skip
+    return env
+
+
+def run(argv: Sequence[str], cwd: Path, stdin: bytes | None = None) -> Run:
+    """Run ``argv``; its own max RSS comes from ``wait4`` (children it waited for count)."""
+    out_path, err_path = cwd.parent / f".{cwd.name}.out", cwd.parent / f".{cwd.name}.err"
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, stdout=out, stderr=err, env=_env(),
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        )  # fmt: skip
+        if stdin is not None and proc.stdin is not None:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+    result = Run(
+        list(argv), proc.returncode, out_path.read_text(errors="replace"),
+        err_path.read_text(errors="replace"), seconds, usage.ru_maxrss / 1024,
+    )  # fmt: skip
+    out_path.unlink()
+    err_path.unlink()
+    return result
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env=_env(), capture_output=True, check=True)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def docsync(cwd: Path, *args: str) -> Run:
+    exe = shutil.which("docsync") or "docsync"
+    return run([exe, *args], cwd)
+
+
+# --------------------------------------------------------------------------- scratch clone
+
+
+def scratch_clone(mirror: Path, into: Path) -> str:
+    """Clone ``mirror`` into ``into``; rewrite history without missing blobs when needed.
+
+    Returns a note: "" or how many blobs were missing and replaced.
+    """
+    shutil.rmtree(into, ignore_errors=True)
+    into.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "clone", "-q", str(mirror), str(into)], check=True, env=_env())
+    missing = missing_blobs(into)
+    if not missing:
+        return ""
+    rewrite_without(into, missing)
+    return f"{len(missing)} missing blobs replaced by placeholders"
+
+
+def missing_blobs(repo: Path) -> set[str]:
+    listing = git(repo, "rev-list", "--objects", "--missing=print", "HEAD")
+    return {line[1:].strip() for line in listing.splitlines() if line.startswith("?")}
+
+
+def rewrite_without(repo: Path, missing: set[str]) -> None:
+    """Rewrite HEAD's history with each missing blob replaced by a short placeholder.
+
+    ``fast-export --no-data`` names blobs by id; ids of present blobs resolve
+    through an alternate, and each missing one becomes an inline placeholder.
+    Author names, dates and time zones are kept.
+    """
+    branch = git(repo, "symbolic-ref", "--short", "HEAD").strip()
+    fresh = repo.with_name(repo.name + ".rewritten")
+    shutil.rmtree(fresh, ignore_errors=True)
+    subprocess.run(["git", "init", "-q", "-b", branch, str(fresh)], check=True, env=_env())
+    alternates = fresh / ".git" / "objects" / "info" / "alternates"
+    alternates.write_text(str((repo / ".git" / "objects").resolve()) + "\n")
+    exported = subprocess.run(
+        ["git", "fast-export", "--no-data", "--signed-tags=strip", "--reencode=yes", branch],
+        cwd=repo, env=_env(), capture_output=True, check=True,
+    ).stdout  # fmt: skip
+    stream = b"".join(_replace_missing(exported, missing))
+    subprocess.run(
+        ["git", "fast-import", "--quiet"], cwd=fresh, input=stream, env=_env(), check=True
+    )
+    subprocess.run(["git", "repack", "-a", "-d", "-q"], cwd=fresh, env=_env(), check=True)
+    alternates.unlink()
+    subprocess.run(["git", "checkout", "-q", "-f", branch], cwd=fresh, env=_env(), check=True)
+    shutil.rmtree(repo)
+    fresh.rename(repo)
+
+
+def _replace_missing(stream: bytes, missing: set[str]) -> Iterator[bytes]:
+    """``stream`` with each ``M <mode> <missing id> <path>`` made an inline placeholder."""
+    pos = 0
+    while pos < len(stream):
+        end = stream.index(b"\n", pos) + 1
+        line = stream[pos:end]
+        pos = end
+        if line.startswith(b"data "):
+            size = int(line[5:].strip())
+            yield line + stream[pos : pos + size]
+            pos += size
+            continue
+        parts = line.split(b" ", 3)
+        if len(parts) == 4 and parts[0] == b"M" and parts[2].decode() in missing:
+            body = f"placeholder: blob {parts[2].decode()} was missing\n".encode()
+            yield b"M " + parts[1] + b" inline " + parts[3]
+            yield b"data %d\n" % len(body) + body
+            continue
+        yield line
+
+
+# --------------------------------------------------------------------------- overlays
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def toml_dumps(doc: dict[str, Any]) -> str:
+    """TOML text for ``doc``: scalars first, then tables, then arrays of tables."""
+    scalars = {k: v for k, v in doc.items() if not _is_table(v) and not _is_table_array(v)}
+    lines = [f"{json.dumps(k)} = {toml_value(v)}" for k, v in scalars.items()]
+    for key, value in doc.items():
+        if _is_table(value):
+            lines.append(f"\n[{json.dumps(key)}]")
+            lines.extend(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items())
+    for key, value in doc.items():
+        if _is_table_array(value):
+            for item in value:
+                lines.append(f"\n[[{json.dumps(key)}]]")
+                lines.extend(f"{json.dumps(k)} = {toml_value(v)}" for k, v in item.items())
+    return "\n".join(lines) + "\n"
+
+
+def _is_table(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _is_table_array(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def overlay_config(repo: Path, overlay: Path) -> bool:
+    """Replace init's config keys with the overlay's (``statuses`` merged); True if any."""
+    if not overlay.is_file():
+        return False
+    config_path = repo / ".docsync.toml"
+    config = tomllib.loads(config_path.read_text()) if config_path.is_file() else {}
+    extra = tomllib.loads(overlay.read_text())
+    for key, value in extra.items():
+        if key == "statuses" and isinstance(config.get(key), dict):
+            config[key] = {**config[key], **value}
+        else:
+            config[key] = value
+    config_path.write_text(toml_dumps(config))
+    return True
+
+
+def overlay_plan(plan_path: Path, overlay: Path) -> int:
+    """Write the overlay's answers into the plan file; the number of answers applied."""
+    if not overlay.is_file():
+        return 0
+    plan = tomllib.loads(plan_path.read_text())
+    answers = tomllib.loads(overlay.read_text())
+    applied = 0
+    for source, keys in answers.get("topic", {}).items():
+        for topic in plan.get("topic", []):
+            if source in topic.get("sources", []):
+                topic.update(keys)
+                applied += 1
+    plan.update({k: v for k, v in answers.items() if k != "topic"})
+    plan_path.write_text(toml_dumps(plan))
+    return applied
+
+
+# --------------------------------------------------------------------------- oracle: dates
+
+
+@dataclass(frozen=True)
+class Born:
+    """When a lineage started: unix time and the day in the author's own time zone."""
+
+    stamp: int
+    day: str
+
+
+def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[str, Born]:
+    """The day each path's content first appeared, from one ``git log --raw -M`` pass.
+
+    The rule, applied to commits in topological order (parents first), every
+    merge against each of its parents (``-m``):
+
+    * an add starts a lineage at the commit's author date, unless the path's
+      lineage already exists (the same file reached through another parent,
+      as when a side branch's add is merged) or the added content is similar
+      (git's measure, at 50%) to content deleted earlier, at any path: then it
+      continues that lineage;
+    * a rename (git's ``-M``) continues the old path's lineage;
+    * a delete ends the path's lineage and remembers its content;
+    * the earliest date wins wherever two lineages meet; copies are adds.
+    """
+    log = subprocess.run(
+        ["git", "log", "--topo-order", "--reverse", "-m", "--raw", "-M", "--no-abbrev",
+         "--format=%x00%H %at %ad", "--date=format:%Y-%m-%d", rev],
+        cwd=repo, env=_env(), capture_output=True, check=True,
+    ).stdout.decode("utf-8", errors="surrogateescape")  # fmt: skip
+    born: dict[str, Born] = {}
+    blob_of: dict[str, str] = {}
+    graveyard: list[tuple[str, Born]] = []  # (blob, lineage) of deleted content
+    blobs = BlobReader(repo)
+    for chunk in log.split("\x00")[1:]:
+        header, _, body = chunk.partition("\n")
+        _, stamp, day = header.split(" ")
+        when = Born(int(stamp), day)
+        for line in body.splitlines():
+            if line.startswith(":"):
+                _apply_raw(line, when, born, blob_of, graveyard, blobs)
+    blobs.close()
+    return {p: born[p] for p in paths if p in born}
+
+
+def _earlier(a: Born | None, b: Born) -> Born:
+    return b if a is None or b.stamp < a.stamp else a
+
+
+def _apply_raw(
+    line: str, when: Born, born: dict[str, Born], blob_of: dict[str, str],
+    graveyard: list[tuple[str, Born]], blobs: BlobReader,
+) -> None:  # fmt: skip
+    meta, *names = line.split("\t")
+    _, _, old_blob, new_blob, status = meta.split(" ")
+    kind = status[0]
+    if kind == "R":
+        old, new = names
+        lineage = born.get(old, when)
+        born.pop(old, None)
+        born[new] = _earlier(born.get(new), lineage)
+        blob_of[new] = new_blob
+    elif kind == "A":
+        (path,) = names
+        restored = _resurrect(new_blob, graveyard, blobs)
+        start = _earlier(restored, when) if restored else when
+        born[path] = _earlier(born.get(path), start)
+        blob_of[path] = new_blob
+    elif kind == "D":
+        (path,) = names
+        if path in born:
+            graveyard.append((old_blob, born.pop(path)))
+        blob_of.pop(path, None)
+    elif kind in "MT":
+        (path,) = names
+        born.setdefault(path, when)
+        blob_of[path] = new_blob
+
+
+def _resurrect(blob: str, graveyard: list[tuple[str, Born]], blobs: BlobReader) -> Born | None:
+    """The earliest lineage among deleted contents similar to ``blob``."""
+    found: Born | None = None
+    for dead, lineage in graveyard:
+        if found is not None and lineage.stamp >= found.stamp:
+            continue
+        if dead == blob or similar(blobs.read(dead), blobs.read(blob)):
+            found = lineage
+    return found
+
+
+def similar(a: bytes, b: bytes, threshold: float = 0.5) -> bool:
+    """Git's rename score, estimated: bytes of ``a``'s lines found in ``b`` over the larger size.
+
+    Git hashes lines (split at newlines or every 64 bytes) and counts the
+    bytes of the source that survive into the destination; a score of 50% or
+    more is a rename.
+    """
+    big, small = max(len(a), len(b)), min(len(a), len(b))
+    if big == 0:
+        return True
+    if small < big * threshold:
+        return False
+    have = Counter(_chunks(b))
+    common = 0
+    for chunk in _chunks(a):
+        if have[chunk] > 0:
+            have[chunk] -= 1
+            common += len(chunk)
+    return common >= big * threshold
+
+
+def _chunks(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        newline = data.find(b"\n", start, start + 64)
+        end = newline + 1 if newline >= 0 else min(start + 64, len(data))
+        yield data[start:end]
+        start = end
+
+
+class BlobReader:
+    """Blob contents through one ``git cat-file --batch``, cached."""
+
+    def __init__(self, repo: Path) -> None:
+        self._proc = subprocess.Popen(
+            ["git", "cat-file", "--batch"], cwd=repo, env=_env(),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )  # fmt: skip
+        self._cache: dict[str, bytes] = {}
+
+    def read(self, blob: str) -> bytes:
+        if blob not in self._cache:
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            self._proc.stdin.write(blob.encode() + b"\n")
+            self._proc.stdin.flush()
+            header = self._proc.stdout.readline().split()
+            if len(header) < 3 or header[1] == b"missing":
+                self._cache[blob] = b""
+            else:
+                self._cache[blob] = self._proc.stdout.read(int(header[2]))
+                self._proc.stdout.read(1)
+        return self._cache[blob]
+
+    def close(self) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait()
+
+
+# --------------------------------------------------------------------------- oracle: lost lines
+
+_LINK_DEST = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_REF_DEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:)\s*\S+.*$", re.M)
+_WORD = re.compile(r"\w+")
+_FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
+
+
+def words(text: str, kinds: Iterable[str]) -> list[str]:
+    """The words of ``text``: link destinations and former ids dropped, lower case."""
+    text = _REF_DEF.sub(r"\1", _LINK_DEST.sub("]", text))
+    kinds = sorted(set(kinds), key=len, reverse=True)
+    if kinds:
+        alternatives = "|".join(re.escape(k) for k in kinds)
+        text = re.sub(rf"(?i)\b(?:{alternatives})[\s_-]*\d+\b", " ", text)
+    return _WORD.findall(text.lower())
+
+
+def lost_lines(old: str, new: str, kinds: Iterable[str]) -> list[str]:
+    """The non-blank lines of ``old`` whose words are not in ``new``, in order.
+
+    The title (first heading or front matter ``title:``) and the status
+    construct (a ``Status`` line, the short paragraph under a Status heading,
+    front matter ``status:``) are replaced by docsync's header, so they are
+    not counted. A line's words must appear in ``new`` in order, each at most
+    a few words after the previous one (a rewritten id inserts a title).
+    """
+    kinds = list(kinds)
+    stream = words(new, kinds)
+    positions: dict[str, list[int]] = {}
+    for i, w in enumerate(stream):
+        positions.setdefault(w, []).append(i)
+    return [
+        line for line in _checked_lines(old)
+        if not _found_in_order(words(line, kinds), positions)
+    ]  # fmt: skip
+
+
+def _checked_lines(text: str) -> Iterator[str]:
+    front = _FRONT.match(text)
+    if front:
+        for line in front.group(0).splitlines()[1:-1]:
+            if line.strip() and not re.match(r"(?i)\s*(title|status)\s*:", line):
+                yield line
+        text = text[front.end() :]
+    seen_title = False
+    under_status = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        heading = re.match(r"#{1,6}\s+(.*)", stripped)
+        if heading and not seen_title:
+            seen_title = True
+            continue
+        if heading:
+            under_status = bool(re.fullmatch(r"(?i)status\W*", heading.group(1).strip()))
+            continue
+        if re.match(r"(?i)^[\s*_>|-]*status\b", stripped):
+            continue
+        if under_status and len(stripped.split()) <= 4:
+            under_status = False
+            continue
+        under_status = False
+        if re.fullmatch(r"[=-]{3,}", stripped) and not seen_title:
+            seen_title = True
+            continue
+        yield line
+
+
+def _found_in_order(ws: list[str], positions: dict[str, list[int]], gap: int = 40) -> bool:
+    if not ws:
+        return True
+    for start in positions.get(ws[0], []):
+        at = start
+        for w in ws[1:]:
+            nxt = next((p for p in positions.get(w, []) if at < p <= at + gap), None)
+            if nxt is None:
+                break
+            at = nxt
+        else:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- oracle: links
+
+
+def broken_links(repo: Path) -> tuple[set[tuple[str, str]], str]:
+    """lychee's broken local links: (source file, target path#fragment), and any error."""
+    files = [f for f in git(repo, "ls-files", "-z", "*.md", "*.markdown").split("\0") if f]
+    if not files:
+        return set(), ""
+    exe = shutil.which("lychee") or "lychee"
+    done = run(
+        [exe, "--offline", "--include-fragments", "--no-progress", "--format", "json",
+         "--root-dir", str(repo), *files],
+        repo,
+    )  # fmt: skip
+    try:
+        report = json.loads(done.out)
+    except json.JSONDecodeError:
+        return set(), f"lychee: {done.err.strip()[:200]}"
+    found: set[tuple[str, str]] = set()
+    prefix = "file://" + str(repo.resolve()) + "/"
+    for source, fails in (report.get("error_map") or report.get("fail_map") or {}).items():
+        for fail in fails:
+            url = str(fail.get("url", ""))
+            found.add((_relative(source, repo), url.removeprefix(prefix)))
+    return found, ""
+
+
+def _relative(path: str, repo: Path) -> str:
+    p = Path(path)
+    return str(p.resolve().relative_to(repo.resolve())) if p.is_absolute() else path
+
+
+def newly_broken(
+    before: set[tuple[str, str]], after: set[tuple[str, str]], moves: dict[str, str]
+) -> list[tuple[str, str]]:
+    def mapped(link: tuple[str, str]) -> tuple[str, str]:
+        source, target = link
+        path, hash_, fragment = target.partition("#")
+        return moves.get(source, source), moves.get(path, path) + hash_ + fragment
+
+    was = {mapped(link) for link in before}
+    was_paths = {(s, t.partition("#")[0]) for s, t in was}
+    return sorted(
+        link for link in after
+        if link not in was and (link[0], link[1].partition("#")[0]) not in was_paths
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- one repository
+
+
+@dataclass
+class Row:
+    name: str
+    records: int = 0
+    topics: int = 0
+    questions: int = 0
+    dry_s: float = 0.0
+    apply_s: float = 0.0
+    peak_mib: float = 0.0
+    lost: int = 0
+    misdated: int = 0
+    broken: int = 0
+    rerun_noop: bool = False
+    new_findings: int = 0
+    notes: list[str] = field(default_factory=list)
+    details: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.records > 0 and self.questions == 0 and self.lost == 0 and self.misdated == 0
+            and self.broken == 0 and self.rerun_noop and self.new_findings == 0
+        )  # fmt: skip
+
+
+def check_repository(name: str, mirror: Path, keep: bool) -> Row:
+    row = Row(name)
+    repo = SCRATCH / name
+    note = scratch_clone(mirror, repo)
+    if note:
+        row.notes.append(note)
+    overlay = OVERLAYS / name
+    peaks: list[float] = []
+
+    init = docsync(repo, "init")
+    peaks.append(init.peak_mib)
+    if init.code not in (0, 1):
+        row.notes.append(f"init exit {init.code}: {init.err.strip()[:300]}")
+        return row
+    overlay_config(repo, overlay / "config.toml")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "Adopt docsync")
+    base = git(repo, "rev-parse", "HEAD").strip()
+
+    plan_path = repo.parent / f"{name}.plan.toml"
+    dry = docsync(repo, "migrate", "--write-plan", str(plan_path))
+    row.dry_s = dry.seconds
+    peaks.append(dry.peak_mib)
+    if dry.code == 2 or not plan_path.is_file():
+        row.notes.append(f"dry run exit {dry.code}: {(dry.err or dry.out).strip()[:300]}")
+        return row
+    answers = overlay_plan(plan_path, overlay / "plan.toml")
+    shown = docsync(repo, "migrate", "--plan", str(plan_path), "--format", "json")
+    if shown.code == 2:
+        row.notes.append(f"plan refused: {shown.err.strip()[:300]}")
+        return row
+    plan = json.loads(shown.out)
+    row.topics = len(plan["topics"])
+    row.records = sum(len(t["sources"]) for t in plan["topics"])
+    row.questions = len(plan["problems"])
+    row.details["questions"] = [str(p) for p in plan["problems"]][:20]
+    if answers:
+        row.notes.append(f"{answers} answers from the overlay")
+    if row.records == 0:
+        row.notes.append("no records found")
+        return row
+
+    links_before, error = broken_links(repo)
+    if error:
+        row.notes.append(error)
+    findings_before = findings(repo)
+
+    applied = docsync(repo, "migrate", "--apply", "--commit", "--plan", str(plan_path))
+    row.apply_s = applied.seconds
+    peaks.append(applied.peak_mib)
+    if applied.code != 0:
+        row.notes.append(f"apply exit {applied.code}: {(applied.err or applied.out).strip()[:300]}")
+        return row
+    moves = {m["from"]: m["to"] for m in plan["moves"]}
+    for topic in plan["topics"]:
+        for source in topic["sources"]:
+            moves.setdefault(source.partition("#")[0], topic["path"])
+
+    row.details["lost"] = lost_in(repo, base, plan)
+    row.lost = len(row.details["lost"])
+    row.details["misdated"] = misdated(repo, base, plan)
+    row.misdated = len(row.details["misdated"])
+    links_after, error = broken_links(repo)
+    if error:
+        row.notes.append(error)
+    broken = newly_broken(links_before, links_after, moves)
+    row.broken = len(broken)
+    row.details["broken"] = [f"{s} -> {t}" for s, t in broken][:30]
+    new = new_findings(findings_before, findings(repo), moves, plan["target"])
+    row.new_findings = sum(new.values())
+    row.details["new findings"] = [f"{f} {c} x{n}" for (f, c), n in sorted(new.items())][:30]
+
+    head = git(repo, "rev-parse", "HEAD").strip()
+    again = docsync(repo, "migrate", "--apply", "--commit")
+    peaks.append(again.peak_mib)
+    status = git(repo, "status", "--porcelain")
+    row.rerun_noop = (
+        again.code == 0 and git(repo, "rev-parse", "HEAD").strip() == head and not status
+    )
+    if not row.rerun_noop:
+        changed = git(repo, "diff", "--stat", head, "HEAD").strip().splitlines()[-1:]
+        row.details["rerun"] = [f"exit {again.code}", *changed, *status.splitlines()[:10]]
+    row.peak_mib = max(peaks)
+    if not keep:
+        shutil.rmtree(repo, ignore_errors=True)
+        plan_path.unlink(missing_ok=True)
+    return row
+
+
+def _blob(repo: Path, commit: str, path: str) -> str:
+    return git(repo, "show", f"{commit}:{path}")
+
+
+def lost_in(repo: Path, base: str, plan: dict[str, Any]) -> list[str]:
+    kinds = {i.split()[0] for t in plan["topics"] for i in t["ids"] if i.split()}
+    lost: list[str] = []
+    for topic in plan["topics"]:
+        new = (repo / topic["path"]).read_text(errors="replace")
+        for source in topic["sources"]:
+            path = source.partition("#")[0]
+            old = _blob(repo, base, path)
+            lost.extend(f"{path}: {line.strip()[:100]}" for line in lost_lines(old, new, kinds))
+    return lost
+
+
+def misdated(repo: Path, base: str, plan: dict[str, Any]) -> list[str]:
+    sources = [s.partition("#")[0] for t in plan["topics"] for s in t["sources"]]
+    born = oracle_dates(repo, sources, base)
+    wrong: list[str] = []
+    for topic in plan["topics"]:
+        dates = [born[s.partition("#")[0]] for s in topic["sources"] if s.partition("#")[0] in born]
+        if not dates:
+            wrong.append(f"{topic['path']}: no history for {topic['sources']}")
+            continue
+        expected = min(dates, key=lambda b: b.stamp).day
+        if topic["date"] != expected:
+            wrong.append(f"{topic['path']}: {topic['date']}, oracle {expected}")
+    return wrong
+
+
+def findings(repo: Path) -> Counter[tuple[str, str]]:
+    done = docsync(repo, "check", "--format", "json")
+    try:
+        report = json.loads(done.out)
+    except json.JSONDecodeError:
+        return Counter({("<check>", f"exit {done.code}"): 1})
+    items = report.get("findings", report) if isinstance(report, dict) else report
+    return Counter(
+        (str(f.get("path") or f.get("file")), str(f.get("code") or f.get("rule"))) for f in items
+    )
+
+
+def new_findings(
+    before: Counter[tuple[str, str]], after: Counter[tuple[str, str]],
+    moves: dict[str, str], target: str,
+) -> Counter[tuple[str, str]]:  # fmt: skip
+    was: Counter[tuple[str, str]] = Counter()
+    for (path, code), n in before.items():
+        was[(moves.get(path, path), code)] += n
+    inside = Counter({k: n for k, n in after.items() if k[0].startswith(target.rstrip("/") + "/")})
+    return inside - was
+
+
+# --------------------------------------------------------------------------- table
+
+
+COLUMNS = [
+    ("repository", "name"), ("records", "records"), ("topics", "topics"),
+    ("questions", "questions"), ("dry run s", "dry_s"), ("apply s", "apply_s"),
+    ("peak MiB", "peak_mib"), ("lost lines", "lost"), ("misdated", "misdated"),
+    ("links broken", "broken"), ("re-run no-op", "rerun_noop"), ("new findings", "new_findings"),
+]  # fmt: skip
+
+
+def cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def table(rows: list[Row]) -> str:
+    head = "| " + " | ".join(c for c, _ in COLUMNS) + " | ok |"
+    rule = "|" + " --- |" * (len(COLUMNS) + 1)
+    body = [
+        "| " + " | ".join(cell(getattr(r, a)) for _, a in COLUMNS) + f" | {cell(r.ok)} |"
+        for r in rows
+    ]
+    return "\n".join([head, rule, *body])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "names", nargs="*", help=f"corpus names (default: all): {', '.join(CORPUS)}"
+    )
+    parser.add_argument("--mirror-root", type=Path, default=MIRRORS)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch clones")
+    parser.add_argument("--json", action="store_true", help="rows as JSON")
+    parser.add_argument("--details", action="store_true", help="list what failed")
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in CORPUS]
+    if unknown:
+        parser.error(f"unknown: {', '.join(unknown)}; known: {', '.join(CORPUS)}")
+    rows = []
+    for name in args.names or list(CORPUS):
+        mirror = args.mirror_root / CORPUS[name].replace("/", "+") / "repo"
+        print(f"{name} …", file=sys.stderr, flush=True)
+        rows.append(check_repository(name, mirror, args.keep))
+    if args.json:
+        print(json.dumps([{**asdict(r), "ok": r.ok} for r in rows], indent=2))
+    else:
+        print(table(rows))
+        for r in rows:
+            for note in r.notes:
+                print(f"{r.name}: {note}")
+            if args.details or not r.ok:
+                for what, items in r.details.items():
+                    for item in items:
+                        print(f"{r.name}: {what}: {item}")
+    return 0 if all(r.ok for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
