@@ -599,6 +599,8 @@ def _outside_lifecycle(
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
     """Reference labels two merged sources both define: one source's links would change target."""
+    if not topic.merged:
+        return  # one source: its labels cannot clash with another's
     owners: dict[str, tuple[str, str]] = {}
     for chunk in assembled.chunks[1:]:
         for definition in parse(chunk.old_path, chunk.text).definitions:
