@@ -88,6 +88,7 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType
             "migration already and stay so (docsync check --gate links lists them)",
             style="dim",
         )
+    yield from (Text(line, style="yellow") for line in stats.tool_pointers)
     note = "not a record, outside the lifecycle folders (the layout gate reports it)"
     yield from _listed([f"{note}: {p}" for p in stats.outside], "such files", "yellow", verbose)
 
@@ -255,6 +256,7 @@ def as_json(outcome: Outcome) -> str:
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "already_broken": changes.stats.already_broken,
+        "tool_pointers": list(changes.stats.tool_pointers),
         "outside_lifecycle": list(changes.stats.outside),
         "adoption_record": changes.adoption_record,
         "conventions": changes.conventions,
