@@ -27,15 +27,14 @@ def _text(outcome: Outcome, width: int = 240, *, verbose: bool = False) -> str:
 def test_questions_first_then_one_line_per_record_at_80_columns() -> None:
     plan = plan_of(FILES)
     assert _text(Outcome(plan, changes(FILES, plan)), 80) == (
-        "1 question to answer before --apply (in a plan file: docsync migrate --write-plan "
-        "plan.toml):\n"
+        "1 question to answer before --apply (all: --verbose; answer: --write-plan):\n"
         "  ? docs/adr/0002-maybe.md: unknown status 'pondering' at docs/adr/0002-maybe.md:3 "
         "(Status line); map it in [statuses] (for example pondering = \"proposed\") or set "
         "status in the plan\n"
         "Migration plan → docs/rfc\n"
-        "  2 records, old name → new path under docs/rfc/ ('…': the name it had)\n"
+        "  2 records: old name → new path in docs/rfc/ (…: same name; ?: asked)\n"
         "  0001-use-postgres.md → implemented/2020-01-01-use-postgres.md\n"
-        "  0002-maybe.md → (unresolved)\n"
+        "  0002-maybe.md → ?/2020-01-01-maybe.md\n"
     )
 
 
@@ -66,10 +65,7 @@ def test_suggestions_are_counted_and_the_first_few_shown() -> None:
     plan = plan_of(files)
     assert len(plan.suggestions) == 4
     text = _text(Outcome(plan, changes(files, plan)))
-    assert (
-        "4 pairs of records look alike but were not merged; the first 3 "
-        "(all with --verbose and in the plan file):"
-    ) in text
+    assert "4 look-alike pairs not merged; the first 3 (all: --verbose, the plan file):" in text
     assert text.count(" ~ ") == 3
     assert _text(Outcome(plan, changes(files, plan)), verbose=True).count(" ~ ") == 4
 
@@ -94,8 +90,9 @@ def test_counts_and_unresolved_ids_when_complete() -> None:
     plan = plan_of(files)
     text = _text(Outcome(plan, changes(files, plan)))
     assert (
-        "1 record moves, 0 files are removed, 2 files are written; 0 links and 0 references" in text
-    )
+        "1 record moves, 0 files are removed, 2 files are written.\n"
+        "Rewritten: 0 links and 0 ids in Markdown, 0 paths and 0 ids in other files.\n"
+    ) in text
     assert "'ADR 9999' names no record" in text
 
 
@@ -112,3 +109,15 @@ def test_json_lists_topics_problems_and_changes() -> None:
     assert payload["topics"][1]["status"] is None
     assert payload["problems"][0]["path"] == "docs/adr/0002-maybe.md"
     assert payload["moves"] == []  # nothing is computed for an incomplete plan
+
+
+def test_one_question_asked_of_many_records_is_one_line() -> None:
+    files = {f"docs/adr/{n:04d}-r{n}.md": f"# R{n}\n\nNo status here.\n" for n in range(1, 5)}
+    plan = plan_of(files)
+    lines = _text(Outcome(plan, changes(files, plan)), 80).splitlines()
+    assert lines[0].startswith("4 questions to answer before --apply")
+    assert lines[1].startswith("  ? 4 records: no status found")
+    assert lines[1].endswith("(docs/adr/0001-r1.md, docs/adr/0002-r2.md, …)")
+    assert lines[2] == "Migration plan → docs/rfc"
+    verbose = _text(Outcome(plan, changes(files, plan)), 80, verbose=True)
+    assert verbose.count("  ? docs/adr/") == 4

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .assemble import status_line
-from .model import Plan, Retirement, Topic
+from .model import Plan, Problem, Retirement, Topic
 from .run import Outcome
 
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
@@ -66,10 +66,12 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType
         yield Text(
             f"{_count(len(changes.moves), 'record moves', 'records move')}, "
             f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
-            f"{_count(len(changes.writes), 'file is written', 'files are written')}; "
-            f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
-            f"and {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
-            "in other files are rewritten."
+            f"{_count(len(changes.writes), 'file is written', 'files are written')}."
+        )
+        yield Text(
+            f"Rewritten: {_count(stats.links, 'link')} and {_count(stats.refs, 'id')} in "
+            f"Markdown, {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
+            "in other files."
         )
     if changes.adoption_record:
         yield Text(f"adoption record: {changes.adoption_record}")
@@ -105,32 +107,51 @@ def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> Rende
     plan = outcome.plan
     if plan.empty and not outcome.problems:
         return Text(nothing_to_do(outcome))
-    parts: list[RenderableType] = list(_questions(outcome))
+    parts: list[RenderableType] = list(_questions(outcome, verbose))
     parts.append(Text(f"Migration plan → {plan.target}", style="bold"))
     parts.extend(_record_lines(plan, width, verbose))
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
-    parts.extend(_suggestion_lines(plan, verbose=verbose))
+    parts.extend(_suggestion_lines(plan, width, verbose=verbose))
     parts.extend(_summary(outcome, verbose))
     return Group(*parts)
 
 
-def _questions(outcome: Outcome) -> Iterator[Text]:
-    """What the user must answer before the plan can be applied, one line each."""
+def _questions(outcome: Outcome, verbose: bool) -> Iterator[Text]:
+    """What the user must answer before the plan can be applied, one line each.
+
+    Questions that say the same of many records (640 records without a
+    status line) are one line: the count, what is asked, the first files.
+    Unlike the other lines, a question is never cut to the width.
+    """
     if not outcome.problems:
         return
     yield Text(
         f"{_count(len(outcome.problems), 'question')} to answer before --apply "
-        "(in a plan file: docsync migrate --write-plan plan.toml):",
+        "(all: --verbose; answer: --write-plan):",
         style="bold red",
     )
-    yield from (Text(f"  ? {p}", style="red") for p in outcome.problems)
+    groups: dict[str, list[str]] = {}
+    for problem in outcome.problems:
+        groups.setdefault(problem.message, []).append(problem.path)
+    for message, paths in groups.items():
+        if len(paths) == 1 or verbose:
+            lines = [f"  ? {Problem(p, message)}" for p in paths]
+        else:
+            lines = [f"  ? {len(paths)} records: {message} ({paths[0]}, {paths[1]}, …)"]
+        # Never cut: what to answer is the point of the line.
+        yield from (Text(line, style="red") for line in lines)
+
+
+def _clipped(line: str, width: int, verbose: bool) -> str:
+    """``line`` cut to ``width`` with ``…`` (the plan file and --verbose have the rest)."""
+    return line if verbose or len(line) <= width else line[: width - 1] + "…"
 
 
 def _record_lines(plan: Plan, width: int, verbose: bool) -> Iterator[Text]:
     """``old → new`` (the new path's folder is the state, its name starts with the date)."""
     yield Text(
-        f"  {_count(len(plan.topics), 'record')}, old name → new path under {plan.target}/"
-        " ('…': the name it had)",
+        f"  {_count(len(plan.topics), 'record')}: old name → new path in {plan.target}/"
+        " (…: same name; ?: asked)",
         style="dim",
     )
     for topic in plan.topics:
@@ -167,12 +188,12 @@ def _slug_of_name(name: str) -> str:
 def fit_record_line(topic: Topic, target: str, width: int) -> str:
     """One record's line; when it is too long, the new name's unchanged slug becomes ``…``."""
     old = _old_name(topic)
-    new = topic.path.removeprefix(target + "/") if topic.path else "(unresolved)"
+    day = topic.date.isoformat() if topic.date else "????-??-??"
+    new = topic.path.removeprefix(target + "/") if topic.path else f"?/{day}-{topic.slug}.md"
     line = f"  {old} → {new}"
-    if len(line) <= width or not topic.path or topic.date is None:
+    if len(line) <= width:
         return line
     folder, _, name = new.rpartition("/")
-    day = topic.date.isoformat()
     if name.startswith(day) and name[len(day) + 1 : -3] == _slug_of_name(old.split(" ")[0]):
         new = f"{folder}/{day}-….md"
         line = f"  {old} → {new}"
@@ -192,18 +213,18 @@ def _shortened(name: str, length: int) -> str:
     return name[:head] + "…" + name[len(name) - tail :]
 
 
-def _suggestion_lines(plan: Plan, *, verbose: bool) -> Iterator[Text]:
+def _suggestion_lines(plan: Plan, width: int, *, verbose: bool) -> Iterator[Text]:
     shown = plan.suggestions if verbose else plan.suggestions[:SUGGESTIONS_SHOWN]
     if not plan.suggestions:
         return
     rest = len(plan.suggestions) - len(shown)
     yield Text(
-        f"{_count(len(plan.suggestions), 'pair')} of records look alike but were not merged"
-        + (f"; the first {len(shown)} (all with --verbose and in the plan file):" if rest else ":"),
+        f"{_count(len(plan.suggestions), 'look-alike pair')} not merged"
+        + (f"; the first {len(shown)} (all: --verbose, the plan file):" if rest else ":"),
         style="cyan",
     )
     for s in shown:
-        yield Text(f"  {s.first} ~ {s.second} ({s.reason})", style="cyan")
+        yield Text(_clipped(f"  {s.first} ~ {s.second} ({s.reason})", width, verbose), style="cyan")
 
 
 # --------------------------------------------------------------------------- JSON
