@@ -69,6 +69,7 @@ __all__ = [
     "parse_bytes",
     "render_html",
     "render_signature",
+    "site_heading_id",
 ]
 
 PARSER_VERSIONS = f"markdown-it-py {markdown_it.__version__}, mdit-py-plugins {mdit_py_plugins.__version__}"
@@ -339,6 +340,28 @@ def _any_container(params: str, markup: str) -> bool:
     return bool(params.strip())
 
 
+def _no_digits_around(rule: InlineRule) -> InlineRule:
+    """The inline math rule, refusing a ``$`` right after a digit or a closing
+    ``$`` right before one (so "5$ and $10" is money, not math).
+
+    The plugin's own check reads the character before position 0 as the
+    content's last one (a negative index), so "$x$ is 7" was not math.
+    """
+
+    def math(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if state.src[start] != "$" or (start > 0 and state.src[start - 1].isdigit()):
+            return False
+        if not rule(state, True):
+            return False
+        end, state.pos = state.pos, start
+        if end < state.posMax and state.src[end].isdigit():
+            return False
+        return rule(state, silent)
+
+    return math
+
+
 def _dialect() -> MarkdownIt:
     """GitHub's Markdown (CommonMark, tables, strikethrough, footnotes, math,
     alerts) plus the docs-site syntax that carries structure: front matter,
@@ -353,10 +376,12 @@ def _dialect() -> MarkdownIt:
         dollarmath_plugin,
         allow_labels=False,
         allow_space=False,
-        allow_digits=False,
+        allow_digits=True,  # checked by _no_digits_around: the plugin's check misreads position 0
         allow_blank_lines=False,
         double_inline=True,
     )
+    math = next(r.fn for r in md.inline.ruler.__rules__ if r.name == "math_inline")
+    md.inline.ruler.at("math_inline", _no_digits_around(math))
     md.block.ruler.before(
         "reference",
         "docsync_line",
@@ -614,6 +639,7 @@ class _Builder:
     paragraphs: list[Paragraph] = field(default_factory=list)
     used_labels: set[str] = field(default_factory=set)
     footnote_refs: list[str] = field(default_factory=list)  # labels, one per reference
+    admonitions: list[int] = field(default_factory=list)  # opening lines of the open ones
     cell_cursor: dict[int, int] = field(default_factory=dict)  # table line → where the next cell is
 
     # -- positions
@@ -677,9 +703,13 @@ class _Builder:
                 containers.append(_CONTAINERS[kind])
                 if kind in _FENCED and token.map:
                     self.add_fence_lines(token)
+                if kind == "admonition_open":
+                    self.admonitions.append(token.map[0] if token.map else -2)
             elif kind in _CONTAINER_CLOSERS:
                 if containers:  # a nested footnote's close can come without its open
                     containers.pop()
+                if kind == "admonition_close" and self.admonitions:
+                    self.admonitions.pop()
             elif kind in _BLOCKS and token.map:
                 self.blocks.append(Block(_BLOCKS[kind], LineSpan(token.map[0] + 1, token.map[1])))
                 if kind == "html_block":
@@ -688,6 +718,20 @@ class _Builder:
             opener = token
         for start, end in env.get("docsync_definitions", []):
             self.add_definitions(start, end)
+
+    def code_on_github(self, first_line: int) -> bool:
+        """Whether GitHub renders a paragraph of an admonition's body as code.
+
+        MkDocs reads an admonition's indented body as Markdown; GitHub, which
+        knows no admonitions, reads it as the continuation of the ``!!!``
+        line's paragraph where it follows that line directly, and as an
+        indented code block everywhere else (after a blank line, in a
+        nested admonition). Such a paragraph is prose to one reader and code
+        to the other, so no rewriter may touch it.
+        """
+        if not self.admonitions:
+            return False
+        return len(self.admonitions) > 1 or first_line != self.admonitions[0] + 1
 
     def add_fence_lines(self, token: Token) -> None:
         """A container's opening line, and its closing ``:::`` line when it has one."""
@@ -713,6 +757,8 @@ class _Builder:
         protected = self.visit_children(token.children or [], to_source)
         if parent == "heading_open" and opener is not None:
             self.add_heading(opener, token)
+        elif parent == "paragraph_open" and self.code_on_github(token.map[0]):
+            self.blocks.append(Block(BlockKind.CODE, LineSpan(token.map[0] + 1, token.map[1])))
         elif parent == "paragraph_open":
             spans = tuple(
                 self.line_span(offsets[k], piece) for k, piece in enumerate(content.split("\n"))
@@ -876,6 +922,22 @@ class _Builder:
                 )
             )
 
+
+# A heading's explicit id on a docs site: ``## Title {#id}`` (MkDocs
+# attr_list, Docusaurus, Hugo, Pandoc), other attributes allowed beside it.
+# GitHub shows the braces as text and slugs them; the site uses the id.
+_HEADING_ID = re.compile(r"\{[ \t]*(?:[^{}#\s][^{}\s]*[ \t]+)*#([^\s{}#\"']+)[^{}]*\}[ \t]*$")
+
+
+def site_heading_id(text: str) -> str | None:
+    """The id a docs site gives a heading whose text ends with ``{#id}``, else None.
+
+    Not an anchor on GitHub (which slugs the braces as text), so a link to
+    it is a finding; but ``fix`` must not "repair" such a link into GitHub's
+    slug, which would break it on the site the docs are built into.
+    """
+    found = _HEADING_ID.search(text)
+    return found.group(1) if found else None
 
 _DEFINITION = re.compile(
     r"(?m)^[ \t]*(?P<open>\[)(?P<label>(?:[^\[\]\\]|\\.){0,999}?)\]:[ \t]*\n?[ \t]*"

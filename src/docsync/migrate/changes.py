@@ -21,17 +21,20 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
+from ..config import DEFAULT_RELATIONS
 from ..gates.links import link_targets, markdown_url, resolve_url
 from ..markdown import parse
 from ..model import BlockKind, Document, Edit, apply_edits
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
+from ..records.relations import Edge
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
 from ..workspace import matches
 from ..writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks
 from .discover import LegacyRecord, part_id
 from .model import Plan, Problem, Retirement, Topic
+from .relations import Related, relate
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -46,6 +49,7 @@ class RepoView:
     """A text file as stored, or None (binary, too large, or holding none of the needles)."""
     states: Mapping[str, str]
     code_refs: bool = True
+    relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
@@ -71,6 +75,8 @@ class Stats:
     """Links whose target did not exist before the migration either (``docsync check`` reports them)."""
     tool_pointers: tuple[str, ...] = ()
     """Another tool's config that points at a legacy tree: where, and the line to change."""
+    relation_notes: tuple[tuple[str, str], ...] = ()
+    """Relation prose left as written (its target is no record, or it is no relation)."""
 
 
 @dataclass(frozen=True)
@@ -264,6 +270,7 @@ class _Tally:
     dangling: list[tuple[str, str]] = field(default_factory=list)
     already_broken: int = 0
     problems: list[Problem] = field(default_factory=list)
+    relation_notes: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, path: str, stats: RewriteStats, before: frozenset[str]) -> None:
         self.links += stats.links
@@ -286,6 +293,8 @@ class _Tally:
             dangling,
             outside,
             self.already_broken,
+            (),
+            tuple(self.relation_notes),
         )
 
 
@@ -481,7 +490,12 @@ def _carried(
 
 
 def _index_write(
-    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
+    plan: Plan,
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
+    routes: Routes,
+    tally: _Tally,
+    edges: Sequence[Edge] = (),
 ) -> FileWrite:
     target_index = index_path(plan)
     carried = _carried(plan, records, view, routes, tally)
@@ -493,7 +507,7 @@ def _index_write(
         carried = []
     records_now = _all_records(plan, view)
     text = render_index(
-        plan.target, records_now, view.states, former, existing, "\n\n".join(carried)
+        plan.target, records_now, view.states, former, existing, "\n\n".join(carried), edges=edges
     )
     return FileWrite(target_index, text)
 
@@ -562,7 +576,10 @@ def _writes(
     assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = _routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
+    topics = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
+    related = _related(plan, view, routes, topics)
+    tally.relation_notes.extend(related.notes)
+    writes = list(related.writes)
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
     writes.extend(_other_documents(view.documents, skip | fixtures, routes, tally))
@@ -571,8 +588,16 @@ def _writes(
     gated = set(view.documents) - fixtures
     writes.extend(_other_documents(links_only_documents, skip | gated, links_only, tally))
     writes.extend(_code_files(view, skip, routes, tally))
-    writes.append(_index_write(plan, records, view, routes, tally))
+    writes.append(_index_write(plan, records, view, routes, tally, related.edges))
     return writes
+
+
+def _related(plan: Plan, view: RepoView, routes: Routes, topics: list[FileWrite]) -> Related:
+    """The records' relations in the gate's form, both ways (see :mod:`.relations`)."""
+    titles = {r.path: r.title for r in _all_records(plan, view)}
+    written = {w.path for w in topics}
+    others = {p: view.documents[p] for p in titles if p in view.documents and p not in written}
+    return relate(topics, titles, view.relations, routes.ids, others)
 
 
 def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:

@@ -93,6 +93,8 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType
     yield from (Text(line, style="yellow") for line in stats.tool_pointers)
     note = "not a record, outside the lifecycle folders (the layout gate reports it)"
     yield from _listed([f"{note}: {p}" for p in stats.outside], "such files", "yellow", verbose)
+    for path, note in stats.relation_notes:
+        yield Text(f"relation not recorded: {path}: {note}", style="yellow")
 
 
 SUGGESTIONS_SHOWN = 3
@@ -279,6 +281,7 @@ def as_json(outcome: Outcome) -> str:
         "already_broken": changes.stats.already_broken,
         "tool_pointers": list(changes.stats.tool_pointers),
         "outside_lifecycle": list(changes.stats.outside),
+        "relation_notes": [{"path": p, "note": n} for p, n in changes.stats.relation_notes],
         "adoption_record": changes.adoption_record,
         "conventions": changes.conventions,
     }
