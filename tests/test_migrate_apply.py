@@ -327,3 +327,17 @@ def test_only_paragraphs_the_migration_changed_are_re_wrapped(
     changed = after.split("\n\n")[2]
     assert "[Use Postgres](docs/rfc/implemented/" in changed
     assert all(len(line) <= 80 for line in changed.splitlines()), changed
+
+
+def test_apply_says_which_findings_it_caused_and_counts_older_ones_apart(
+    repo: GitRepo,
+) -> None:
+    repo.write("docs/adr/0002-use-redis.md", RECORDS["docs/adr/0002-use-redis.md"] + "\nSee [gone](gone.md).\n")
+    repo.commit("a link broken before the migration")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "docsync check: no finding caused by the migration in the files it wrote; "
+        "1 findings there before stay"
+    ) in result.stderr
+    assert "1 link was broken before the migration already and stay so" in result.stdout
