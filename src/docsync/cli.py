@@ -360,6 +360,7 @@ def fix(
             progress=progress,
             select=_codes(select) or None,
             ignore=_codes(ignore),
+            within=_within(paths),
         )
     for change in result.fixes:
         if diff:
