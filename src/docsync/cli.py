@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from . import lifecycle
+    from .migrate.verdict import Verdict
 
 PROGRESS_MINIMUM = 50
 """Fewer files than this to parse show no bar: it would only flash."""
@@ -244,6 +245,11 @@ def _within(paths: list[Path] | None) -> str | None:
     return None if here == "." else here
 
 
+def _here(path: str) -> str:
+    """A repository path as seen from the current directory."""
+    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+
+
 def _from_here(findings: list[Finding]) -> list[Finding]:
     """Findings with paths relative to the current directory, for people to open."""
     root = find_repo(Path.cwd()).root
@@ -408,6 +414,7 @@ def fix(
                 progress=progress,
                 select=redo["select"] if found is not None else (_codes(select) or None),
                 ignore=redo["ignore"] if found is not None else _codes(ignore),
+                within=redo["within"] if found is not None else _within(paths),
             )
         _fix_report(result, dry=dry, diff=diff)
     raise typer.Exit(result.exit_code(dry))
@@ -419,17 +426,15 @@ def _fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
             sys.stdout.write(report.visible_diff(change.diff()))
         else:
             verb = "would fix" if dry else "fixed"
-            stdout.print(report.visible(f"{verb} {change.path}"), markup=False)
-    for finding in result.skipped:
+            stdout.print(report.visible(f"{verb} {_here(change.path)}"), markup=False)
+    for finding in _from_here(list(result.skipped)):
         _say(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}")
     for path in result.changed_meanwhile:
-        _say(f"docsync: {path} changed on disk while fix ran; not overwritten, run `docsync fix` again")
+        _say(f"docsync: {_here(path)} changed on disk while fix ran; not overwritten, run `docsync fix` again")
     if not dry and result.remaining:
-        report.print_text(stdout, result.files, list(result.remaining))
+        report.print_text(stdout, result.files, _from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped and not result.changed_meanwhile:
         stdout.print("Nothing to fix.", markup=False)
-
-
 
 
 @app.command()
@@ -443,11 +448,29 @@ def rules(
         return
     found = by_code().get(code.upper())
     if found is None:
-        stderr.print(f"docsync: error: unknown rule {code!r} (see `docsync rules`)", markup=False)
+        from .suggest import did_you_mean
+
+        hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
+        stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         raise typer.Exit(2)
     from .ruledocs import explain
 
     stdout.print(explain(found), markup=False)
+
+
+def _print_verdict(judged: Verdict) -> None:
+    """After --apply: findings the migration caused (there should be none), older ones counted."""
+    older = (
+        f"; {judged.already} findings there before stay (docsync check lists them, docsync fix repairs what it can)"
+        if judged.already
+        else ""
+    )
+    if not judged.caused:
+        stderr.print(f"docsync check: no finding caused by the migration in the files it wrote{older}", markup=False)
+        return
+    stderr.print(f"docsync check: {len(judged.caused)} findings caused by the migration{older}:", markup=False)
+    for finding in judged.caused[:10]:
+        stderr.print(f"  {finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}", markup=False)
 
 
 @app.command()
@@ -478,6 +501,9 @@ def migrate(
     adoption_record: Annotated[
         bool, typer.Option("--adoption-record/--no-adoption-record", help="Add a record of the adoption to implemented/.")
     ] = True,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also show where each status and date was read, and every suggestion.")
+    ] = False,
     abort: AbortOpt = False,
     resume: ContinueOpt = False,
 ) -> None:
@@ -510,7 +536,7 @@ def migrate(
                 commit=commit,
                 allow_dirty=allow_dirty,
             )
-        code = _migrate(request, write_plan, output)
+        code = _migrate(request, write_plan, output, verbose)
     raise typer.Exit(code)
 
 
@@ -535,8 +561,8 @@ class _MigrateRequest:
         return {**asdict(self), "sources": list(self.sources)}
 
 
-def _migrate(request: _MigrateRequest, write_plan: Path | None, output: str) -> int:
-    from .migrate import planfile
+def _migrate(request: _MigrateRequest, write_plan: Path | None, output: str, verbose: bool) -> int:
+    from .migrate import planfile, verdict
     from .migrate import run as migration
     from .migrate.apply import apply as apply_outcome
     from .migrate.show import as_json, render
@@ -560,6 +586,8 @@ def _migrate(request: _MigrateRequest, write_plan: Path | None, output: str) -> 
     if write_plan is not None:
         planfile.write(outcome.plan, write_plan)
         _say(f"wrote the plan to {write_plan}")
+    ready = request.apply and outcome.complete and not outcome.changes.empty
+    earlier = verdict.before(root, outcome.changes) if ready else None
     applied = (
         apply_outcome(
             root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo()
@@ -567,15 +595,18 @@ def _migrate(request: _MigrateRequest, write_plan: Path | None, output: str) -> 
         if request.apply
         else None
     )
+    judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
     if output == "json":
         sys.stdout.write(as_json(outcome))
     else:
-        stdout.print(render(outcome))
+        stdout.print(render(outcome, width=stdout.width, verbose=verbose))
     if applied is not None and applied.applied:
         for path in applied.forced:
             _say(f"note: {path} is ignored by .gitignore; staged it deliberately (git add -f)")
         done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
         _say(f"migrated {len(outcome.plan.topics)} records{done}")
+        if judged is not None:
+            _print_verdict(judged)
     elif request.apply and not outcome.complete:
         _say(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed")
     return outcome.exit_code
@@ -746,7 +777,8 @@ class GraphFormat(StrEnum):
 @app.command()
 def graph(
     output: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+        GraphFormat,
+        typer.Option("--format", "--output-format", "-f", help="mermaid, dot (Graphviz) or json."),
     ] = GraphFormat.mermaid,
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""
