@@ -199,6 +199,11 @@ def _within(paths: list[Path] | None) -> str | None:
     return None if here == "." else here
 
 
+def _here(path: str) -> str:
+    """A repository path as seen from the current directory."""
+    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+
+
 def _from_here(findings: list[Finding]) -> list[Finding]:
     """Findings with paths relative to the current directory, for people to open."""
     root = find_repo(Path.cwd()).root
@@ -356,20 +361,21 @@ def fix(
             progress=progress,
             select=_codes(select) or None,
             ignore=_codes(ignore),
+            within=_within(paths),
         )
     for change in result.fixes:
         if diff:
             sys.stdout.write(change.diff())
         else:
             verb = "would fix" if dry else "fixed"
-            stdout.print(f"{verb} {change.path}", markup=False)
-    for finding in result.skipped:
+            stdout.print(f"{verb} {_here(change.path)}", markup=False)
+    for finding in _from_here(list(result.skipped)):
         stderr.print(
             f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}",
             markup=False,
         )
     if not dry and result.remaining:
-        report.print_text(stdout, result.files, list(result.remaining))
+        report.print_text(stdout, result.files, _from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped:
         stdout.print("Nothing to fix.", markup=False)
     raise typer.Exit(result.exit_code(dry))
@@ -386,7 +392,10 @@ def rules(
         return
     found = by_code().get(code.upper())
     if found is None:
-        stderr.print(f"docsync: error: unknown rule {code!r} (see `docsync rules`)", markup=False)
+        from .suggest import did_you_mean
+
+        hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
+        stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         raise typer.Exit(2)
     from .ruledocs import explain
 
@@ -629,7 +638,8 @@ class GraphFormat(StrEnum):
 @app.command()
 def graph(
     output: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+        GraphFormat,
+        typer.Option("--format", "--output-format", "-f", help="mermaid, dot (Graphviz) or json."),
     ] = GraphFormat.mermaid,
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""
