@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from . import lifecycle
+    from .migrate.verdict import Verdict
 
 PROGRESS_MINIMUM = 50
 """Fewer files than this to parse show no bar: it would only flash."""
@@ -401,6 +402,21 @@ def rules(
     stdout.print(explain(found), markup=False)
 
 
+def _print_verdict(judged: Verdict) -> None:
+    """After --apply: findings the migration caused (there should be none), older ones counted."""
+    older = (
+        f"; {judged.already} findings there before stay (docsync check lists them, docsync fix repairs what it can)"
+        if judged.already
+        else ""
+    )
+    if not judged.caused:
+        stderr.print(f"docsync check: no finding caused by the migration in the files it wrote{older}", markup=False)
+        return
+    stderr.print(f"docsync check: {len(judged.caused)} findings caused by the migration{older}:", markup=False)
+    for finding in judged.caused[:10]:
+        stderr.print(f"  {finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}", markup=False)
+
+
 @app.command()
 def migrate(
     source: Annotated[
@@ -429,13 +445,16 @@ def migrate(
     adoption_record: Annotated[
         bool, typer.Option("--adoption-record/--no-adoption-record", help="Add a record of the adoption to implemented/.")
     ] = True,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also show where each status and date was read, and every suggestion.")
+    ] = False,
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
     Exit 0 when the plan is complete (or applied), 1 when it has unresolved
     items (nothing is changed), 2 on a usage, config, git or stale-plan error.
     """
-    from .migrate import planfile
+    from .migrate import planfile, verdict
     from .migrate import run as migration
     from .migrate.apply import apply as apply_outcome
     from .migrate.show import as_json, render
@@ -465,14 +484,19 @@ def migrate(
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
+        ready = apply and outcome.complete and not outcome.changes.empty
+        earlier = verdict.before(root, outcome.changes) if ready else None
         applied = apply_outcome(root, outcome, commit=commit, allow_dirty=allow_dirty) if apply else None
+        judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
     if output == "json":
         sys.stdout.write(as_json(outcome))
     else:
-        stdout.print(render(outcome))
+        stdout.print(render(outcome, width=stdout.width, verbose=verbose))
     if applied is not None and applied.applied:
         done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
         stderr.print(f"migrated {len(outcome.plan.topics)} records{done}", markup=False)
+        if judged is not None:
+            _print_verdict(judged)
     elif apply and not outcome.complete:
         stderr.print(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed", markup=False)
     raise typer.Exit(outcome.exit_code)
