@@ -638,7 +638,8 @@ class GraphFormat(StrEnum):
 @app.command()
 def graph(
     output: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+        GraphFormat,
+        typer.Option("--format", "--output-format", "-f", help="mermaid, dot (Graphviz) or json."),
     ] = GraphFormat.mermaid,
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""

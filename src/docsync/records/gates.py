@@ -466,7 +466,7 @@ def _says(tree: Tree, mention: Mention) -> str:
 def _missing_target(tree: Tree, mention: Mention) -> Finding:
     moved = tree.former.get(mention.target)
     hint = (
-        f"it is now {moved} ('docsync fix --gate links' repoints the link)"
+        f"the former-id table says it is now {moved}; point the link there"
         if moved in {f.path for f in tree.files}
         else "point it at an existing record or remove the relation"
     )
