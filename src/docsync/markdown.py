@@ -1061,6 +1061,8 @@ def math_signature(text: str) -> tuple[tuple[str, str], ...]:
     kind (``math_block`` on its own lines, ``math_inline`` for ``$…$``,
     ``math_inline_double`` for ``$$…$$`` inside a paragraph) and the TeX,
     whitespace runs read as one space (TeX does)."""
+    if "$" not in text:
+        return ()  # no dollar, no formula: spare the parse (most documents)
     found: list[tuple[str, str]] = []
     for token in _plain_parser().parse(text):
         candidates = token.children if token.type == "inline" and token.children else [token]
