@@ -138,6 +138,8 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
         return write
     if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
         return write
+    if before is not None and not isinstance(config.wrap, int):
+        return write  # a rewritten reference adds no line end: only a width can be broken
     after = parse(write.path, write.text, write.newline, write.bom)
     if not check(after, config):
         return write
