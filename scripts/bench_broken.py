@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Benchmark the "did you mean" search: one file with ``--links`` broken links (default 100,000).
+
+Generates a small repository (``--files`` Markdown files, default 400, in four
+folders, 20 headings each) and one file whose links are, in turn, relative
+links to missing files (``missing-N.md``, each a distinct name), near-misses of
+real files (``docs/<real-name>x.md``, suggested) and links to real files with a
+missing ``#fragment`` (answered from the target's anchors). Then, ``--repeat``
+times, removes docsync's cache and times a cold ``docsync check --gate links``
+(a subprocess, start-up included), checking that every broken link is
+reported. Target: under 5 s.
+
+    python scripts/bench.py broken
+    python scripts/bench.py broken --links 100000 --repeat 3 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import bench
+
+CHECK = [sys.executable, "-m", "docsync", "check", "--gate", "links"]
+_WORDS = ["alpha", "beta", "gamma", "delta", "install", "config", "guide", "release", "notes", "api", "overview", "design", "record", "usage", "faq"]
+
+
+def generate(root: Path, files: int, links: int, seed: int) -> int:
+    """The repository; returns how many broken links ``big.md`` holds (all of them)."""
+    rng = random.Random(seed)
+    paths: list[str] = []
+    folders = ["docs", "docs/guide", "docs/rfc", ""]
+    for i in range(files):
+        folder = folders[i % len(folders)]
+        name = f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}-{i}.md"
+        path = f"{folder}/{name}" if folder else name
+        heads = "\n\n".join(f"## {rng.choice(_WORDS)} {rng.choice(_WORDS)} {j}" for j in range(20))
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(f"# {name}\n\n{heads}\n")
+        paths.append(path)
+    in_docs = [p for p in paths if p.count("/") == 1]
+    lines = ["# Broken links", ""]
+    for n in range(links):
+        kind = n % 20
+        if kind == 0:
+            lines.append(f"[y]({rng.choice(in_docs)[:-3]}x.md)")
+        elif kind == 1:
+            lines.append(f"[z]({rng.choice(paths)}#{rng.choice(_WORDS)}-{rng.choice(_WORDS)}-{n % 37})")
+        else:
+            lines.append(f"[x](missing-{n}.md)")
+        lines.append("")
+    (root / "big.md").write_text("\n".join(lines))
+    (root / ".docsync.toml").write_text("max_file_size = 100000000\n")
+    bench._commit(root)
+    return links
+
+
+def _arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bench.py broken", description=__doc__.split("\n")[0])
+    parser.add_argument("--files", type=int, default=400)
+    parser.add_argument("--links", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.files < 4 or args.links < 20 or args.repeat < 1:
+        parser.error("--files must be >= 4, --links >= 20, --repeat >= 1")
+    return args
+
+
+def main(argv: Sequence[str]) -> int:
+    args = _arguments(argv)
+    with tempfile.TemporaryDirectory(prefix="docsync-bench-broken-") as tmp:
+        root = Path(tmp)
+        expected = generate(root, args.files, args.links, args.seed)
+        env = bench._git_env()
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        seconds: list[float] = []
+        for _ in range(args.repeat):
+            shutil.rmtree(bench._git_dir(root) / "docsync", ignore_errors=True)
+            start = time.perf_counter()
+            done = subprocess.run(CHECK, cwd=root, env=env, capture_output=True, text=True, check=False)
+            seconds.append(time.perf_counter() - start)
+            summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+            if done.returncode != 1 or f"(links: {expected})" not in summary:
+                print(f"bench: expected {expected} link findings, got: {summary}", file=sys.stderr)
+                return 2
+    result = {
+        "broken_links": expected,
+        "files": args.files + 1,
+        "cold_seconds": seconds,
+        "median": statistics.median(seconds),
+        "load_average": list(os.getloadavg()),
+        "target_seconds": 5.0,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{expected:,} broken links in one file, cold `docsync check --gate links`: "
+              f"median {result['median']:.2f} s of {args.repeat} ({min(seconds):.2f} to {max(seconds):.2f} s); "
+              f"load average {result['load_average'][0]:.1f}; target under 5 s")
+    return 0
