@@ -55,7 +55,7 @@ def generate(root: Path, files: int, links: int, seed: int) -> int:
         if kind == 0:
             lines.append(f"[y]({rng.choice(in_docs)[:-3]}x.md)")
         elif kind == 1:
-            lines.append(f"[z]({rng.choice(paths)}#{rng.choice(_WORDS)}-{rng.choice(_WORDS)}-{n % 37})")
+            lines.append(f"[z]({rng.choice(paths)}#{rng.choice(_WORDS)}-{20 + n % 37})")  # headings are numbered 0 to 19
         else:
             lines.append(f"[x](missing-{n}.md)")
         lines.append("")
