@@ -40,8 +40,14 @@ from .config import Config, WrapMode
 from .config import load as load_config
 from .errors import ConfigError, DocsyncError
 from .gitrepo import find_repo
-from .migrate.discover import find_trees, index_paths, record_paths
-from .migrate.status import read_status
+from .migrate.discover import (
+    find_trees,
+    index_paths,
+    lifecycle_folders,
+    record_paths,
+    template_paths,
+)
+from .migrate.status import StatusForm, read_status
 from .migrate.tree import RECORD_NAME
 from .model import Document
 from .records import conventions
@@ -73,6 +79,7 @@ class LegacyTree:
     kind: str
     records: tuple[str, ...]
     indexes: tuple[str, ...]
+    templates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,14 +149,19 @@ def _target(
 
 
 def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:
+    roots = {config.target.strip("/"), *_lifecycle_roots(paths, config.states)}
+    lifecycle = frozenset(
+        folder for root in roots for folder in lifecycle_folders(root, config.states.values())
+    )
     return tuple(
         LegacyTree(
             tree.path,
             tree.kind,
             tuple(path for path, _, _ in record_paths(tree, paths)),
             tuple(posixpath.basename(p) for p in index_paths(tree, paths)),
+            tuple(template_paths(tree, paths)),
         )
-        for tree in find_trees(paths, config.sources)
+        for tree in find_trees(paths, config.sources, lifecycle)
     )
 
 
@@ -169,11 +181,11 @@ def _status_words(
     missing: list[str] = []
     for path in records:
         doc = documents.get(path)
-        reading = read_status(doc) if doc is not None else None
-        if reading is None or not reading.word:
+        reading = read_status(doc, config.statuses) if doc is not None else None
+        if reading is None or not reading.word or reading.form == StatusForm.PROSE:
             missing.append(path)
         else:
-            seen.setdefault(reading.word, []).append(path)
+            seen.setdefault(reading.phrase(config.statuses), []).append(path)
     words = tuple(
         StatusWord(word, config.statuses.get(word), tuple(paths))
         for word, paths in sorted(seen.items(), key=lambda item: (-len(item[1]), item[0]))

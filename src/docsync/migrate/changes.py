@@ -133,7 +133,8 @@ class _RouteBuilder:
 
     def dropped(self, retirement: Retirement, record: LegacyRecord) -> None:
         """Links into a dropped umbrella go to its whole id's topic; its parts to theirs."""
-        whole = self.plan.topic(retirement.ids.get(record.record_id, ""))
+        rid = record.record_id
+        whole = self.plan.topic(retirement.ids.get(rid, "") if rid is not None else "")
         if whole is None:
             return
         self.moves[record.path] = whole.path

@@ -33,7 +33,16 @@ from ..workspace import (
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
-from .discover import LegacyRecord, Tree, find_trees, index_paths, read_record, record_paths
+from .discover import (
+    LegacyRecord,
+    Tree,
+    default_status,
+    find_trees,
+    index_paths,
+    lifecycle_folders,
+    read_record,
+    record_paths,
+)
 from .model import Plan, PlanSpec, Problem
 from .plan import Dated, Inputs, infer_spec, resolve
 from .tree import read_tree_record, tree_paths
@@ -107,8 +116,10 @@ class _Found:
 def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
     workspace = load_workspace(root, config=config, progress=progress)
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
-    trees = find_trees(paths, config.sources)
-    records, problems = _records(workspace, trees, paths)
+    trees = find_trees(
+        paths, config.sources, lifecycle_folders(config.target, config.states.values())
+    )
+    records, problems = _records(workspace, trees, paths, config.statuses)
     indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
     tree = tuple(_tree(workspace, paths, config))
     former = _former_ids(root, config.target, indexes)
@@ -165,27 +176,20 @@ def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
 
 
 def _records(
-    workspace: Workspace, trees: tuple[Tree, ...], paths: list[str]
+    workspace: Workspace, trees: tuple[Tree, ...], paths: list[str], statuses: Mapping[str, str]
 ) -> tuple[dict[str, LegacyRecord], list[Problem]]:
-    found = [(path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)]
-    documents = _documents(workspace, [path for path, _, _ in found])
+    found = [
+        (tree, path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)
+    ]
+    documents = _documents(workspace, [path for _, path, _, _ in found])
     records: dict[str, LegacyRecord] = {}
     problems: list[Problem] = []
-    owners: dict[tuple[str, int, int | None], str] = {}
-    for path, rid, slug in found:
+    for tree, path, rid, slug in found:
         if path not in documents:
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
-        owner = owners.setdefault(rid.key(), path)
-        if owner != path:
-            problems.append(
-                Problem(
-                    path,
-                    f"has the same id ({rid}) as {owner}; "
-                    "give each tree its own kind in the sources config key",
-                )
-            )
-        records[path] = read_record(documents[path], rid, slug)
+        default = default_status(tree, path)
+        records[path] = read_record(documents[path], rid, slug, tree.kind, default, statuses, tree.path)
     return records, problems
 
 
