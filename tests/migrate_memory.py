@@ -92,7 +92,7 @@ def changes(files: Mapping[str, str], plan: Plan, code_refs: bool = True) -> Cha
     view = RepoView(
         documents=documents,
         tracked=frozenset(files),
-        read_text=lambda path: files.get(path),
+        read_text=lambda path, needles: files.get(path),
         states=DEFAULT_STATES,
         code_refs=code_refs,
     )

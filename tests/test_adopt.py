@@ -200,17 +200,23 @@ def test_hook_is_appended_to_the_repos_list_in_its_style() -> None:
     assert text is not None
     lines = text.splitlines()
     start = lines.index("    -   id: trailing-whitespace  # keep this") + 1
-    assert lines[start : start + 5] == [
+    assert lines[start : start + 11] == [
         "# docsync: links, wrapping and the record tree (added by docsync init)",
-        "-   repo: https://github.com/docsync/docsync",
-        f"    rev: v{__version__}",
+        "-   repo: local",
         "    hooks:",
         "      -   id: docsync-check",
+        "          name: docsync check",
+        "          entry: docsync check --staged",
+        "          language: python",
+        f'          additional_dependencies: ["docsync-records=={__version__}"]',
+        "          pass_filenames: false",
+        "          always_run: true",
+        "          require_serial: true",
     ]
-    assert lines[:start] + lines[start + 5 :] == EXISTING_PRE_COMMIT.splitlines()
+    assert lines[:start] + lines[start + 11 :] == EXISTING_PRE_COMMIT.splitlines()
     data = yaml.safe_load(text)
     assert data["default_stages"] == ["pre-commit"]
-    assert [r["repo"] for r in data["repos"]][-1] == "https://github.com/docsync/docsync"
+    assert [r["repo"] for r in data["repos"]][-1] == "local"
     assert adopt_hooks.with_hook(text, "local") is None  # it has one already
 
 
@@ -233,9 +239,10 @@ def test_hook_forms_parse(existing: str | None) -> None:
     assert hooks["hooks"][0] == {
         "id": "docsync-check",
         "name": "docsync check",
-        "entry": "docsync check",
+        "entry": "docsync check --staged",
         "language": "system",
-        "types": ["markdown"],
+        "pass_filenames": False,
+        "always_run": True,
         "require_serial": True,
     }
     if existing and "\r\n" in existing:
@@ -256,7 +263,29 @@ def test_workflow_checks_out_full_history_and_annotates(repo: GitRepo) -> None:
     assert run[-1] == {"run": "docsync check --format github"}
     assert yaml.safe_load((repo.root / ".pre-commit-config.yaml").read_text())["repos"] == [
         {
-            "repo": "https://github.com/docsync/docsync",
+            "repo": "local",
+            "hooks": [
+                {
+                    "id": "docsync-check",
+                    "name": "docsync check",
+                    "entry": "docsync check --staged",
+                    "language": "python",
+                    "additional_dependencies": [f"docsync-records=={__version__}"],
+                    "pass_filenames": False,
+                    "always_run": True,
+                    "require_serial": True,
+                }
+            ],
+        }
+    ]
+
+
+def test_a_hooks_repository_url_gets_the_running_version() -> None:
+    text = adopt_hooks.with_hook(None, "https://example.invalid/hooks")
+    assert text is not None
+    assert yaml.safe_load(text)["repos"] == [
+        {
+            "repo": "https://example.invalid/hooks",
             "rev": f"v{__version__}",
             "hooks": [{"id": "docsync-check"}],
         }

@@ -35,6 +35,7 @@ def _modules() -> list[Path]:
         ("markdown_it", "markdown.py"),
         ("mdit_py_plugins", "markdown.py"),
         ("git", "gitrepo.py"),
+        ("cmarkgfm", "render.py"),
         ("typer", "cli.py"),
     ],
 )

@@ -25,7 +25,6 @@ CASES = sorted(
     {
         *HERE.glob("cases/**/*.md"),
         *HERE.glob("golden/**/*.md"),
-        *HERE.parents[1].glob("shared/cases/**/*.md"),
     }
 )
 PLAIN = markdown._build_parser(shortcuts=False)
@@ -110,6 +109,20 @@ LINE_STARTS = [
     "1.",
     "\\",
     "+++",
+    # docs-site syntax the model's plugins and standalone-line rule read
+    ":::",
+    "::: tip ",
+    "::::",
+    "!!! note ",
+    "??? ",
+    "???+ x",
+    "$$",
+    "{{< x >}}",
+    "{% raw %}",
+    "[[_TOC_]]",
+    "[TOC]",
+    "> [!NOTE]",
+    "[!TIP]",
 ]
 INLINE = [
     "text",
@@ -169,6 +182,13 @@ INLINE = [
     "__",
     "\\\n",
     "  \n",
+    "$x$",
+    "$[l](a.md)$",
+    "$$y$$",
+    "$5",
+    "$ ",
+    "[a$b](c.md)",
+    "`$`",
 ]
 documents = st.lists(
     st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(INLINE), max_size=5)).map(

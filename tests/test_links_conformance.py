@@ -1,14 +1,17 @@
-"""Link and anchor conformance: the shared cases (GitHub's verdicts) and docsync's own.
+"""Link and anchor conformance: the GitHub-verdict cases (``c*``) and docsync's own (``d*``).
 
-Both case sets are laid out as one real git repository: everything is
-committed except ``targets/untracked.md``, and the two symlink cases are made
-real symlinks, as ``shared/cases/links/README.md`` asks.
+Both case sets live in ``tests/cases/links`` and are laid out as one real git
+repository: everything is committed except ``targets/untracked.md``, and the
+two symlink cases are made real symlinks inside the test repository (the
+checkout holds plain placeholder files, so a clone on any filesystem works),
+as ``tests/cases/links/README.md`` asks.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,29 +22,30 @@ from docsync.workspace import load_workspace
 from tests.gitutil import git
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[1] / "shared" / "cases" / "links"
-OWN = HERE / "cases" / "links"
+CASES = HERE / "cases" / "links"
+SYMLINKS = (("link-to-target.md", "target.md"), ("dangling.md", "nonexistent.md"))
 
 
 def _shared_verdicts() -> dict[str, str]:
-    rows = (SHARED / "verdicts.txt").read_text().split("\n")
+    rows = (CASES / "verdicts.txt").read_text().split("\n")
     return dict(row.split() for row in rows if row.strip())
 
 
 def _own_verdicts() -> dict[str, str]:
-    rows = (OWN / "expected.txt").read_text().split("\n")
+    rows = (CASES / "expected.txt").read_text().split("\n")
     return dict(row.split() for row in rows if row.strip() and not row.startswith("#"))
 
 
 def build_cases_repo(repo: Path) -> Path:
-    """The shared and own cases as one committed repository (also used by other tests)."""
-    assert SHARED.is_dir(), f"shared conformance cases missing at {SHARED}"
-    shutil.copytree(SHARED, repo, dirs_exist_ok=True)
-    shutil.copytree(OWN, repo, dirs_exist_ok=True)
+    """Both case sets as one committed repository (also used by other tests)."""
+    # symlinks=True: a checkout that already holds the symlinks copies them as
+    # symlinks (following the dangling one would fail the copy)
+    shutil.copytree(CASES, repo, symlinks=True, dirs_exist_ok=True)
     for path in repo.rglob("*"):
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        if not path.is_symlink():
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
     targets = repo / "targets"
-    for name, points_to in (("link-to-target.md", "target.md"), ("dangling.md", "nonexistent.md")):
+    for name, points_to in SYMLINKS:
         (targets / name).unlink()
         (targets / name).symlink_to(points_to)
     git(repo, "init", "-q")
@@ -75,8 +79,34 @@ def test_own_case(case: str, expected: str, findings: dict[str, list[Finding]]) 
 
 def test_every_case_file_has_a_verdict() -> None:
     named = set(_shared_verdicts()) | set(_own_verdicts())
-    on_disk = {p.stem for p in [*SHARED.glob("c*.md"), *OWN.glob("d*.md")]}
+    on_disk = {p.stem for p in [*CASES.glob("c*.md"), *CASES.glob("d*.md")]}
     assert on_disk == named
+    assert len(_shared_verdicts()) >= 30
+
+
+def test_the_cases_repository_has_real_symlinks(tmp_path: Path) -> None:
+    repo = build_cases_repo(tmp_path / "cases")
+    assert os.readlink(repo / "targets" / "link-to-target.md") == "target.md"
+    assert os.readlink(repo / "targets" / "dangling.md") == "nonexistent.md"
+    assert not (repo / "targets" / "dangling.md").exists()
+    tracked = git(repo, "ls-files", "-s", "targets/dangling.md").split()
+    assert tracked[0] == "120000"  # committed as a symlink, as GitHub would see it
+    assert git(repo, "ls-files", "targets/untracked.md") == ""
+
+
+def test_a_checkout_holding_real_symlinks_copies(tmp_path: Path) -> None:
+    # a clone on a filesystem with symlinks, after someone made them real
+    source = tmp_path / "source"
+    shutil.copytree(CASES, source)
+    for name, points_to in SYMLINKS:
+        (source / "targets" / name).unlink()
+        (source / "targets" / name).symlink_to(points_to)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules[__name__], "CASES", source)
+        build_cases_repo(repo)
+    assert os.readlink(repo / "targets" / "dangling.md") == "nonexistent.md"
 
 
 def test_missing_fragment_without_a_close_match_lists_the_anchors(

@@ -249,3 +249,51 @@ def test_cli_usage_errors(repo: GitRepo) -> None:
 
 def test_plan_error_is_a_docsync_error() -> None:
     assert PlanError("x").exit_code == 2
+
+
+def test_hand_written_plan_without_hashes_is_accepted_with_one_warning(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        'target = "docs/rfc"\n\n[[topic]]\nsources = ["docs/adr/0001-use-postgres.md"]\n\n'
+        '[[topic]]\nsources = ["docs/adr/0002-use-redis.md"]\n'
+    )
+    result = runner.invoke(app, ["migrate", "--apply", "--plan", str(plan)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("warning") == 1, result.stderr
+    assert "no [hashes] and no commit: the staleness check is off" in result.stderr
+    assert (repo.root / "docs/rfc/implemented/2022-02-02-use-postgres.md").exists()
+
+
+def test_answered_problem_loses_its_comment_and_nothing_else_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("docs/adr/0001-use-postgres.md", "# ADR 0001: Use Postgres\n\nNo status.\n")
+    repo.write("docs/adr/0002-use-redis.md", "# ADR 0002: Use Redis\n\nAlso none.\n")
+    repo.commit("records")
+    monkeypatch.chdir(repo.root)
+    plan = tmp_path / "plan.toml"
+    assert runner.invoke(app, ["migrate", "--write-plan", str(plan)]).exit_code == 1
+    written = plan.read_text()
+    assert written.count("# PROBLEM:") == 2, written
+    answered = written.replace('status = ""', 'status = "implemented"', 1)
+    plan.write_text(answered)
+    result = runner.invoke(app, ["migrate", "--plan", str(plan)])
+    assert result.exit_code == 1, result.output  # the second record is still undecided
+    assert "removed the comments of answered problems" in result.stderr
+    left = [line for line in answered.splitlines(keepends=True) if "0001-use-postgres.md: no status" not in line]
+    assert plan.read_text() == "".join(left)
+    assert plan.read_text().count("# PROBLEM:") == 1
+
+
+def test_plan_header_explains_the_format_without_naming_a_file_the_user_lacks(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    plan = tmp_path / "plan.toml"
+    assert runner.invoke(app, ["migrate", "--write-plan", str(plan)]).exit_code == 0
+    header = plan.read_text().split("\nversion")[0]
+    assert "docs/rfc/implemented" not in header
+    assert "[[topic]]" in header and "[[retire]]" in header and "[hashes]" in header
+    assert "Migrating a record tree" in header

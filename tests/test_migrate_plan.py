@@ -7,8 +7,11 @@ from datetime import date
 
 import pytest
 
+from docsync.config import DEFAULT_STATES
 from docsync.errors import PlanError
+from docsync.markdown import parse
 from docsync.migrate import planfile
+from docsync.migrate.changes import RepoView, compute
 from docsync.migrate.model import PlanSpec, RetireSpec, TopicSpec
 from docsync.migrate.plan import infer_spec, resolve
 from docsync.records.model import RecordId
@@ -353,3 +356,49 @@ def test_code_refs_off_leaves_other_files_alone() -> None:
         == "# see docs/rfc/implemented/2020-01-01-x.md\n"
     )
     assert after(files, changes(files, plan, code_refs=False))["src/a.py"] == "# see ADR 0001\n"
+
+
+def test_legacy_paths_in_code_config_and_editor_rules_follow_the_records() -> None:
+    files = {
+        "docs/adr/README.md": "# Decisions\n\n- [X](0001-x.md)\n",
+        "docs/adr/0001-x.md": "# X\n\nStatus: accepted\n",
+        "docs/adr/0002-y.md": "# Y\n\nStatus: rejected\n",
+        "src/app.vue": '<Ref research_ref="docs/adr/0001-x.md" />\r\n<p>docs/adr/0002-y.md</p>\r\n',
+        "ci.yml": "paths: [docs/adr/0001-x.md, docs/adr/0001-x.md.orig, xdocs/adr/0002-y.md]\n",
+        ".cursor/rules/docs.mdc": "Read docs/adr/README.md before docs/adr/0002-y.mdx.\n",
+    }
+    result = changes(files, plan_of(files))
+    new = after(files, result)
+    x, y = "docs/rfc/implemented/2020-01-01-x.md", "docs/rfc/rejected/2020-01-01-y.md"
+    assert new["src/app.vue"] == f'<Ref research_ref="{x}" />\r\n<p>{y}</p>\r\n'
+    # Only whole tokens: a longer file name or a path inside another path is another file.
+    assert new["ci.yml"] == f"paths: [{x}, docs/adr/0001-x.md.orig, xdocs/adr/0002-y.md]\n"
+    assert new[".cursor/rules/docs.mdc"] == "Read docs/rfc/README.md before docs/adr/0002-y.mdx.\n"
+    assert result.stats.code_paths == 4
+
+
+def test_code_paths_are_rewritten_even_with_code_refs_off() -> None:
+    files = {"docs/adr/0001-x.md": "# X\n\nStatus: accepted\n", "a.py": 'P = "docs/adr/0001-x.md"  # ADR 0001\n'}
+    new = after(files, changes(files, plan_of(files), code_refs=False))
+    assert new["a.py"] == 'P = "docs/rfc/implemented/2020-01-01-x.md"  # ADR 0001\n'
+
+
+def test_test_fixtures_keep_their_ids_but_follow_moved_paths() -> None:
+    files = {
+        "docs/adr/0001-x.md": "# X\n\nStatus: accepted\n",
+        "tests/expected.txt": "ADR 0001 is docs/adr/0001-x.md\n",
+        "tests/case.md": "# Case\n\nADR 0001, [x](../docs/adr/0001-x.md).\n",
+    }
+    given = inputs(files)
+    plan = plan_of(files)
+    view = RepoView(
+        documents={p: parse(p, t) for p, t in files.items() if p.endswith(".md")},
+        tracked=frozenset(files),
+        read_text=lambda path, needles: files.get(path),
+        states=DEFAULT_STATES,
+        refs_exclude=("tests/**",),
+    )
+    new = after(files, compute(plan, given.records, view))
+    x = "docs/rfc/implemented/2020-01-01-x.md"
+    assert new["tests/expected.txt"] == f"ADR 0001 is {x}\n"
+    assert new["tests/case.md"] == f"# Case\n\nADR 0001, [x](../{x}).\n"

@@ -390,6 +390,14 @@ def test_binary_large_untracked_and_excluded_files_are_not_read(tmp_path: Path) 
     assert _check(repo, ("refs",), max_file_size=4000, exclude=("fixtures/**",)) == []
 
 
+def test_refs_gate_skips_test_fixtures_by_default(tmp_path: Path) -> None:
+    fixture = "ADR 7 is docs/rfc/proposed/gone.md\n"
+    repo = _repo(tmp_path, {"tests/case.expected": fixture, "tests/case.md": "# Case\n\nADR 7.\n"})
+    assert _check(repo, ("refs",)) == []
+    assert gates.fix_refs(load_workspace(repo.root)) == []
+    assert [r for r, *_ in _check(repo, ("refs",), refs_exclude=())] == ["R003", "R002", "R001"]
+
+
 def test_crlf_code_file_keeps_its_line_ends(tmp_path: Path) -> None:
     repo = _repo(tmp_path, {"ci.yml": "x: 1\r\n# RFC 1\r\n"})
     (write,) = gates.fix_refs(load_workspace(repo.root))

@@ -16,6 +16,7 @@ from docsync.config import Config
 from docsync.gates import wrap
 from docsync.markdown import decode, parse, render_signature
 from docsync.model import Document, Edit, Finding, Span
+from docsync.render import github_rendering
 from docsync.wrapfix import (
     _proven,
     _Rewrite,
@@ -27,7 +28,7 @@ from docsync.wrapfix import (
 )
 
 HERE = Path(__file__).resolve().parent
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "cases" / "wrap"
+SHARED = HERE / "cases" / "wrap"
 OWN = HERE / "golden" / "wrap" / "cases"
 EXPECTED = HERE / "golden" / "wrap" / "expected"
 UPDATE = os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1"
@@ -64,8 +65,7 @@ def _golden(path: Path, actual: str) -> None:
 
 
 def test_shared_cases_are_present() -> None:
-    # CI lays shared/ beside the checkout; without it half the cases would
-    # silently not run, so its absence is a failure, not a skip.
+    # without them half the cases would silently not run: a failure, not a skip
     assert SHARED.is_dir(), f"wrap cases not found at {SHARED}"
     assert len(_cases(SHARED)) >= 20
 
@@ -84,6 +84,7 @@ def test_golden(case: Path, mode: str) -> None:
     _golden(EXPECTED / mode / f"{case.stem}.fixed.md", fixed.text)
     # whatever the goldens say, these hold
     assert render_signature(fixed.text) == render_signature(doc.text)
+    assert github_rendering(fixed.text) == github_rendering(doc.text)
     assert fixed.changed == (fixed.text != doc.text)
     again = _doc(fixed.text)
     assert fix_document(again, config).text == fixed.text
@@ -407,3 +408,87 @@ def test_a_footnote_nested_in_a_footnote_does_not_crash() -> None:
     for mode in MODES.values():
         fixed = fix_document(_doc(text), Config(wrap=mode))
         assert render_signature(fixed.text) == render_signature(text)
+
+
+# --------------------------------------------------------------------------- what the reader sees
+
+# The issue's table: what `docsync fix` once joined, and what it leaves now in
+# every mode (each line that a docs site or GitHub reads as structure stays
+# alone; none of these is a finding).
+ISSUE_TABLE = {
+    "github-alert": "> [!NOTE]\n> Useful information.\n",
+    "colon-container": "::: warning\nbody\n:::\n",
+    "mkdocs-admonition": '!!! note "Title"\n    indented body\n',
+    "display-math": "$$\nformula\n$$\n",
+    "hugo-shortcode": "{{< highlight go >}}\ncode\n{{< /highlight >}}\n",
+    "toc-marker": "[[_TOC_]]\nintro text\n",
+}
+FIX_LEAVES = {
+    ("github-alert", "none"): "> [!NOTE]\n> Useful information.\n",
+    ("github-alert", "80"): "> [!NOTE]\n> Useful information.\n",
+    ("github-alert", "sentence"): "> [!NOTE]\n> Useful information.\n",
+    ("colon-container", "none"): "::: warning\nbody\n:::\n",
+    ("colon-container", "80"): "::: warning\nbody\n:::\n",
+    ("colon-container", "sentence"): "::: warning\nbody\n:::\n",
+    ("mkdocs-admonition", "none"): '!!! note "Title"\n    indented body\n',
+    ("mkdocs-admonition", "80"): '!!! note "Title"\n    indented body\n',
+    ("mkdocs-admonition", "sentence"): '!!! note "Title"\n    indented body\n',
+    ("display-math", "none"): "$$\nformula\n$$\n",
+    ("display-math", "80"): "$$\nformula\n$$\n",
+    ("display-math", "sentence"): "$$\nformula\n$$\n",
+    ("hugo-shortcode", "none"): "{{< highlight go >}}\ncode\n{{< /highlight >}}\n",
+    ("hugo-shortcode", "80"): "{{< highlight go >}}\ncode\n{{< /highlight >}}\n",
+    ("hugo-shortcode", "sentence"): "{{< highlight go >}}\ncode\n{{< /highlight >}}\n",
+    ("toc-marker", "none"): "[[_TOC_]]\nintro text\n",
+    ("toc-marker", "80"): "[[_TOC_]]\nintro text\n",
+    ("toc-marker", "sentence"): "[[_TOC_]]\nintro text\n",
+}
+
+
+@pytest.mark.parametrize(("name", "mode"), sorted(FIX_LEAVES))
+def test_the_issue_table(name: str, mode: str) -> None:
+    config = Config(wrap=MODES[mode])
+    doc = _doc(ISSUE_TABLE[name])
+    assert wrap.check(doc, config) == []
+    fixed = fix_document(doc, config)
+    assert (fixed.text, fixed.skipped) == (FIX_LEAVES[name, mode], ())
+
+
+@pytest.mark.parametrize(
+    ("written", "joined"),
+    [
+        ("> [!NOTE]\n> Useful information.\n", "> [!NOTE] Useful information.\n"),
+        ("> [!caution]\n> Useful.\n", "> [!caution] Useful.\n"),
+        ("Cost $x$ here.\n", "Cost \\$x$ here.\n"),
+    ],
+)
+def test_github_sees_what_cmark_gfm_alone_does_not(written: str, joined: str) -> None:
+    # cmark-gfm's page is the same text in the same elements; GitHub's alert
+    # and math rules tell them apart
+    assert _cmark_words(written) == _cmark_words(joined)
+    assert github_rendering(written) != github_rendering(joined)
+
+
+def _cmark_words(text: str) -> list[str]:
+    from docsync.render import _cmark
+
+    return _cmark(text).split()
+
+
+def test_a_rewrite_only_github_renders_differently_is_put_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # markdown-it made blind, so that the cmark-gfm comparison alone decides
+    from docsync import wrapfix
+
+    monkeypatch.setattr(wrapfix, "render_signature", lambda text: ())
+    text = "> [!NOTE]\n> Useful information.\n\nalpha beta\n"
+    doc = _doc(text)
+    (para,) = doc.paragraphs[1:]
+    prose = analyse(doc, para)
+    assert prose is not None
+    harmless = _Rewrite(prose, (Edit(Span(text.index(" beta"), text.index(" beta") + 1), "\n"),))
+    alert = text.index("\n> Useful")
+    breaking = _Rewrite(prose, (Edit(Span(alert, alert + 3), " "),))
+    accepted, rejected = _proven(text, [harmless, breaking])
+    assert (accepted, rejected) == ([harmless], [breaking])

@@ -14,6 +14,7 @@ from docsync.config import Config
 from docsync.gates import wrap
 from docsync.markdown import parse, render_signature
 from docsync.model import Document, Paragraph
+from docsync.render import github_rendering
 from docsync.wrapfix import analyse, fix_document, may_violate, violations
 
 WORDS = st.sampled_from(
@@ -86,6 +87,20 @@ STARTERS = st.sampled_from(
         "___",
         "---",
         "- - -",
+        ":::",
+        "::::",
+        "!!!",
+        "???",
+        "???+",
+        "$$",
+        "{{<",
+        "{{%",
+        "{%",
+        "[[_TOC_]]",
+        "[TOC]",
+        "[!NOTE]",
+        "{{< x >}}",
+        "{% endraw %}",
     ]
 )
 INLINE_CODE = st.sampled_from(["`code`", "`a b`", "`a\nb`", "``x ` y``", "`  `", "`\\`"])
@@ -103,6 +118,11 @@ LINKS = st.sampled_from(
         '<span title="a\nb">',
         "</span>",
         "<!-- note -->",
+        "$x$",
+        "$a + b$",
+        "$$y^2$$",
+        "$5",
+        "{{< ref x >}}",
     ]
 )
 TOKENS = st.one_of(WORDS, WORDS, WORDS, STARTERS, INLINE_CODE, LINKS)
@@ -139,7 +159,8 @@ FIXED_BLOCKS = st.sampled_from(
 def blocks(draw: st.DrawFn) -> str:
     kind = draw(
         st.sampled_from(
-            ["plain", "plain", "bullet", "ordered", "quote", "quote-list", "nested", "footnote"]
+            ["plain", "plain", "bullet", "ordered", "quote", "quote-list", "nested", "footnote",
+             "alert", "container", "admonition", "shortcode"]
         )
     )
     if draw(st.integers(0, 6)) == 0:
@@ -155,6 +176,14 @@ def blocks(draw: st.DrawFn) -> str:
         return _prefixed(lines, "> * ", ">   ")
     if kind == "nested":
         return "- item\n\n" + _prefixed(lines, "  1. ", "     ")
+    if kind == "alert":
+        return _prefixed(lines, "> [!NOTE]\n> ", "> ")
+    if kind == "container":
+        return "::: tip A title\n" + "\n".join(lines) + "\n:::"
+    if kind == "admonition":
+        return '!!! note "A title"\n' + _prefixed(lines, "    ", "    ")
+    if kind == "shortcode":
+        return "{{< notice >}}\n" + "\n".join(lines) + "\n{{< /notice >}}"
     if kind == "footnote":
         return _prefixed(lines, "[^n]: ", "    ") + "\n\nSee the note[^n]."
     return "\n".join(lines)
@@ -178,6 +207,7 @@ def _assert_fix_properties(text: str, mode: str | int) -> None:
     doc = parse("gen.md", text)
     fixed = fix_document(doc, config)
     assert render_signature(fixed.text) == render_signature(text)
+    assert github_rendering(fixed.text) == github_rendering(text)
     fixed_doc = parse("gen.md", fixed.text)
     assert fix_document(fixed_doc, config).text == fixed.text
     skipped_lines = {f.line for f in fixed.skipped}

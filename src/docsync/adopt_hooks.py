@@ -6,13 +6,18 @@ indentation style, so every other hook, comment and blank line stays as it
 was (and no YAML library is needed). A file that already runs a docsync hook
 is left alone.
 
-The hook comes in two forms. By default it is the docsync repository at the
-version running (``rev: v<version>``), which pre-commit installs in its own
-environment. ``--hook-repo local`` writes a ``repo: local`` hook with
-``language: system`` instead, which runs the ``docsync`` already installed
-(for repositories that pin docsync among their own dependencies, and for
-machines without access to the hook repository). Any other value is used as
-the repository URL.
+The hook comes in three forms. By default (``--hook-repo package``) it is a
+``repo: local`` hook with ``language: python`` whose
+``additional_dependencies`` name the published distribution at the version
+running, which pre-commit installs from the package index into its own
+environment: no hooks repository or tag has to exist. ``--hook-repo local``
+writes a ``language: system`` hook instead, which runs the ``docsync`` already
+installed (for repositories that pin docsync among their own dependencies).
+Any other value is used as a hooks repository URL at ``rev: v<version>``.
+
+Every form runs ``docsync check --staged`` with ``pass_filenames: false`` and
+``always_run: true``: a commit that only renames or deletes a file must still
+run the hook, and the files that link into it must be checked.
 """
 
 from __future__ import annotations
@@ -20,13 +25,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import __version__
+from . import DISTRIBUTION, __version__
 from .errors import DocsyncError
 
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
 WORKFLOW = ".github/workflows/docsync.yml"
-DEFAULT_HOOK_REPO = "https://github.com/docsync/docsync"
+PACKAGE = "package"
 LOCAL = "local"
+DEFAULT_HOOK_REPO = PACKAGE
+REQUIREMENT = f"{DISTRIBUTION}=={__version__}"
+HOOK_ENTRY = "docsync check --staged"
 
 _REPOS = re.compile(r"^repos[ \t]*:[ \t]*(?P<rest>[^#\n]*?)[ \t]*(?:#.*)?$", re.MULTILINE)
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?P<gap>[ \t]+)\S")
@@ -57,24 +65,28 @@ def hook_entry(repo: str, style: _Style = _Style()) -> list[str]:
     hook = f"{key}  -{style.gap}"
     inner = key + "  " + " " * (1 + len(style.gap))
     lines = [f"{style.indent}# {_COMMENT}"]
-    if repo == LOCAL:
+    if repo not in (LOCAL, PACKAGE):
         return [
             *lines,
-            f"{item}repo: local",
+            f"{item}repo: {repo}",
+            f"{key}rev: v{__version__}",
             f"{key}hooks:",
             f"{hook}id: docsync-check",
-            f"{inner}name: docsync check",
-            f"{inner}entry: docsync check",
-            f"{inner}language: system",
-            f"{inner}types: [markdown]",
-            f"{inner}require_serial: true",
         ]
+    language = ["language: system"]
+    if repo == PACKAGE:
+        language = ["language: python", f'additional_dependencies: ["{REQUIREMENT}"]']
     return [
         *lines,
-        f"{item}repo: {repo}",
-        f"{key}rev: v{__version__}",
+        f"{item}repo: local",
         f"{key}hooks:",
         f"{hook}id: docsync-check",
+        f"{inner}name: docsync check",
+        f"{inner}entry: {HOOK_ENTRY}",
+        *(f"{inner}{line}" for line in language),
+        f"{inner}pass_filenames: false",
+        f"{inner}always_run: true",
+        f"{inner}require_serial: true",
     ]
 
 
@@ -143,6 +155,6 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
-      - run: pip install "docsync=={__version__}"
+      - run: pip install "{REQUIREMENT}"
       - run: docsync check --format github
 """

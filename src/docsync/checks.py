@@ -12,7 +12,7 @@ from .config import GATES, Config
 from .config import load as load_config
 from .errors import DocsyncError
 from .gates import links, wrap
-from .gitrepo import changed_files, find_repo
+from .gitrepo import changed_files, find_repo, staged_changes
 from .model import Document, Finding
 from .workspace import Progress, Workspace, load_workspace
 from .writer import FileWrite, write_all
@@ -65,22 +65,27 @@ def run_check(
     config: Config | None = None,
     changed_since: str | None = None,
     progress: Progress | None = None,
+    staged: bool = False,
 ) -> CheckResult:
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
-    that link to them. ``progress`` hears how parsing goes (see :func:`load_workspace`)."""
+    that link to them; ``staged`` to the paths the index changes (both sides of a
+    rename, deletes too) plus the files that link to them. ``progress`` hears how
+    parsing goes (see :func:`load_workspace`)."""
     repo = find_repo(start)
     config = config or load_config(repo.root)
     chosen = _gates(gates, config)
     summarizer = links.Summarizer if "links" in chosen else None
     workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
     if changed_since is not None:
-        workspace = _narrow_to_changed(workspace, changed_since or None)
+        workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
+    if staged:
+        workspace = narrow_to(workspace, staged_changes(workspace.root))
     return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)
 
 
-def _narrow_to_changed(workspace: Workspace, rev: str | None) -> Workspace:
-    changed = changed_files(workspace.root, rev)
+def narrow_to(workspace: Workspace, changed: frozenset[str]) -> Workspace:
+    """The workspace reporting only on ``changed`` and the files linking into it."""
     selected = [
         path
         for path in workspace.selected

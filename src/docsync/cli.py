@@ -98,7 +98,10 @@ PathsArg = Annotated[
 GateOpt = Annotated[
     list[str] | None, typer.Option("--gate", "-g", help="Run only this gate (repeatable).")
 ]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--output-format", "--format", "-f", help="Output format (--format: an alias)."),
+]
 
 
 @app.command()
@@ -117,12 +120,25 @@ def check(
     since: Annotated[
         str | None, typer.Option("--since", help="The revision --changed compares against.")
     ] = None,
+    staged: Annotated[
+        bool,
+        typer.Option(
+            "--staged",
+            help="Check only what the index changes (renames and deletes too), plus the files "
+            "that link to it: the pre-commit hook.",
+        ),
+    ] = False,
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
     changed_since = (since or "") if changed or since else None
     with _errors(), ProgressBar(stderr, enabled=output is Format.text) as progress:
         result = run_check(
-            Path.cwd(), _paths(paths), gate, changed_since=changed_since, progress=progress
+            Path.cwd(),
+            _paths(paths),
+            gate,
+            changed_since=changed_since,
+            progress=progress,
+            staged=staged,
         )
     _emit(output, result.files, list(result.findings))
     raise typer.Exit(result.exit_code)
@@ -244,6 +260,11 @@ def migrate(
         )
         with ProgressBar(stderr, enabled=output == "text") as progress:
             _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
+        for warning in outcome.warnings:
+            stderr.print(f"docsync: warning: {warning}", markup=False)
+        rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
+        if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
+            stderr.print(f"{plan}: removed the comments of answered problems", markup=False)
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
@@ -373,7 +394,12 @@ def init(
     ] = False,
     hook_repo: Annotated[
         str,
-        typer.Option("--hook-repo", metavar="URL|local", help="The hook's repository; 'local' runs the installed docsync."),
+        typer.Option(
+            "--hook-repo",
+            metavar="package|local|URL",
+            help="'package' (default): pre-commit installs docsync from the package index; "
+            "'local': runs the installed docsync; else a hooks repository URL.",
+        ),
     ] = DEFAULT_HOOK_REPO,
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite a config or workflow that differs from what init writes.")

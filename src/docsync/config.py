@@ -83,6 +83,7 @@ class Config:
     states: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATES))
     statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     code_refs: str = "path"
+    refs_exclude: tuple[str, ...] = ("tests/**",)  # files the refs gate does not read (fixtures)
     template: str | None = None
     conventions: str | None = "docs/AGENTS.md"
     # where the config came from (for messages)
@@ -192,6 +193,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "states": (_string_table, "a table of lifecycle state = folder name"),
     "statuses": (_string_table, "a table of status word = lifecycle state"),
     "code_refs": (_code_refs, '"path" or "off"'),
+    "refs_exclude": (_strings, "a list of glob strings"),
     "template": (_str, "a file path"),
     "conventions": (_optional_path, "a file path or false"),
 }

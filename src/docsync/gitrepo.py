@@ -92,6 +92,16 @@ def changed_files(root: Path, rev: str | None) -> frozenset[str]:
     return frozenset(_z_list(diff)) | frozenset(_z_list(others))
 
 
+def staged_changes(root: Path) -> frozenset[str]:
+    """Paths the index changes against HEAD: both sides of a staged rename, deletes too."""
+    repo = open_repo(root)
+    try:
+        diff = repo.git.diff("--cached", "--name-only", "-z", "--no-renames")
+    except git.GitCommandError as exc:
+        raise GitError(f"cannot read the staged changes: {exc.stderr.strip()}") from None
+    return frozenset(_z_list(diff))
+
+
 def _default_base(repo: git.Repo) -> str:
     for candidate in ("origin/HEAD", "origin/main", "origin/master", "main", "master"):
         try:

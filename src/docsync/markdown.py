@@ -34,6 +34,9 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
@@ -55,9 +58,12 @@ from .model import (
 from .slugs import Slugger
 
 __all__ = [
+    "ALERT_KINDS",
     "PARSER_VERSIONS",
     "SourceError",
     "decode",
+    "footnote_ids",
+    "math_signature",
     "normalized",
     "parse",
     "parse_bytes",
@@ -114,7 +120,7 @@ def normalized(text: str) -> str:
 
 # --------------------------------------------------------------------------- the parser
 
-_RECORDED = frozenset({"link_open", "image", "code_inline", "html_inline"})
+_RECORDED = frozenset({"link_open", "image", "code_inline", "html_inline", "math_inline", "math_inline_double"})
 InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
@@ -179,13 +185,14 @@ def _link_parts(state: StateInline, start: int, image: bool) -> dict[str, Any]:
 # An inline link whose text holds no character any inline rule (enabled in
 # the model's parser) starts on, and whose destination is plain and closed
 # at once: ``[text](dest)``. The first ``]`` ends such a text.
-_PLAIN_LINK = re.compile(r"\[([^\n\\`~*_\[\]!<&^]*)\]\(([^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*)\)")
+_PLAIN_LINK = re.compile(r"\[([^\n\\`~*_\[\]!<&^$]*)\]\(([^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*)\)")
 # The inline rules whose start characters _PLAIN_LINK's text excludes; with
 # any other rule enabled, the shortcut is not taken.
 _PLAIN_LINK_RULES = frozenset(
     {
         "text", "newline", "escape", "backticks", "strikethrough", "emphasis", "link",
         "image", "footnote_inline", "footnote_ref", "autolink", "html_inline", "entity",
+        "math_inline",
     }
 )
 
@@ -285,11 +292,89 @@ def _parser() -> MarkdownIt:
     return _build_parser(shortcuts=True)
 
 
+# A line that stands alone wherever it is written: docs-site and wiki syntax
+# that GitHub renders as text but a docs site reads as structure (Hugo
+# shortcodes, Liquid tags, table-of-contents markers, a container fence no
+# container rule took). Joined to a neighbour, the site loses it.
+_STANDALONE = re.compile(
+    r"""(?: \{\{<.*>\}\}              # Hugo shortcode {{< … >}}
+          | \{\{%.*%\}\}              # Hugo shortcode {{% … %}}
+          | \{%.*%\}                  # Liquid tag {% … %}
+          | \[\[_TOC_\]\] | \[TOC\]     # GitLab / Azure DevOps, Python-Markdown
+          | :{3,}                     # a ::: fence line
+        )[ \t]*""",
+    re.VERBOSE,
+)
+# A GitHub alert's marker: the first line of a block quote, alone on its line.
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*", re.IGNORECASE)
+ALERT_KINDS = ("note", "tip", "important", "warning", "caution")
+
+
+def _standalone_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A ``docsync_line`` token for a line that must stay alone (see ``_STANDALONE``)."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False  # indented code
+    line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+    kind = "line"
+    if _STANDALONE.fullmatch(line) is None:
+        first_in_quote = state.parentType == "blockquote" and state.tokens[-1:] and (
+            state.tokens[-1].type == "blockquote_open"
+        )
+        if not first_in_quote or _ALERT.fullmatch(line) is None:
+            return False
+        kind = "alert"
+    if silent:
+        return True
+    token = state.push("docsync_line", "", 0)
+    token.block = True
+    token.content = line
+    token.info = kind
+    token.map = [start, start + 1]
+    state.line = start + 1
+    return True
+
+
+def _any_container(params: str, markup: str) -> bool:
+    """A ``:::`` container of any name (VitePress, Docusaurus): ``::: tip Title``, ``:::note[Title]``."""
+    return bool(params.strip())
+
+
+def _dialect() -> MarkdownIt:
+    """GitHub's Markdown (CommonMark, tables, strikethrough, footnotes, math,
+    alerts) plus the docs-site syntax that carries structure: front matter,
+    ``:::`` containers, ``!!!``/``???`` admonitions, standalone lines."""
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md.use(front_matter_plugin).use(footnote_plugin)
+    md.use(container_plugin, name="docs", validate=_any_container)
+    md.use(admon_plugin)
+    # GitHub's math: no space inside the dollars, no digit outside them
+    # (so "$5 and $10" stays text), $$ on its own lines or inline.
+    md.use(
+        dollarmath_plugin,
+        allow_labels=False,
+        allow_space=False,
+        allow_digits=False,
+        allow_blank_lines=False,
+        double_inline=True,
+    )
+    md.block.ruler.before(
+        "reference",
+        "docsync_line",
+        _standalone_line,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.add_render_rule("docsync_line", _render_line)
+    return md
+
+
+def _render_line(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    return f"<p>{html.escape(tokens[idx].content)}</p>\n"
+
+
 def _build_parser(shortcuts: bool) -> MarkdownIt:
     """The model's parser. ``shortcuts`` are for speed only and change no token
     the model reads (tests/test_fast_paths.py compares both ways)."""
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    md.use(front_matter_plugin).use(footnote_plugin)
+    md = _dialect()
     if shortcuts:
         md.normalizeLink = _normalize_link  # type: ignore[method-assign]
         # This instance's own helpers (markdown-it's rules call them through
@@ -299,7 +384,10 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
             parseLinkDestination=_parse_link_destination,
             parseLinkTitle=parseLinkTitle,
         )
-    triggers = {"link": "[", "image": "!", "autolink": "<", "html_inline": "<", "backticks": "`"}
+    triggers = {
+        "link": "[", "image": "!", "autolink": "<", "html_inline": "<", "backticks": "`",
+        "math_inline": "$",
+    }
     enabled = {rule.name for rule in md.inline.ruler.__rules__ if rule.enabled}
     plain_links = shortcuts and enabled <= _PLAIN_LINK_RULES
     for name, trigger in triggers.items():
@@ -386,6 +474,10 @@ _BLOCK_TRIGGERS = {
     "reference": "[",
     "html_block": "<",
     "heading": "#",
+    "math_block": "$",
+    "container_docs": ":",
+    "admonition": "!?",
+    "docsync_line": "{[:",
 }
 
 
@@ -414,8 +506,7 @@ def _dispatch_block_rules(md: MarkdownIt) -> None:
 
 @cache
 def _plain_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    return md.use(front_matter_plugin).use(footnote_plugin)
+    return _dialect()
 
 
 def render_html(text: str) -> str:
@@ -488,6 +579,8 @@ _CONTAINERS = {
     "ordered_list_open": "list",
     "blockquote_open": "blockquote",
     "footnote_open": "footnote",
+    "container_docs_open": "container",
+    "admonition_open": "admonition",
 }
 _CONTAINER_CLOSERS = frozenset(kind.replace("_open", "_close") for kind in _CONTAINERS)
 _BLOCKS = {
@@ -497,7 +590,11 @@ _BLOCKS = {
     "front_matter": BlockKind.FRONT_MATTER,
     "table_open": BlockKind.TABLE,
     "heading_open": BlockKind.HEADING,
+    "math_block": BlockKind.MATH,
+    "docsync_line": BlockKind.STANDALONE,
 }
+# Containers whose opening line (and closing fence) is a line of its own.
+_FENCED = frozenset({"container_docs_open", "admonition_open"})
 
 
 @dataclass
@@ -512,9 +609,11 @@ class _Builder:
     links: list[Link] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     code_spans: list[Span] = field(default_factory=list)
+    math_spans: list[Span] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     paragraphs: list[Paragraph] = field(default_factory=list)
     used_labels: set[str] = field(default_factory=set)
+    footnote_refs: list[str] = field(default_factory=list)  # labels, one per reference
     cell_cursor: dict[int, int] = field(default_factory=dict)  # table line → where the next cell is
 
     # -- positions
@@ -576,6 +675,8 @@ class _Builder:
                     self.visit_inline(token, parent, tuple(containers), opener)
             elif kind in _CONTAINERS:
                 containers.append(_CONTAINERS[kind])
+                if kind in _FENCED and token.map:
+                    self.add_fence_lines(token)
             elif kind in _CONTAINER_CLOSERS:
                 if containers:  # a nested footnote's close can come without its open
                     containers.pop()
@@ -587,6 +688,15 @@ class _Builder:
             opener = token
         for start, end in env.get("docsync_definitions", []):
             self.add_definitions(start, end)
+
+    def add_fence_lines(self, token: Token) -> None:
+        """A container's opening line, and its closing ``:::`` line when it has one."""
+        assert token.map is not None
+        first, end = token.map
+        self.blocks.append(Block(BlockKind.STANDALONE, LineSpan(first + 1, first + 1)))
+        closing = self.lines[end] if token.type == "container_docs_open" and end < len(self.lines) else ""
+        if closing.strip(" \t>").startswith(":::"):
+            self.blocks.append(Block(BlockKind.STANDALONE, LineSpan(end + 1, end + 1)))
 
     def visit_inline(
         self, token: Token, parent: str, containers: tuple[str, ...], opener: Token | None
@@ -643,6 +753,8 @@ class _Builder:
     def visit_children(self, children: Sequence[Token], to_source: Callable[[int], int]) -> list[Span]:
         protected: list[Span] = []
         for child in children:
+            if child.type == "footnote_ref":
+                self.footnote_refs.append(str((child.meta or {}).get("label", "")))
             if child.type not in _RECORDED:
                 continue
             where = (child.meta or {}).get("src")
@@ -654,6 +766,9 @@ class _Builder:
                 protected.append(span)
             elif child.type == "html_inline":
                 self.scan_html(self.text[span.start : span.end], span.start)
+                protected.append(span)
+            elif child.type.startswith("math_inline"):
+                self.math_spans.append(span)  # TeX, not Markdown: no links, kept as written
                 protected.append(span)
             elif child.type in ("link_open", "image"):
                 self.add_link(child, span, to_source)
@@ -776,7 +891,7 @@ def _blank_prefixes(chunk: str) -> str:
 
 def _heading_text(children: Sequence[Token]) -> Iterator[str]:
     for child in children:
-        if child.type in ("text", "code_inline"):
+        if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
             yield child.content
         elif child.type in ("softbreak", "hardbreak"):
             yield "\n"
@@ -828,9 +943,40 @@ def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Docum
         blocks=tuple(builder.blocks),
         paragraphs=tuple(builder.paragraphs),
         used_labels=frozenset(builder.used_labels),
+        footnote_ids=footnote_ids(builder.footnote_refs),
+        math_spans=tuple(builder.math_spans),
     )
+
+
+def footnote_ids(labels: Sequence[str]) -> tuple[str, ...]:
+    """The element ids cmark-gfm gives footnotes referenced with ``labels``
+    (in order): ``fn-x`` for each note, ``fnref-x``, ``fnref-x-2``… for its
+    references. GitHub prefixes every id with ``user-content-``."""
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for label in labels:
+        count = seen[label] = seen.get(label, 0) + 1
+        if count == 1:
+            ids += [f"fn-{label}", f"fnref-{label}"]
+        else:
+            ids.append(f"fnref-{label}-{count}")
+    return tuple(ids)
 
 
 def parse_bytes(path: str, data: bytes) -> Document:
     text, newline, bom = decode(data)
     return parse(path, text, newline, bom)
+
+
+def math_signature(text: str) -> tuple[tuple[str, str], ...]:
+    """Every math expression in ``text`` as GitHub's math rules read it: the
+    kind (``math_block`` on its own lines, ``math_inline`` for ``$…$``,
+    ``math_inline_double`` for ``$$…$$`` inside a paragraph) and the TeX,
+    whitespace runs read as one space (TeX does)."""
+    found: list[tuple[str, str]] = []
+    for token in _plain_parser().parse(text):
+        candidates = token.children if token.type == "inline" and token.children else [token]
+        for child in candidates:
+            if child.type.startswith("math_"):
+                found.append((child.type, _WS.sub(" ", child.content).strip()))
+    return tuple(found)

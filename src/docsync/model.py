@@ -106,6 +106,8 @@ class BlockKind(StrEnum):
     HEADING = "heading"
     DEFINITION = "definition"
     FOOTNOTE = "footnote"
+    MATH = "math"  # a $$ display-math block
+    STANDALONE = "standalone"  # a line a docs site reads as structure (see markdown._STANDALONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,8 @@ class Paragraph:
     ``line_spans`` holds, for each physical line, the span of its inline text
     (container prefixes such as ``> `` or list indentation excluded).
     ``containers`` names the enclosing containers from outermost to innermost
-    (``"list"``, ``"blockquote"``, ``"footnote"``).
+    (``"list"``, ``"blockquote"``, ``"footnote"``, ``"container"`` for a
+    ``:::`` block, ``"admonition"`` for ``!!!``/``???``).
     """
 
     lines: LineSpan
@@ -150,6 +153,8 @@ class Document:
     blocks: tuple[Block, ...]
     paragraphs: tuple[Paragraph, ...]
     used_labels: frozenset[str] = field(default_factory=frozenset)
+    footnote_ids: tuple[str, ...] = ()  # as cmark-gfm makes them, without GitHub's prefix
+    math_spans: tuple[Span, ...] = ()  # inline $…$ and $$…$$ formulas
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""

@@ -10,7 +10,9 @@ the original text, so every byte that is not part of an intended change is
 kept. The result is re-parsed and compared with the input before it is
 returned: the block structure must be the same, the number of links must
 have grown by exactly the number of ids turned into links, and every link
-must resolve to where the corresponding old link pointed (after the moves).
+must resolve to where the corresponding old link pointed (after the moves),
+and the page GitHub renders (cmark-gfm, see :mod:`docsync.render`) must keep
+every element and attribute but the links' targets and text.
 A mismatch raises :class:`RewriteError` instead of returning text that would
 silently point somewhere else.
 
@@ -20,7 +22,7 @@ renders links in them, because changing a heading's text changes its slug
 and would break every ``#fragment`` pointing at it. Code spans, code blocks,
 HTML (blocks, tags, and the content of ``<a>``/``<code>``-like elements),
 front matter, autolinks, images, reference definitions and the text of links
-that say more than the id are never touched either.
+that say more than the id are never touched either, nor are formulas (``$…$``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .gates.links import is_external, link_targets, markdown_url, resolve_url
 from .markdown import parse
 from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, apply_edits
 from .records.model import IdTarget
+from .render import github_structure
 
 __all__ = [
     "BareId",
@@ -418,9 +421,9 @@ def _prose_regions(doc: Document) -> Iterator[_Region]:
 
 
 def _spans_by_line(doc: Document) -> dict[int, list[Span]]:
-    """Code spans and links, filed under every line they touch (regions are single lines)."""
+    """Code spans, formulas and links, filed under every line they touch (regions are single lines)."""
     by_line: dict[int, list[Span]] = {}
-    for span in (*doc.code_spans, *(link.span for link in doc.links)):
+    for span in (*doc.code_spans, *doc.math_spans, *(link.span for link in doc.links)):
         first = doc.position(span.start)[0]
         last = doc.position(max(span.start, span.end - 1))[0]
         for line in range(first, last + 1):
@@ -617,6 +620,8 @@ def _verify(before: Document, after: Document, moves: _Moves, id_links: list[str
         raise RewriteError(path, f"links would resolve to unintended targets: {wrong}")
     if _block_shape(before) != _block_shape(after):
         raise RewriteError(path, "the block structure of the document would change")
+    if github_structure(before.text) != github_structure(after.text):
+        raise RewriteError(path, "GitHub would render the document differently (cmark-gfm)")
 
 
 # --------------------------------------------------------------------------- entry point

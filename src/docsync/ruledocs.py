@@ -1,4 +1,9 @@
-"""Full rule explanations for ``docsync rules CODE``, read from docs/rules/<gate>.md."""
+"""Full rule explanations for ``docsync rules CODE``, read from docs/rules/<gate>.md.
+
+The pages ship inside the package (``docsync/data/rules`` is a link to
+``docs/rules`` in the source tree, copied into the wheel), so an installed
+docsync explains every rule offline.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from pathlib import Path
 
 from .rules import Rule
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+DOCS = Path(__file__).resolve().parent / "data" / "rules"
 ONLINE = "https://github.com/docsync/docsync/blob/main/docs/rules"
 
 

@@ -9,9 +9,11 @@ the page renders) and whether a line end in it must stay (a hard break, or a
 line end next to Chinese or Japanese text). A *plan* says, for every gap,
 whether a line should end there; the gate reports the gaps where the plan
 and the source disagree and the fixer splices exactly those gaps, leaving
-every other byte as it was. Every rewrite is re-parsed and compared with
-:func:`~docsync.markdown.render_signature`; a paragraph whose rewrite would
-render differently is put back and reported as ``W900``.
+every other byte as it was. Every rewrite is re-parsed and compared twice:
+with markdown-it's tokens (:func:`~docsync.markdown.render_signature`) and
+with the page GitHub renders (cmark-gfm plus GitHub's alert, math and id
+rules, :func:`~docsync.render.github_rendering`); a paragraph whose rewrite
+would render differently under either is put back and reported as ``W900``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from functools import lru_cache
 from .config import Config
 from .markdown import render_signature
 from .model import Document, Edit, Finding, Link, LinkKind, Paragraph, Span, apply_edits
+from .render import github_rendering
 
 __all__ = [
     "DocumentIndex",
@@ -135,6 +138,11 @@ _STARTER = re.compile(
                | !-- | \? | ![A-Za-z] | !\[CDATA\[ )
           | \[\^[^\]]+\]:                    # footnote definition
           | [|:-]*[|-][|:-]*$                # table delimiter row
+          | :{3}                             # ::: container (VitePress, Docusaurus)
+          | !!!(?:\s|$) | \?{3}\+?(?:\s|$)    # MkDocs admonition
+          | \$\$                             # display math
+          | \{\{[<%] | \{%                    # Hugo shortcode, Liquid tag
+          | \[\[_TOC_\]\] | \[TOC\]           # table-of-contents marker
         )""",
     re.VERBOSE | re.IGNORECASE,
 )
@@ -862,10 +870,11 @@ def _proven(text: str, rewrites: Sequence[_Rewrite]) -> tuple[list[_Rewrite], li
     if not rewrites:
         return [], []
     expected = render_signature(text)
+    on_github = github_rendering(text)
 
     def renders_same(chosen: Sequence[_Rewrite]) -> bool:
         edited = apply_edits(text, [e for r in chosen for e in r.edits])
-        return render_signature(edited) == expected
+        return render_signature(edited) == expected and github_rendering(edited) == on_github
 
     if renders_same(rewrites):
         return list(rewrites), []

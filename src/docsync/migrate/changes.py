@@ -27,6 +27,7 @@ from ..model import BlockKind, Document, Edit, apply_edits
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
+from ..workspace import matches
 from ..writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks
 from .discover import LegacyRecord, part_id
@@ -41,12 +42,16 @@ class RepoView:
 
     documents: Mapping[str, Document]
     tracked: frozenset[str]
-    read_text: Callable[[str], str | None]
+    read_text: Callable[[str, Sequence[bytes]], str | None]
+    """A text file as stored, or None (binary, too large, or holding none of the needles)."""
     states: Mapping[str, str]
     code_refs: bool = True
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
+    refs_exclude: tuple[str, ...] = ()
+    """Globs the refs gate does not read (test fixtures): their links follow the moves, their
+    bare ids stay as written."""
     excluded: Mapping[str, Document] = field(default_factory=dict)
     """Markdown files config keeps out of the gates: their links into moved
     files are kept working, and nothing else in them changes."""
@@ -57,6 +62,7 @@ class Stats:
     links: int = 0
     refs: int = 0
     code_refs: int = 0
+    code_paths: int = 0
     unresolved: tuple[tuple[str, str], ...] = ()
     dangling: tuple[tuple[str, str], ...] = ()
     outside: tuple[str, ...] = ()
@@ -242,6 +248,7 @@ class _Tally:
     links: int = 0
     refs: int = 0
     code_refs: int = 0
+    code_paths: int = 0
     unresolved: list[tuple[str, str]] = field(default_factory=list)
     dangling: list[tuple[str, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -254,7 +261,9 @@ class _Tally:
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
-        return Stats(self.links, self.refs, self.code_refs, unresolved, dangling, outside)
+        return Stats(
+            self.links, self.refs, self.code_refs, self.code_paths, unresolved, dangling, outside
+        )
 
 
 def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
@@ -296,19 +305,63 @@ def _other_documents(
             yield FileWrite(path, text, doc.newline, doc.bom)
 
 
+_PATH_TOKEN = r"(?<![\w./-])(?:{})(?![\w/-]|\.\w)"
+"""A repository path as a token in program text (a sentence's full stop may follow it)."""
+
+
+def legacy_paths(routes: Routes) -> dict[str, str]:
+    """Legacy record and index files → where they live after the migration."""
+    return {
+        old: new for old, new in routes.moves.items() if old.lower().endswith(MARKDOWN_SUFFIXES)
+    }
+
+
+def path_pattern(paths: Iterable[str]) -> re.Pattern[str] | None:
+    """One regex for all of ``paths`` (longest first, so a path never matches a prefix of one)."""
+    ordered = sorted(paths, key=len, reverse=True)
+    if not ordered:
+        return None
+    return re.compile(_PATH_TOKEN.format("|".join(map(re.escape, ordered))))
+
+
+def rewrite_code_paths(text: str, paths: Mapping[str, str], pattern: re.Pattern[str]) -> tuple[str, int]:
+    """Legacy record paths named in program text become their new paths; every other byte stays."""
+    count = 0
+
+    def moved(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return paths[match.group(0)]
+
+    return pattern.sub(moved, text), count
+
+
+def _needles(paths: Iterable[str], ids: Mapping[IdKey, IdTarget]) -> tuple[bytes, ...]:
+    """Byte strings one of which a file must hold to need a rewrite (checked before decoding)."""
+    return tuple(sorted({*(p.encode() for p in paths), *(k[0].encode() for k in ids)}))
+
+
 def _code_files(
     view: RepoView, skip: set[str], routes: Routes, tally: _Tally
 ) -> Iterator[FileWrite]:
-    if not view.code_refs or not routes.ids:
+    """Tracked non-Markdown text files: legacy record paths and (``code_refs``) bare ids."""
+    paths = legacy_paths(routes)
+    ids = routes.ids if view.code_refs else {}
+    pattern = path_pattern(paths)
+    if pattern is None and not ids:
         return
+    needles = _needles(paths, ids)
     for path in sorted(view.tracked):
         if path in skip or path.lower().endswith(MARKDOWN_SUFFIXES):
             continue
-        text = view.read_text(path)
+        text = view.read_text(path, needles)
         if text is None:
             continue
-        new, count = rewrite_code_text(text, ids=routes.ids)
-        if count:
+        new, moved = rewrite_code_paths(text, paths, pattern) if pattern else (text, 0)
+        fixture = matches(path, view.refs_exclude)
+        new, count = rewrite_code_text(new, ids=ids) if ids and not fixture else (new, 0)
+        if moved or count:
+            tally.code_paths += moved
             tally.code_refs += count
             yield FileWrite(path, new)
 
@@ -476,9 +529,12 @@ def _writes(
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
     writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
-    writes.extend(_other_documents(view.documents, skip, routes, tally))
+    fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
+    writes.extend(_other_documents(view.documents, skip | fixtures, routes, tally))
     links_only = replace(routes, ids={})
-    writes.extend(_other_documents(view.excluded, skip | set(view.documents), links_only, tally))
+    links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
+    gated = set(view.documents) - fixtures
+    writes.extend(_other_documents(links_only_documents, skip | gated, links_only, tally))
     writes.extend(_code_files(view, skip, routes, tally))
     writes.append(_index_write(plan, records, view, routes, tally))
     return writes

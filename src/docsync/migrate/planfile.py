@@ -1,7 +1,7 @@
 """The plan as TOML: written by docsync for a person to edit, read back with :mod:`tomllib`.
 
-The format is documented in docs/rfc/implemented/2026-11-29-migration-plan-format.md.
-Every value docsync derived is written out, so the file shows the whole
+The file explains itself in its header (the README's "Migrating a record
+tree" section has the full key list). Every value docsync derived is written out, so the file shows the whole
 plan; a value a person changes is an override. Problems are written as
 comments next to what they concern, and an undecided status as ``""``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,19 @@ from typing import Any
 from ..errors import PlanError
 from .model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
 
+PROBLEM = "# PROBLEM:"
+
 _HEADER = """\
-# docsync migration plan (format: docs/rfc/implemented/2026-11-29-migration-plan-format.md).
-# Edit it, then run: docsync migrate --apply --plan <this file>
-# A topic is one record of the new tree; its sources are legacy records, oldest first,
-# or one section of a record ("path.md#heading-slug"). Any title, slug, status,
-# detail or date written here overrides what docsync derived.
+# docsync migration plan. Edit it, then run: docsync migrate --apply --plan <this file>
+# Each [[topic]] is one record of the new tree. sources: the legacy records it is made of,
+#   oldest first, or one section of a record ("path.md#heading-slug", a split).
+# title, slug, status, detail, date (yyyy-mm-dd), ids: derived by docsync; a value you
+#   change overrides it. status "" is a question to answer (a state or a status word).
+# [[retire]] removes an umbrella record: its ids point at topics (ids = { "RFC 5" = "slug" }),
+#   dates_to names the topics its date flows into, text = "drop" or a topic slug that keeps it.
+# [hashes] and commit make a stale plan an error; without them the staleness check is off.
+# PROBLEM comments name what stops the plan; each goes once its problem is answered.
+# The full key list: the "Migrating a record tree" section of docsync's README.
 """
 
 
@@ -49,9 +56,11 @@ def dumps(plan: Plan) -> str:
     """The plan file text for ``plan``."""
     lines = [_HEADER, f"version = {PLAN_VERSION}", f"target = {toml_string(plan.target)}"]
     lines.append(f"commit = {toml_string(plan.commit or '')}")
-    lines.extend(f"# PROBLEM: {p}" for p in plan.problems if not _belongs_to_topic(p, plan))
+    by_key = _problems_by_key(plan)
+    owned = {n for t in plan.topics for n, _ in _problems_of(t, by_key)}
+    lines.extend(f"{PROBLEM} {p}" for n, p in enumerate(plan.problems) if n not in owned)
     for topic in plan.topics:
-        lines.extend(_topic_lines(topic, plan))
+        lines.extend(_topic_lines(topic, by_key))
     for retirement in plan.retirements:
         lines.extend(_retire_lines(retirement))
     lines.extend(_suggestion_lines(plan))
@@ -66,19 +75,30 @@ def dumps(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _problems_of(topic: Topic, plan: Plan) -> list[Problem]:
+_Numbered = list[tuple[int, Problem]]
+
+
+def _problems_by_key(plan: Plan) -> dict[str, _Numbered]:
+    """Problems (numbered in plan order) by the path or slug they name, in one pass.
+
+    Writing the plan then costs one look-up per topic key, not a scan of
+    every problem per topic (which made it cubic on large trees).
+    """
+    found: dict[str, _Numbered] = {}
+    for number, problem in enumerate(plan.problems):
+        found.setdefault(problem.path, []).append((number, problem))
+    return found
+
+
+def _problems_of(topic: Topic, by_key: Mapping[str, _Numbered]) -> _Numbered:
     keys = {*(str(p) for p in topic.parts), *(p.path for p in topic.parts), topic.slug, topic.path}
-    return [p for p in plan.problems if p.path in keys]
+    return sorted(item for key in keys for item in by_key.get(key, ()))
 
 
-def _belongs_to_topic(problem: Problem, plan: Plan) -> bool:
-    return any(problem in _problems_of(t, plan) for t in plan.topics)
-
-
-def _topic_lines(topic: Topic, plan: Plan) -> Iterator[str]:
+def _topic_lines(topic: Topic, by_key: Mapping[str, _Numbered]) -> Iterator[str]:
     yield ""
     yield "[[topic]]"
-    yield from (f"# PROBLEM: {p}" for p in _problems_of(topic, plan))
+    yield from (f"{PROBLEM} {p}" for _, p in _problems_of(topic, by_key))
     yield f"slug = {toml_string(topic.slug)}"
     yield f"title = {toml_string(topic.title)}"
     yield f"status = {toml_string(topic.state)}" + (
@@ -229,6 +249,33 @@ def write(plan: Plan, path: Path) -> None:
         path.write_text(dumps(plan), encoding="utf-8")
     except OSError as exc:
         raise PlanError(f"{path}: cannot write the plan: {exc.strerror}") from None
+
+
+def without_answered(text: str, problems: Iterable[Problem]) -> str:
+    """``text`` without the ``# PROBLEM:`` comments of problems no longer found; all else kept."""
+    current = {f"{PROBLEM} {p}" for p in problems}
+    lines = text.splitlines(keepends=True)
+    return "".join(
+        line
+        for line in lines
+        if not line.lstrip().startswith(PROBLEM) or line.strip() in current
+    )
+
+
+def refresh(path: Path, problems: Iterable[Problem]) -> bool:
+    """Drop the comments of answered problems from the plan file at ``path``; True when it changed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    new = without_answered(text, problems)
+    if new == text:
+        return False
+    try:
+        path.write_text(new, encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot update the plan: {exc.strerror}") from None
+    return True
 
 
 def read(path: Path) -> PlanSpec:

@@ -20,6 +20,7 @@ from ..config import Config, Source
 from ..config import load as load_config
 from ..errors import PlanError
 from ..model import Document
+from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
 from ..workspace import (
@@ -78,6 +79,8 @@ class Outcome:
 
     plan: Plan
     changes: ChangeSet
+    in_tree: int = 0  # records the target tree already holds
+    warnings: tuple[str, ...] = ()  # for people; they do not stop the plan
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -119,11 +122,31 @@ def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
     trees = find_trees(
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
     )
-    records, problems = _records(workspace, trees, paths, config.statuses)
-    indexes = tuple(p for tree in trees for p in index_paths(tree, paths))
+    lifecycle = set(tree_paths(config.target, config.states, paths))
+    records, problems = _records(
+        workspace, trees, [p for p in paths if p not in lifecycle], config.statuses
+    )
+    indexes = tuple(
+        p
+        for tree in trees
+        for p in index_paths(tree, paths)
+        if not _own_index(root, config, p, config.max_file_size)
+    )
     tree = tuple(_tree(workspace, paths, config))
     former = _former_ids(root, config.target, indexes)
     return _Found(workspace, records, indexes, tree, former, tuple(problems))
+
+
+def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
+    """Whether ``path`` is the target tree's own index, generated before: never a legacy index.
+
+    A re-run would otherwise read the generated block as prose and carry it
+    over, one more block on every run.
+    """
+    if posixpath.dirname(path) != config.target:
+        return False
+    text = read_text(root, path, limit)
+    return text is not None and INDEX_BEGIN in text
 
 
 def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None) -> Inputs:
@@ -147,12 +170,13 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
     return RepoView(
         documents=documents,
         tracked=frozenset(found.workspace.listing.tracked),
-        read_text=lambda path: read_text(root, path, config.max_file_size),
+        read_text=lambda path, needles: read_text(root, path, config.max_file_size, needles),
         states=config.states,
         code_refs=config.code_refs == "path",
         tree=found.tree,
         former=found.former,
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
+        refs_exclude=config.refs_exclude,
         excluded=excluded_documents(found.workspace, skip=found.records),  # legacy records migrate
     )
 
@@ -225,8 +249,27 @@ def _hashes(root: Path, paths: list[str]) -> dict[str, str]:
 # --------------------------------------------------------------------------- the plan
 
 
-def check_fresh(spec: PlanSpec, session: Session, origin: str) -> None:
-    """Refuse a plan computed from other sources than the repository holds now."""
+def check_fresh(spec: PlanSpec, session: Session, origin: str) -> tuple[str, ...]:
+    """Refuse a plan computed from other sources than the repository holds now.
+
+    A plan without ``[hashes]`` or ``commit`` (written by hand) was never
+    computed, so it cannot be stale: it is accepted with one warning.
+    """
+    if not spec.hashes and not spec.commit:
+        return (
+            f"{origin} has no [hashes] and no commit: the staleness check is off "
+            "(--write-plan writes both)",
+        )
+    if spec.hashes:
+        _check_hashes(spec, session, origin)
+    if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
+        raise PlanError(
+            f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain"
+        )
+    return ()
+
+
+def _check_hashes(spec: PlanSpec, session: Session, origin: str) -> None:
     now = session.inputs.hashes
     changed = sorted(p for p in set(now) | set(spec.hashes) if now.get(p) != spec.hashes.get(p))
     if changed:
@@ -235,30 +278,28 @@ def check_fresh(spec: PlanSpec, session: Session, origin: str) -> None:
             + (f" (and {len(changed) - 1} more)" if len(changed) > 1 else "")
             + "; compute it again with --write-plan and redo your edits"
         )
-    if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
-        raise PlanError(
-            f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain"
-        )
 
 
-def plan_for(session: Session, options: Options) -> Plan:
+def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]:
+    """The plan (inferred, or read from the plan file) and the warnings reading it gave."""
+    warnings: tuple[str, ...] = ()
     if options.plan_file is None:
         spec = infer_spec(session.inputs)
     else:
         spec = planfile.read(options.plan_file)
-        check_fresh(spec, session, str(options.plan_file))
+        warnings = check_fresh(spec, session, str(options.plan_file))
     plan = resolve(spec, session.inputs)
-    return replace(plan, problems=session.problems + plan.problems)
+    return replace(plan, problems=session.problems + plan.problems), warnings
 
 
 def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
-    plan = plan_for(session, options)
+    plan, warnings = plan_for(session, options)
     today = options.today or date.today()
     adoption = plan_adoption(
         plan, session.view, session.config, today, record=options.adoption_record
     )
     view = adoption.view(session.view)
     changes = extend(adoption, plan, session.records, view, compute(plan, session.records, view))
-    return session, Outcome(plan, changes)
+    return session, Outcome(plan, changes, len(session.view.tree), warnings)

@@ -17,6 +17,17 @@ from .run import Outcome
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
 
 
+def nothing_to_do(outcome: Outcome) -> str:
+    """What a run with no legacy records says: on a migrated repository, that it is done."""
+    if not outcome.in_tree:
+        return NOTHING_TO_DO
+    held = _count(outcome.in_tree, "record")
+    return (
+        f"Nothing to migrate: no legacy records are left; {outcome.plan.target}/ holds {held}. "
+        "Nothing was changed."
+    )
+
+
 def _notes(topic: Topic) -> str:
     notes: list[str] = []
     if topic.merged:
@@ -75,7 +86,8 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
             f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
             f"{_count(len(changes.writes), 'file is written', 'files are written')}; "
             f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
-            f"and {_count(stats.code_refs, 'id')} in other files are rewritten."
+            f"and {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
+            "in other files are rewritten."
         )
     if changes.adoption_record:
         yield Text(f"adoption record: {changes.adoption_record}")
@@ -96,7 +108,7 @@ def render(outcome: Outcome) -> RenderableType:
     """The dry run's report: the plan table, retirements, problems, suggestions, counts."""
     plan = outcome.plan
     if plan.empty and not outcome.problems:
-        return Text(NOTHING_TO_DO)
+        return Text(nothing_to_do(outcome))
     parts: list[RenderableType] = [plan_table(plan)]
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(Text(f"unresolved: {p}", style="bold red") for p in outcome.problems)
@@ -153,6 +165,7 @@ def as_json(outcome: Outcome) -> str:
             "links": changes.stats.links,
             "refs": changes.stats.refs,
             "code_refs": changes.stats.code_refs,
+            "code_paths": changes.stats.code_paths,
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],

@@ -216,8 +216,14 @@ def _code_files(workspace: Workspace) -> Iterator[str]:
     for path in sorted(workspace.listing.tracked):
         if path.lower().endswith(MARKDOWN_SUFFIXES) or workspace.listing.is_symlink(path):
             continue
-        if not matches(path, config.exclude):
+        if not matches(path, config.exclude) and not matches(path, config.refs_exclude):
             yield path
+
+
+def _refs_documents(workspace: Workspace) -> Iterator[str]:
+    """The selected Markdown files the refs gate reads: all but ``refs_exclude`` (test fixtures)."""
+    skip = workspace.config.refs_exclude
+    return (p for p in workspace.selected if not matches(p, skip))
 
 
 def _whole_repository(workspace: Workspace) -> bool:
@@ -548,7 +554,7 @@ def _code_findings(file: _CodeFile) -> Iterator[Finding]:
 def check_refs(tree: Tree) -> list[Finding]:
     findings: list[Finding] = []
     if tree.ids:
-        for path in tree.workspace.selected:
+        for path in _refs_documents(tree.workspace):
             doc = tree.workspace.documents.get(path)
             if doc is not None:
                 findings.extend(_bare_findings(tree, doc))
@@ -606,7 +612,7 @@ def fix_refs(
     documents = {**workspace.documents, **(updated or {})}
     writes: list[FileWrite | None] = []
     if tree.ids:
-        for path in workspace.selected:
+        for path in _refs_documents(workspace):
             doc = documents.get(path)
             if doc is not None:
                 writes.append(_fixed_markdown(tree, doc, present))
