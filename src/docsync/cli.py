@@ -102,6 +102,14 @@ FormatOpt = Annotated[
     Format,
     typer.Option("--output-format", "--format", "-f", help="Output format (--format: an alias)."),
 ]
+RelationOpt = Annotated[
+    str,
+    typer.Option(
+        "--relation",
+        metavar="KIND",
+        help="Write this configured relation instead of supersession (e.g. amends).",
+    ),
+]
 
 
 @app.command()
@@ -354,12 +362,25 @@ def new(
         Path | None,
         typer.Option("--template", help="Template file (default: config template, else the built-in one)."),
     ] = None,
+    supersedes: Annotated[
+        str | None,
+        typer.Option(
+            "--supersedes",
+            metavar="RECORD",
+            help="The record this one supersedes (path, slug or former id); both get the link.",
+        ),
+    ] = None,
+    relation: RelationOpt = "supersedes",
 ) -> None:
     """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
     with _errors():
         from . import lifecycle
 
-        change = lifecycle.create(Path.cwd(), title, status, template, date.today())
+        if relation != "supersedes" and supersedes is None:
+            raise DocsyncError("--relation needs --supersedes RECORD (the record it relates to)")
+        change = lifecycle.create(
+            Path.cwd(), title, status, template, date.today(), supersedes, relation
+        )
         root = find_repo(Path.cwd()).root
     _report_files(change)
     stdout.print(_shown(root, change.record), markup=False)
@@ -372,16 +393,47 @@ def move(
     note: Annotated[
         str, typer.Option("--note", help="Why; appended to the transition on the Status: line.")
     ] = "",
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            metavar="RECORD",
+            help="The record that supersedes this one (path, slug or former id); both get the link.",
+        ),
+    ] = None,
+    relation: RelationOpt = "supersedes",
 ) -> None:
     """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
     with _errors():
         from . import lifecycle
 
-        change = lifecycle.move(Path.cwd(), record, state, note, date.today())
+        if relation != "supersedes" and by is None:
+            raise DocsyncError("--relation needs --by RECORD (the record it relates to)")
+        change = lifecycle.move(Path.cwd(), record, state, note, date.today(), by, relation)
         root = find_repo(Path.cwd()).root
     stderr.print(f"moved {change.source} -> {change.record}", markup=False)
     _report_files(change)
     stdout.print(_shown(root, change.record), markup=False)
+
+
+class GraphFormat(StrEnum):
+    mermaid = "mermaid"
+    dot = "dot"
+    json = "json"
+
+
+@app.command()
+def graph(
+    output: Annotated[
+        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+    ] = GraphFormat.mermaid,
+) -> None:
+    """Print the graph of relations between records (the one the index draws)."""
+    with _errors():
+        from .records.graph import graph_of
+
+        text = graph_of(Path.cwd(), output.value)
+    sys.stdout.write(text)
 
 
 @app.command()

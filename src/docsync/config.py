@@ -8,6 +8,7 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,8 @@ DEFAULT_STATES: Mapping[str, str] = {
     "rejected": "rejected",
 }
 GATES = ("links", "wrap", "layout", "refs")
+DEFAULT_RELATIONS: Mapping[str, str] = {"supersedes": "superseded by", "amends": "amended by"}
+"""Relation pairs between records: what the newer record says → what the older one says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,7 @@ class Config:
     statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
     code_refs: str = "path"
     refs_exclude: tuple[str, ...] = ("tests/**",)  # files the refs gate does not read (fixtures)
+    relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     template: str | None = None
     conventions: str | None = "docs/AGENTS.md"
     # where the config came from (for messages)
@@ -162,6 +166,20 @@ def _string_table(value: Any) -> dict[str, str] | None:
     return None
 
 
+_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)*")
+
+
+def _relations(value: Any) -> dict[str, str] | None:
+    table = _string_table(value)
+    if table is None:
+        return None
+    pairs = {" ".join(k.split()): " ".join(v.lower().split()) for k, v in table.items()}
+    phrases = [*pairs, *pairs.values()]
+    if not all(_PHRASE.fullmatch(p) for p in phrases) or len(set(phrases)) != len(phrases):
+        return None
+    return pairs
+
+
 def _code_refs(value: Any) -> str | None:
     return value if value in ("path", "off") else None
 
@@ -194,6 +212,10 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "statuses": (_string_table, "a table of status word = lifecycle state"),
     "code_refs": (_code_refs, '"path" or "off"'),
     "refs_exclude": (_strings, "a list of glob strings"),
+    "relations": (
+        _relations,
+        'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
+    ),
     "template": (_str, "a file path"),
     "conventions": (_optional_path, "a file path or false"),
 }
@@ -224,6 +246,8 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         values["sources"] = tuple(
             _source_states(s, states, statuses, origin) for s in values["sources"]
         )
+    if "relations" in values:
+        values["relations"] = _merged_relations(values["relations"], origin)
     if values.get("conventions") == "":
         values["conventions"] = None
     return Config(**values, origin=origin)
@@ -245,6 +269,14 @@ def _source_states(
 
     folders = {name: state(word) for name, word in source.folders.items()}
     return replace(source, status=state(source.status) if source.status else "", folders=folders)
+
+
+def _merged_relations(configured: Mapping[str, str], origin: str) -> dict[str, str]:
+    merged = {**DEFAULT_RELATIONS, **configured}
+    phrases = [*merged, *merged.values()]
+    if len(set(phrases)) != len(phrases):
+        raise ConfigError(f"{origin}: key 'relations' reuses a phrase of another relation: {merged}")
+    return merged
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from importlib.resources import files
@@ -33,9 +33,25 @@ from .gates.links import link_targets, resolve_url
 from .gitrepo import Listing
 from .markdown import SourceError, decode, parse
 from .model import Document, Edit, Span, apply_edits
-from .records.gates import StatusLine, Tree, TreeFile, fix_index, load_tree, status_lines
+from .records.gates import (
+    StatusLine,
+    Tree,
+    TreeFile,
+    fix_index,
+    load_tree,
+    record_title,
+    status_lines,
+)
 from .records.model import parse_id
-from .rewrite import rewrite_document
+from .records.relations import (
+    SUPERSEDES,
+    Edge,
+    kind_of,
+    label,
+    superseded_state,
+    with_relation_lines,
+)
+from .rewrite import link_text, relative_destination, rewrite_document
 from .workspace import (
     MARKDOWN_SUFFIXES,
     Workspace,
@@ -201,10 +217,21 @@ def earlier_detail(value: str, old_word: str) -> str:
 
 
 def moved_status(
-    value: str, old_word: str, new_word: str, transition: str, today: date, note: str
+    value: str,
+    old_word: str,
+    new_word: str,
+    transition: str,
+    today: date,
+    note: str,
+    by: str = "",
 ) -> str:
-    """The ``Status:`` value after a move: the new word, earlier detail, then this transition."""
-    entry = f"{transition} {today.isoformat()}" + (f": {note}" if note else "")
+    """The ``Status:`` value after a move: the new word, earlier detail, then this transition.
+
+    ``by`` (``superseded by [Title](path)``) names what the transition came from:
+    the entry is then ``<by> on <date>``.
+    """
+    stamp = f"{by} on {today.isoformat()}" if by else f"{transition} {today.isoformat()}"
+    entry = stamp + (f": {note}" if note else "")
     earlier = earlier_detail(value, old_word)
     return f"{new_word} ({earlier}; {entry})" if earlier else f"{new_word} ({entry})"
 
@@ -336,9 +363,19 @@ def _single_line(value: str, what: str) -> str:
 
 
 def plan_new(
-    workspace: Workspace, title: str, status: str, template: Template, today: date
+    workspace: Workspace,
+    title: str,
+    status: str,
+    template: Template,
+    today: date,
+    relates_to: Relating | None = None,
 ) -> Change:
-    """A new record ``<target>/<state folder>/<today>-<slug>.md`` and the index that lists it."""
+    """A new record ``<target>/<state folder>/<today>-<slug>.md`` and the index that lists it.
+
+    With ``relates_to`` (``--supersedes``), the new record supersedes (or
+    amends …) that record: both get the relation, and a superseded record
+    moves to the superseded state.
+    """
     config = workspace.config
     title = _single_line(title, "title")
     slug = slug_of(title)
@@ -356,8 +393,30 @@ def plan_new(
         raise DocsyncError(f"{path} already exists")
     text = fill_template(template, path, title, written_word(config, resolved))
     record = wrap.keep_wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
+    if relates_to is not None:
+        return _new_relating(workspace, record, resolved.state, relates_to, today)
     writes, created = _finish(workspace, {}, {path: record})
     return Change(path, path, resolved.state, (), writes, created)
+
+
+def _new_relating(
+    workspace: Workspace, record: FileWrite, state: str, older: Relating, today: date
+) -> Change:
+    """The new record, and the relation to ``older`` written on both (moving it when superseded)."""
+    after = _after(workspace, {}, {record.path: record})
+    tree = load_tree(after)
+    if tree is None:
+        raise DocsyncError(f"there is no record tree under {_target(workspace.config)}/ yet")
+    file = find_record(tree, older.record, older.record_path)
+    kind = kind_of(workspace.config, older.kind)
+    target = "superseded" if kind == SUPERSEDES else (file.state or "")
+    related = plan_move(
+        after, older.record, target, "", today, older.record_path, Relating(record.path, kind)
+    )
+    created = tuple(dict.fromkeys([record.path, *related.created]))
+    return Change(
+        record.path, record.path, state, related.moves, related.writes, created, related.warnings
+    )
 
 
 # --------------------------------------------------------------------------- move
@@ -404,14 +463,14 @@ def find_record(tree: Tree, raw: str, path: str | None) -> TreeFile:
     )
 
 
-def _movable(workspace: Workspace, file: TreeFile, state: str) -> Document:
-    """The record's document, or why it cannot move to ``state``."""
+def _movable(workspace: Workspace, file: TreeFile, state: str, relating: bool = False) -> Document:
+    """The record's document, or why it cannot move to ``state`` (stay there, when ``relating``)."""
     if file.state is None or not file.name_ok or file.day is None:
         raise DocsyncError(
             f"{file.path} is not a record in a lifecycle folder named yyyy-mm-dd-slug.md; "
             "run 'docsync check' and fix its layout first"
         )
-    if file.state == state:
+    if file.state == state and not relating:
         raise DocsyncError(f"{file.path} is already {state}")
     if not workspace.tracked(file.path):
         raise DocsyncError(f"{file.path} is not tracked by git; git add it first")
@@ -471,9 +530,15 @@ def _inbound(workspace: Workspace, old: str, new: str, present: set[str]) -> Ite
 
 
 def _moved_text(
-    workspace: Workspace, doc: Document, new: str, value: str, present: set[str]
+    workspace: Workspace,
+    doc: Document,
+    new: str,
+    value: str | None,
+    present: set[str],
+    lines: Sequence[str] = (),
 ) -> FileWrite:
-    """The record at its new path: relative links repointed, then its status value replaced."""
+    """The record at its new path: relative links repointed, its status value replaced
+    (unless ``value`` is None) and relation ``lines`` added under it."""
     text, _ = rewrite_document(
         doc,
         old_path=doc.path,
@@ -483,8 +548,10 @@ def _moved_text(
         ids={},
         exists=present.__contains__,
     )
-    status_text = _with_status(parse(new, text, doc.newline, doc.bom), value)
-    write = FileWrite(new, status_text, doc.newline, doc.bom)
+    if value is not None:
+        text = _with_status(parse(new, text, doc.newline, doc.bom), value)
+    text = with_relation_lines(parse(new, text, doc.newline, doc.bom), workspace.config.relations, lines)
+    write = FileWrite(new, text, doc.newline, doc.bom)
     return wrap.keep_wrapped(replace(doc, path=new), write, workspace.config)
 
 
@@ -514,6 +581,91 @@ def _transition(config: Config, status: Status) -> str:
     return TRANSITIONS.get(status.state, status.state)
 
 
+@dataclass(frozen=True, slots=True)
+class Relating:
+    """``--by``: the record that supersedes (or otherwise relates to) the moved one."""
+
+    record: str
+    kind: str = SUPERSEDES
+    record_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Relation:
+    """A relation resolved against the tree: the newer record and what each side still lacks."""
+
+    newer: TreeFile
+    title: str
+    kind: str
+    reverse: str
+    forward_missing: bool
+    reverse_missing: bool
+
+
+def _relation(tree: Tree, older: TreeFile, wanted: Relating) -> _Relation:
+    config = tree.config
+    kind = kind_of(config, wanted.kind)
+    newer = find_record(tree, wanted.record, wanted.record_path)
+    if newer.path == older.path:
+        raise DocsyncError(f"{older.path} cannot {kind} itself")
+    edge = Edge(newer.path, kind, older.path)
+    if Edge(older.path, kind, newer.path) in tree.edges:
+        raise DocsyncError(f"{older.path} already {kind} {newer.path}; that would be a loop")
+    sides = {(m.edge, m.forward) for ms in tree.mentions.values() for m in ms}
+    titles = {r.path: r.title for r in tree.records}
+    title = titles.get(newer.path) or posixpath.basename(newer.path)
+    return _Relation(
+        newer,
+        title,
+        kind,
+        config.relations[kind],
+        (edge, True) not in sides,
+        (edge, False) not in sides,
+    )
+
+
+def _check_relation_state(config: Config, relation: _Relation | None, state: str) -> None:
+    if relation is None or relation.kind != SUPERSEDES:
+        return
+    wanted = superseded_state(config)
+    if state != wanted:
+        raise DocsyncError(
+            f"a superseded record goes to {wanted}, not {state}: "
+            f"move it to 'superseded' (or give --relation for another relation)"
+        )
+
+
+def _older_side(
+    relation: _Relation | None, new: str
+) -> tuple[str, tuple[str, ...]]:
+    """What the older record gets: a status entry (supersession) or a relation line."""
+    if relation is None or not relation.reverse_missing:
+        return "", ()
+    link = f"[{link_text(relation.title)}]({relative_destination(new, relation.newer.path)})"
+    if relation.kind == SUPERSEDES:
+        return f"{relation.reverse} {link}", ()
+    return "", (f"{label(relation.reverse)} {link}",)
+
+
+def _newer_side(
+    workspace: Workspace,
+    relation: _Relation,
+    older_title: str,
+    new: str,
+    writes: Mapping[str, FileWrite],
+) -> FileWrite | None:
+    """The newer record with its forward line (``Supersedes: [Old](old.md)``) added."""
+    if not relation.forward_missing:
+        return None
+    path = relation.newer.path
+    before = workspace.documents[path]
+    current = writes.get(path)
+    doc = before if current is None else parse(path, current.text, current.newline, current.bom)
+    link = f"[{link_text(older_title)}]({relative_destination(path, new)})"
+    text = with_relation_lines(doc, workspace.config.relations, [f"{label(relation.kind)} {link}"])
+    return wrap.keep_wrapped(before, FileWrite(path, text, doc.newline, doc.bom), workspace.config)
+
+
 def plan_move(
     workspace: Workspace,
     record: str,
@@ -521,6 +673,7 @@ def plan_move(
     note: str = "",
     today: date | None = None,
     record_path: str | None = None,
+    by: Relating | None = None,
 ) -> Change:
     """Move ``record`` (a path, slug or former id) into ``state``'s folder.
 
@@ -528,7 +681,8 @@ def plan_move(
     user stands, when it can be. The file keeps its name (the date it was
     first proposed), its ``Status:`` line gets the new state and the
     transition, and every link to it, the index and code paths naming it are
-    rewritten.
+    rewritten. With ``by``, the relation is written on both records (the
+    record may then stay in its state: only the relation is added).
     """
     tree = load_tree(workspace)
     config = workspace.config
@@ -536,26 +690,45 @@ def plan_move(
         raise DocsyncError(f"there is no record tree under {_target(config)}/ yet")
     status = resolve_status(config, state)
     file = find_record(tree, record, record_path)
-    doc = _movable(workspace, file, status.state)
+    relation = _relation(tree, file, by) if by is not None else None
+    _check_relation_state(config, relation, status.state)
+    doc = _movable(workspace, file, status.state, relating=relation is not None)
     assert file.state is not None
-    old, new = file.path, f"{_state_folder(config, status.state)}/{posixpath.basename(file.path)}"
-    if new in workspace.listing.tracked or new in workspace.listing.untracked:
+    moving = file.state != status.state
+    old = file.path
+    new = f"{_state_folder(config, status.state)}/{posixpath.basename(file.path)}" if moving else old
+    if moving and (new in workspace.listing.tracked or new in workspace.listing.untracked):
         raise DocsyncError(f"{new} already exists")
-    value = moved_status(
-        status_lines(doc)[0].value,
-        state_word(config, file.state),
-        state_word(config, status.state),
-        _transition(config, status),
-        today or date.today(),
-        _single_line(note, "note"),
+    if relation is not None and not (moving or relation.forward_missing or relation.reverse_missing):
+        raise DocsyncError(f"{relation.newer.path} already {relation.kind} {old}")
+    entry, lines = _older_side(relation, new)
+    value = (
+        moved_status(
+            status_lines(doc)[0].value,
+            state_word(config, file.state),
+            state_word(config, status.state),
+            _transition(config, status),
+            today or date.today(),
+            _single_line(note, "note"),
+            entry,
+        )
+        if moving or entry
+        else None
     )
     present = _present_after(workspace, old, new)
-    writes: dict[str, FileWrite] = {new: _moved_text(workspace, doc, new, value, present)}
-    writes.update((w.path, w) for w in _inbound(workspace, old, new, present))
-    writes.update((w.path, w) for w in _code_mentions(workspace, old, new))
-    final, created = _finish(workspace, {old: new}, writes)
-    warnings = _emptied_folder(workspace, old, present)
-    return Change(new, old, status.state, ((old, new),), final, created, warnings)
+    writes: dict[str, FileWrite] = {new: _moved_text(workspace, doc, new, value, present, lines)}
+    if moving:
+        writes.update((w.path, w) for w in _inbound(workspace, old, new, present))
+        writes.update((w.path, w) for w in _code_mentions(workspace, old, new))
+    if relation is not None:
+        title = record_title(doc) or file.slug or posixpath.basename(old)
+        newer = _newer_side(workspace, relation, title, new, writes)
+        if newer is not None:
+            writes[newer.path] = newer
+    moves = {old: new} if moving else {}
+    final, created = _finish(workspace, moves, writes)
+    warnings = _emptied_folder(workspace, old, present) if moving else ()
+    return Change(new, old, status.state, tuple(moves.items()), final, created, warnings)
 
 
 def _emptied_folder(workspace: Workspace, old: str, present: set[str]) -> tuple[str, ...]:
@@ -600,24 +773,48 @@ def apply(root: Path, change: Change) -> None:
 # --------------------------------------------------------------------------- entry points
 
 
+def _from_here(workspace: Workspace, start: Path, record: str) -> str | None:
+    try:
+        return relative_to_root(workspace.root, start, record)
+    except DocsyncError:
+        return None
+
+
 def create(
-    start: Path, title: str, status: str, template: Path | None, today: date
+    start: Path,
+    title: str,
+    status: str,
+    template: Path | None,
+    today: date,
+    supersedes: str | None = None,
+    relation: str = SUPERSEDES,
 ) -> Change:
     """``docsync new``: plan and apply a new record from where the user stands."""
     workspace = load_workspace(start)
     chosen = read_template(workspace.root, workspace.config, template)
-    change = plan_new(workspace, title, status, chosen, today)
+    older = (
+        Relating(supersedes, relation, _from_here(workspace, start, supersedes))
+        if supersedes is not None
+        else None
+    )
+    change = plan_new(workspace, title, status, chosen, today, older)
     apply(workspace.root, change)
     return change
 
 
-def move(start: Path, record: str, state: str, note: str, today: date) -> Change:
+def move(
+    start: Path,
+    record: str,
+    state: str,
+    note: str,
+    today: date,
+    by: str | None = None,
+    relation: str = SUPERSEDES,
+) -> Change:
     """``docsync move``: plan and apply a record's move from where the user stands."""
     workspace = load_workspace(start)
-    try:
-        record_path: str | None = relative_to_root(workspace.root, start, record)
-    except DocsyncError:
-        record_path = None
-    change = plan_move(workspace, record, state, note, today, record_path)
+    newer = Relating(by, relation, _from_here(workspace, start, by)) if by is not None else None
+    record_path = _from_here(workspace, start, record)
+    change = plan_move(workspace, record, state, note, today, record_path, newer)
     apply(workspace.root, change)
     return change

@@ -339,6 +339,28 @@ def _any_container(params: str, markup: str) -> bool:
     return bool(params.strip())
 
 
+def _no_digits_around(rule: InlineRule) -> InlineRule:
+    """The inline math rule, refusing a ``$`` right after a digit or a closing
+    ``$`` right before one (so "5$ and $10" is money, not math).
+
+    The plugin's own check reads the character before position 0 as the
+    content's last one (a negative index), so "$x$ is 7" was not math.
+    """
+
+    def math(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if state.src[start] != "$" or (start > 0 and state.src[start - 1].isdigit()):
+            return False
+        if not rule(state, True):
+            return False
+        end, state.pos = state.pos, start
+        if end < state.posMax and state.src[end].isdigit():
+            return False
+        return rule(state, silent)
+
+    return math
+
+
 def _dialect() -> MarkdownIt:
     """GitHub's Markdown (CommonMark, tables, strikethrough, footnotes, math,
     alerts) plus the docs-site syntax that carries structure: front matter,
@@ -353,10 +375,12 @@ def _dialect() -> MarkdownIt:
         dollarmath_plugin,
         allow_labels=False,
         allow_space=False,
-        allow_digits=False,
+        allow_digits=True,  # checked by _no_digits_around: the plugin's check misreads position 0
         allow_blank_lines=False,
         double_inline=True,
     )
+    math = next(r.fn for r in md.inline.ruler.__rules__ if r.name == "math_inline")
+    md.inline.ruler.at("math_inline", _no_digits_around(math))
     md.block.ruler.before(
         "reference",
         "docsync_line",

@@ -1,7 +1,15 @@
 """GitHub heading anchors, as github-slugger computes them.
 
-The letter test follows Python's :mod:`unicodedata`, which is Unicode 14.0.0
-on Python 3.11 and 15.0.0 on 3.12 (``unicodedata.unidata_version``).
+github-slugger lowercases the text, removes every character of the symbol,
+control, format, private-use, unassigned and separator categories and of
+the punctuation ones but connector punctuation (``-`` and the space stay),
+then adds back every character with the Unicode Alphabetic property: what
+survives is letters, marks, decimal and letter numbers, connector
+punctuation, ``-``, space, and the Alphabetic symbols (circled and squared
+Latin letters, ``Ⓐ`` ``🄺``). Spaces become ``-``.
+
+The category test follows Python's :mod:`unicodedata`, which is Unicode
+14.0.0 on Python 3.11 and 15.0.0 on 3.12 (``unicodedata.unidata_version``).
 github-slugger ships a Unicode 13 table; the versions differ only for
 characters assigned after Unicode 13, which no heading in practice uses.
 See docs/rfc/implemented/2026-11-29-github-link-semantics.md.
@@ -23,8 +31,18 @@ UNICODE_VERSION = unicodedata.unidata_version
 _ASCII_DROPPED = re.compile(r"[^a-z0-9_\- ]+")
 
 
+# The Alphabetic characters of a removed category (Other_Alphabetic in
+# PropList.txt, category So; the same ranges in Unicode 13, 14 and 15):
+# circled, squared, negative circled and negative squared Latin letters.
+# Every other Alphabetic character is a letter, a letter number or a mark.
+ALPHABETIC_SYMBOLS = ((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
+
+
 def _kept(char: str) -> bool:
-    return char in "- " or unicodedata.category(char) in _KEPT_CATEGORIES
+    if char in "- " or unicodedata.category(char) in _KEPT_CATEGORIES:
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in ALPHABETIC_SYMBOLS)
 
 
 def slugify(text: str) -> str:

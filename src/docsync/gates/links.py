@@ -95,6 +95,7 @@ class RepoIndex:
     # tracked files by lowercase name and by folder, built for the first suggestion
     _by_name: dict[str, list[str]] = field(default_factory=dict)
     _by_folder: dict[str, list[str]] = field(default_factory=dict)
+    _readmes: dict[str, str] | None = None  # folder → the README GitHub shows there
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
@@ -128,11 +129,12 @@ class RepoIndex:
         return dict(known) if known is not None else _document_anchors(self.document(path))
 
     def readme(self, folder: str) -> str | None:
-        prefix = f"{folder}/" if folder else ""
-        for name in ("README.md", "README.markdown", "readme.md", "Readme.md"):
-            if prefix + name in self.files:
-                return prefix + name
-        return None
+        """The file GitHub shows as ``folder``'s README (see :func:`readme_rank`);
+        for the repository root, ``.github/`` first, then the root, then ``docs/``."""
+        if self._readmes is None:
+            self._readmes = _readmes(self.files)
+        places = (".github", "", "docs") if folder == "" else (folder,)
+        return next((self._readmes[p] for p in places if p in self._readmes), None)
 
     def symlink_target(self, path: str) -> str | None:
         """The repository path a tracked symlink points at, or None when it dangles."""
@@ -183,6 +185,42 @@ class _Target:
     line: int
     column: int
     image: bool
+
+
+# The extensions of the markup GitHub renders as a folder's README, in the
+# order docsync prefers them when a folder has several (Markdown first, plain
+# text and no extension last; GitHub does not document its own order).
+README_EXTENSIONS = (
+    ".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn",
+    ".rst", ".adoc", ".asciidoc", ".asc", ".org", ".textile", ".rdoc",
+    ".creole", ".mediawiki", ".wiki", ".pod", ".txt", "",
+)
+
+
+def readme_rank(name: str) -> tuple[int, int, str] | None:
+    """Where a file name stands among a folder's READMEs, or None if it is none.
+
+    ``README`` in any letter case, with an extension GitHub renders (any
+    case); ranked by extension (:data:`README_EXTENSIONS`), then the
+    upper-case ``README`` spelling, then the name.
+    """
+    stem, dot, extension = name.partition(".")
+    if stem.lower() != "readme":
+        return None
+    extension = (dot + extension).lower()
+    if extension not in README_EXTENSIONS:
+        return None
+    return README_EXTENSIONS.index(extension), int(stem != "README"), name
+
+
+def _readmes(files: frozenset[str]) -> dict[str, str]:
+    best: dict[str, tuple[tuple[int, int, str], str]] = {}
+    for path in files:
+        folder, _, name = path.rpartition("/")
+        rank = readme_rank(name)
+        if rank is not None and (folder not in best or rank < best[folder][0]):
+            best[folder] = (rank, path)
+    return {folder: path for folder, (_, path) in best.items()}
 
 
 def _targets(doc: Document) -> Iterator[_Target]:
@@ -272,7 +310,7 @@ def _check_target(doc: Document, target: _Target, index: RepoIndex) -> Sequence[
     if not url or is_external(url):
         return []
     path_part, hash_sign, fragment = url.partition("#")
-    path_part = path_part.partition("?")[0]
+    path_part, _, query = path_part.partition("?")
     try:
         decoded = _percent_decode(path_part)
         decoded_fragment = _percent_decode(fragment) if hash_sign else ""
@@ -287,8 +325,15 @@ def _check_target(doc: Document, target: _Target, index: RepoIndex) -> Sequence[
     if problem is not None:
         return [problem]
     if hash_sign and not target.image:
+        if _plain_view(query) and _LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
+            return []  # ?plain=1 shows the source, with line numbers, even for Markdown
         return _fragment(doc, target, resolved, decoded_fragment, index)
     return []
+
+
+def _plain_view(query: str) -> bool:
+    """Whether a query asks GitHub for a file's source (``?plain=1``) rather than its rendering."""
+    return any(part == "plain=1" for part in query.split("&"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -343,6 +388,8 @@ def anchors_of(path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | Non
         return {}, False
     if path in index.dirs and path not in index.files:
         readme = index.readme(path)
+        if readme is not None and not readme.lower().endswith(_MARKDOWN):
+            return None  # rendered from markup docsync does not read: its anchors are unknown
         anchors = index.anchors_in(readme) if readme else {}
         anchors.setdefault("readme", "readme")
         return anchors, False
@@ -352,12 +399,23 @@ def anchors_of(path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | Non
 
 
 def _document_anchors(doc: Document | None) -> dict[str, str]:
+    """Heading slugs, ``<a name>``/``<a id>`` anchors and footnote ids.
+
+    GitHub writes every id with a ``user-content-`` prefix and its page also
+    resolves the fragment without it; the prefixed form is accepted where a
+    fragment is looked up (:data:`_USER_CONTENT`), not listed here.
+    """
     if doc is None:
         return {}
     anchors: dict[str, str] = {}
     for name in [h.slug for h in doc.headings] + [a.name for a in doc.anchors]:
         anchors.setdefault(name.lower(), name)
+    for name in doc.footnote_ids:
+        anchors.setdefault(name.lower(), name)
     return anchors
+
+
+_USER_CONTENT = "user-content-"
 
 
 def _fragment(doc: Document, target: _Target, path: str, fragment: str, index: RepoIndex) -> Sequence[Finding | _Pending]:
@@ -388,7 +446,8 @@ def _check_fragment(source: str, target: _Target, path: str, fragment: str, inde
         known = index.anchor_memo[path]
     else:
         known = index.anchor_memo[path] = anchors_of(path, index)
-    assert known is not None
+    if known is None:
+        return []  # a README in markup docsync does not read: nothing to check against
     return _fragment_findings(source, target, path, fragment, known, index)
 
 
@@ -396,6 +455,8 @@ def _fragment_findings(
     source: str, target: _Target, path: str, fragment: str, known: tuple[dict[str, str], bool], index: RepoIndex
 ) -> list[Finding]:
     anchors, line_numbers = known
+    if fragment.lower().startswith(_USER_CONTENT) and fragment.lower() not in anchors:
+        fragment = fragment[len(_USER_CONTENT) :]  # the id as GitHub writes it
     if _LINE_ANCHOR.match(fragment):
         if line_numbers:
             return []

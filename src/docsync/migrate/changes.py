@@ -21,17 +21,20 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
+from ..config import DEFAULT_RELATIONS
 from ..gates.links import link_targets, markdown_url, resolve_url
 from ..markdown import parse
 from ..model import BlockKind, Document, Edit, apply_edits
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
+from ..records.relations import Edge
 from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
 from ..workspace import matches
 from ..writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks
 from .discover import LegacyRecord, part_id
 from .model import Plan, Problem, Retirement, Topic
+from .relations import Related, relate
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -46,6 +49,7 @@ class RepoView:
     """A text file as stored, or None (binary, too large, or holding none of the needles)."""
     states: Mapping[str, str]
     code_refs: bool = True
+    relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
@@ -66,6 +70,8 @@ class Stats:
     unresolved: tuple[tuple[str, str], ...] = ()
     dangling: tuple[tuple[str, str], ...] = ()
     outside: tuple[str, ...] = ()
+    relation_notes: tuple[tuple[str, str], ...] = ()
+    """Relation prose left as written (its target is no record, or it is no relation)."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +258,7 @@ class _Tally:
     unresolved: list[tuple[str, str]] = field(default_factory=list)
     dangling: list[tuple[str, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    relation_notes: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, path: str, stats: RewriteStats) -> None:
         self.links += stats.links
@@ -262,7 +269,14 @@ class _Tally:
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
         return Stats(
-            self.links, self.refs, self.code_refs, self.code_paths, unresolved, dangling, outside
+            self.links,
+            self.refs,
+            self.code_refs,
+            self.code_paths,
+            unresolved,
+            dangling,
+            outside,
+            tuple(self.relation_notes),
         )
 
 
@@ -446,7 +460,12 @@ def _carried(
 
 
 def _index_write(
-    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, routes: Routes, tally: _Tally
+    plan: Plan,
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
+    routes: Routes,
+    tally: _Tally,
+    edges: Sequence[Edge] = (),
 ) -> FileWrite:
     target_index = index_path(plan)
     carried = _carried(plan, records, view, routes, tally)
@@ -458,7 +477,7 @@ def _index_write(
         carried = []
     records_now = _all_records(plan, view)
     text = render_index(
-        plan.target, records_now, view.states, former, existing, "\n\n".join(carried)
+        plan.target, records_now, view.states, former, existing, "\n\n".join(carried), edges=edges
     )
     return FileWrite(target_index, text)
 
@@ -527,7 +546,10 @@ def _writes(
     assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = _routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    writes = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
+    topics = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
+    related = _related(plan, view, routes, topics)
+    tally.relation_notes.extend(related.notes)
+    writes = list(related.writes)
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
     writes.extend(_other_documents(view.documents, skip | fixtures, routes, tally))
@@ -536,8 +558,16 @@ def _writes(
     gated = set(view.documents) - fixtures
     writes.extend(_other_documents(links_only_documents, skip | gated, links_only, tally))
     writes.extend(_code_files(view, skip, routes, tally))
-    writes.append(_index_write(plan, records, view, routes, tally))
+    writes.append(_index_write(plan, records, view, routes, tally, related.edges))
     return writes
+
+
+def _related(plan: Plan, view: RepoView, routes: Routes, topics: list[FileWrite]) -> Related:
+    """The records' relations in the gate's form, both ways (see :mod:`.relations`)."""
+    titles = {r.path: r.title for r in _all_records(plan, view)}
+    written = {w.path for w in topics}
+    others = {p: view.documents[p] for p in titles if p in view.documents and p not in written}
+    return relate(topics, titles, view.relations, routes.ids, others)
 
 
 def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:

@@ -173,6 +173,7 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         read_text=lambda path, needles: read_text(root, path, config.max_file_size, needles),
         states=config.states,
         code_refs=config.code_refs == "path",
+        relations=config.relations,
         tree=found.tree,
         former=found.former,
         exempt=frozenset(p for p in (config.conventions, config.template) if p),

@@ -102,6 +102,8 @@ def _summary(outcome: Outcome) -> Iterator[RenderableType]:
     for path in stats.outside:
         note = "not a record, outside the lifecycle folders (the layout gate reports it)"
         yield Text(f"{note}: {path}", style="yellow")
+    for path, note in stats.relation_notes:
+        yield Text(f"relation not recorded: {path}: {note}", style="yellow")
 
 
 def render(outcome: Outcome) -> RenderableType:
@@ -170,6 +172,7 @@ def as_json(outcome: Outcome) -> str:
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "outside_lifecycle": list(changes.stats.outside),
+        "relation_notes": [{"path": p, "note": n} for p, n in changes.stats.relation_notes],
         "adoption_record": changes.adoption_record,
         "conventions": changes.conventions,
     }

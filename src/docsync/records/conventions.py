@@ -32,6 +32,7 @@ from ..wrapfix import fix_document
 from ..writer import FileWrite
 from .markers import MarkersError, marked_span
 from .model import Record
+from .relations import label
 
 if TYPE_CHECKING:
     from .gates import Tree
@@ -55,8 +56,8 @@ _GATE_MEANINGS = {
     "against the files git tracks",
     "wrap": "prose follows the wrap convention below",
     "layout": "every record sits directly in a lifecycle folder, is named by the rule above "
-    "and has one `Status:` line that matches its folder; the index and this section are "
-    "up to date",
+    "and has one `Status:` line that matches its folder; every relation is written on both "
+    "records; the index and this section are up to date",
     "refs": "no bare former id such as `ADR 0007` in prose, and every path to a record "
     "written in code or CI files exists",
 }
@@ -153,6 +154,29 @@ def _cross_references(conventions: Conventions) -> str:
     )
 
 
+def _superseding(conventions: Conventions) -> str:
+    config = conventions.config
+    state = config.statuses.get("superseded")
+    folder = config.states.get(state or "", state or "rejected")
+    others = [k for k in config.relations if k != "supersedes"]
+    relations = ", ".join(
+        f"`{label(kind)}` and `{label(config.relations[kind])}`" for kind in others
+    )
+    other = (
+        f" `--relation {others[0]}` writes another relation instead: {relations}." if others else ""
+    )
+    return (
+        "## Superseding a record\n\n"
+        "A record that replaces another says so, and the other says it back. "
+        '`docsync new "Title" --supersedes <old record>` creates the new record, and '
+        "`docsync move <old record> superseded --by <new record>` relates two that exist. "
+        "The new record gets `Supersedes: [Old title](path)` under its status; the old one moves "
+        f"to `{folder}/` with `Status: {state or 'rejected'} (superseded by [New title](path) on <date>)`."
+        f"{other} A relation written by hand on one record is enough: `docsync fix` adds the "
+        "reverse, and the layout gate checks both sides."
+    )
+
+
 def _gates(conventions: Conventions) -> str:
     gates = [g for g in conventions.config.gates if g in _GATE_MEANINGS]
     lines = ["## Gates and commands", ""]
@@ -203,6 +227,7 @@ def render_generated(conventions: Conventions) -> str:
         _where(conventions),
         _naming(conventions),
         _cross_references(conventions),
+        _superseding(conventions),
         _gates(conventions),
         _wrapping(conventions),
     ]

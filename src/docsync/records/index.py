@@ -21,13 +21,17 @@ from urllib.parse import unquote
 
 from ..gates.links import markdown_url
 from ..rewrite import link_text, relative_destination
+from . import graph
 from .markers import MarkersError, marked_span
 from .model import Record, parse_id
+from .relations import Edge
 
 BEGIN = "<!-- docsync:index:begin -->"
 END = "<!-- docsync:index:end -->"
 INDEX_NAMES = ("README.md", "index.md")
 FORMER_HEADING = "## Former ids"
+RELATIONS_HEADING = "## Relations"
+_RELATIONS_INTRO = "Each arrow points from the newer record to the older one."
 # One short sentence, so the generated page passes every wrap convention
 # (none, any common width, one sentence per line).
 _FORMER_INTRO = "Where each former id and path now lives."
@@ -88,13 +92,28 @@ def _former_table(
     return [f"{FORMER_HEADING}\n\n{_FORMER_INTRO}\n\n" + "\n".join(rows)]
 
 
+def _relations(
+    records: Sequence[Record], states: Mapping[str, str], edges: Sequence[Edge]
+) -> list[str]:
+    drawn = graph.build(records, edges, states)
+    if not drawn.edges:
+        return []
+    return [f"{RELATIONS_HEADING}\n\n{_RELATIONS_INTRO}\n\n{graph.mermaid_block(drawn)}"]
+
+
 def render_generated(
-    target: str, records: Sequence[Record], states: Mapping[str, str], former: Mapping[str, str]
+    target: str,
+    records: Sequence[Record],
+    states: Mapping[str, str],
+    former: Mapping[str, str],
+    edges: Sequence[Edge] = (),
 ) -> str:
     """The generated part, markers included."""
     index_path = posixpath.join(target, INDEX_NAMES[0])
-    sections = _state_tables(index_path, records, states) + _former_table(
-        index_path, records, former
+    sections = (
+        _state_tables(index_path, records, states)
+        + _relations(records, states, edges)
+        + _former_table(index_path, records, former)
     )
     return f"{BEGIN}\n\n" + "\n\n".join(sections) + f"\n\n{END}"
 
@@ -123,6 +142,7 @@ def render_index(
     existing: str | None,
     carried_prose: str = "",
     title: str | None = None,
+    edges: Sequence[Edge] = (),
 ) -> str:
     """The index text for the tree at ``target``.
 
@@ -133,7 +153,7 @@ def render_index(
     the page is ``# <title>``, the carried prose, then the generated part.
     Raises :class:`IndexMarkersError` when ``existing`` has broken markers.
     """
-    generated = render_generated(target, records, states, former)
+    generated = render_generated(target, records, states, former, edges)
     if existing is None:
         parts = [f"# {title or default_title(target)}", carried_prose.strip("\n"), generated]
         return "\n\n".join(p for p in parts if p) + "\n"

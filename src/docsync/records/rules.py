@@ -21,6 +21,16 @@ LAYOUT_RULES: dict[str, tuple[str, str]] = {
         "stale-conventions",
         "conventions doc whose generated part does not match the config (docsync fix regenerates it)",
     ),
+    "Y012": (
+        "missing-reverse-relation",
+        "relation whose other record does not link back (docsync fix adds the reverse)",
+    ),
+    "Y013": (
+        "superseded-state",
+        "record superseded by another but not in the state superseded records take",
+    ),
+    "Y014": ("relation-to-missing-record", "relation that links to no record of the tree"),
+    "Y015": ("supersession-loop", "records that supersede each other in a loop"),
 }
 REFS_RULES: dict[str, tuple[str, str]] = {
     "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
