@@ -584,9 +584,12 @@ class Row:
     new_findings: int = 0
     notes: list[str] = field(default_factory=list)
     details: dict[str, list[str]] = field(default_factory=dict)
+    expect_empty: bool = False
 
     @property
     def ok(self) -> bool:
+        if self.expect_empty:
+            return self.records == 0 and self.rerun_noop
         return (
             self.records > 0 and self.questions == 0 and self.lost == 0 and self.misdated == 0
             and self.broken == 0 and self.rerun_noop and self.new_findings == 0
@@ -633,6 +636,17 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         row.notes.append(f"{answers} answers from the overlay")
     if row.records == 0:
         row.notes.append("no records found")
+        row.expect_empty = _expected(overlay).get("records") == 0
+        head = git(repo, "rev-parse", "HEAD").strip()
+        applied = docsync(repo, "migrate", "--apply", "--commit")
+        peaks.append(applied.peak_mib)
+        row.peak_mib = max(peaks)
+        row.rerun_noop = (
+            applied.code == 0
+            and git(repo, "rev-parse", "HEAD").strip() == head
+            and not git(repo, "status", "--porcelain")
+        )
+        row.notes.append(f"apply: exit {applied.code}: {applied.out.strip()[:120]}")
         return row
 
     links_before, error = broken_links(repo)
@@ -645,6 +659,7 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     peaks.append(applied.peak_mib)
     if applied.code != 0:
         row.notes.append(f"apply exit {applied.code}: {(applied.err or applied.out).strip()[:300]}")
+        row.peak_mib = max(peaks)
         return row
     moves = {m["from"]: m["to"] for m in plan["moves"]}
     for topic in plan["topics"]:
@@ -680,6 +695,12 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         shutil.rmtree(repo, ignore_errors=True)
         plan_path.unlink(missing_ok=True)
     return row
+
+
+def _expected(overlay: Path) -> dict[str, Any]:
+    """``expect.toml``: what the corpus entry must show instead (``records = 0``)."""
+    path = overlay / "expect.toml"
+    return tomllib.loads(path.read_text()) if path.is_file() else {}
 
 
 def _blob(repo: Path, commit: str, path: str) -> str:

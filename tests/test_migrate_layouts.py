@@ -241,3 +241,27 @@ def test_init_finds_trees_at_any_depth_and_proposes_the_template(repo: GitRepo) 
     config = (repo.root / ".docsync.toml").read_text()
     assert '{ path = "docs/references/architecture", kind = "ADR" },  # 3 records' in config
     assert 'template = "docs/references/architecture/template.md"' in config
+
+
+def test_another_tools_index_page_stays_where_it_is(repo: GitRepo) -> None:
+    repo.write(".log4brains.yml", "project:\n  adr:\n    path: docs/adr\n")
+    repo.write("docs/adr/20200924-use-x.md", "# Use X\n\n- Status: accepted\n\nText.\n")
+    repo.write("docs/adr/index.md", "# Knowledge base\n\nSee [the record](20200924-use-x.md).\n")
+    repo.commit("log4brains tree")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    page = (repo.root / "docs/adr/index.md").read_text()
+    assert page == "# Knowledge base\n\nSee [the record](../rfc/implemented/2020-01-01-use-x.md).\n"
+
+
+def test_a_parenthesised_definition_destination_keeps_its_fragment_balanced(
+    repo: GitRepo,
+) -> None:
+    # rust-lang/rfcs: "[RFC x]: (https://…#frag)" is a relative destination in parentheses.
+    text = "# Closures\n\nStatus: accepted\n\nSee [spec][].\n\n[spec]: (https://example.org/a.html#b)\n"
+    repo.write("docs/adr/0001-closures.md", text)
+    repo.commit("record")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    moved = (repo.root / "docs/rfc/implemented/2020-01-01-closures.md").read_text()
+    assert "[spec]: ../../adr/%28https:/example.org/a.html#b%29\n" in moved

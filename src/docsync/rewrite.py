@@ -346,10 +346,17 @@ def _new_raw(dest: _Destination, moves: _Moves) -> str | None:
             ascii_only=ascii_only,
         )
     )
-    fragment = parts.fragment
+    fragment, query = parts.fragment, parts.query
+    if not dest.angle and not path_ok:
+        # The new path's parentheses are encoded, so a kept ")" would now close nothing.
+        fragment, query = _escape_parens(fragment), _escape_parens(query)
     if renamed is not None:
         fragment = "#" + _encode(renamed, angle=dest.angle, ascii_only=ascii_only)
-    return path + parts.query + fragment
+    return path + query + fragment
+
+
+def _escape_parens(text: str) -> str:
+    return text.replace("(", "%28").replace(")", "%29")
 
 
 def _expected(dest: _Destination, moves: _Moves) -> tuple[str, str]:

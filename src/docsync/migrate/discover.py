@@ -37,6 +37,9 @@ TREE_KINDS: dict[str, str] = {
     "rfcs": "RFC",
 }
 INDEX_NAMES = frozenset({"readme.md", "index.md"})
+# The index a legacy tree keeps for people; an ``index.md`` beside it is another tool's page
+# (log4brains' home page, a docs site's section page) and stays where it is.
+LEGACY_INDEX_NAMES = frozenset({"readme.md"})
 # Folders that hold fixtures, examples of other projects or vendored code, not a team's records.
 SKIPPED_FOLDERS = frozenset(
     {"test", "tests", "testdata", "fixtures", "__fixtures__", "integration-tests",
@@ -290,8 +293,29 @@ def default_status(tree: Tree, path: str) -> str:
 
 
 def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
-    """The tree's index files (``README.md``, ``index.md``)."""
-    return [p for p in _children(tree.path, paths) if posixpath.basename(p).lower() in INDEX_NAMES]
+    """The tree's index (``README.md``): its prose is carried into the new tree's index.
+
+    An ``index.md`` is the tree's index only without a ``README.md`` and
+    without a ``.log4brains.yml`` in the repository, whose home page it is;
+    otherwise it belongs to another tool and stays (see :func:`kept_pages`).
+    """
+    paths = list(paths)
+    children = _children(tree.path, paths)
+    readmes = [p for p in children if posixpath.basename(p).lower() in LEGACY_INDEX_NAMES]
+    if readmes or ".log4brains.yml" in paths:
+        return readmes
+    return [p for p in children if posixpath.basename(p).lower() in INDEX_NAMES]
+
+
+def kept_pages(tree: Tree, paths: Iterable[str]) -> list[str]:
+    """Another tool's index pages in ``tree`` (``index.md``) that migrate leaves where they are."""
+    paths = list(paths)
+    indexes = set(index_paths(tree, paths))
+    return [
+        p
+        for p in _children(tree.path, paths)
+        if posixpath.basename(p).lower() in INDEX_NAMES and p not in indexes
+    ]
 
 
 # --------------------------------------------------------------------------- records
