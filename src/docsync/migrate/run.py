@@ -239,7 +239,9 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
 def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[str, Dated]:
     if not paths:
         return {}
-    origins = history.first_proposed(gitrepo.read_history(root, progress), paths)
+    origins = history.first_proposed(
+        gitrepo.read_history(root, progress), paths, gitrepo.blob_reader(root)
+    )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
