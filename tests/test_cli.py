@@ -86,7 +86,7 @@ def test_clean_after_fixing_the_link(repo: Path) -> None:
 def test_named_files_only_but_fragments_resolve(repo: Path) -> None:
     result = runner.invoke(app, ["check", "docs/guide.md", "--format", "json"])
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"files": 1, "findings": []}
+    assert json.loads(result.stdout) == {"version": 1, "files": 1, "findings": []}
 
 
 def test_gate_selection(repo: Path) -> None:

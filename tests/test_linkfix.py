@@ -109,3 +109,32 @@ def test_follow_heading(history: list[list[str]], fragment: str, expected: str |
 
     versions = [sections(parse("x.md", "".join(f"## {h}\n\n" for h in heads))) for heads in history]
     assert follow_heading(fragment, versions) == expected
+
+
+def test_a_repair_github_would_render_differently_is_reported_not_written(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GitHub's page made to change with every byte, so that the cmark-gfm
+    # comparison refuses the repair the markdown-it checks accept
+    from docsync import rewrite
+
+    monkeypatch.setattr(rewrite, "github_structure", lambda text: text)
+    before = (repo.root / "README.md").read_text()
+    result = run_fix(repo.root, gates=["links"])
+    assert result.fixes == ()
+    assert (repo.root / "README.md").read_text() == before
+    (finding,) = result.skipped
+    assert finding.rule == "L900"
+    assert finding.path == "README.md"
+    assert "GitHub would render the document differently" in finding.message
+
+
+def test_a_link_to_a_docs_site_heading_id_is_reported_not_rewritten(repo: GitRepo) -> None:
+    # GitHub slugs "{ #install }" as text, so #install is broken there; the
+    # docs site gives the heading that id, so rewriting the link would break it
+    # where the docs are read
+    repo.write("docs/guide.md", "# Guide\n\n## Install { #install }\n\nRun pip install docsync.\n")
+    repo.commit("site id")
+    result = run_fix(repo.root, gates=["links"])
+    assert "docs/guide.md#install" in (repo.root / "README.md").read_text()
+    assert [(f.rule, f.line) for f in result.remaining] == [("L006", 3)]

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from docsync.checks import run_check
@@ -46,6 +48,7 @@ LEGACY = {
     "docs/adr/0006-use-redis.md": _adr(
         6, "Use Redis", "Rejected", front="superseded_by: ADR-0003\n"
     ),
+    "docs/adr/0007-use-memcached.md": _adr(7, "Use Memcached", "Rejected", "**Superseded by:** ADR 0003"),
 }
 
 
@@ -82,6 +85,10 @@ def test_the_status_detail_and_front_matter_become_relations_both_ways(migrated:
     assert "Supersedes: [Use Redis](../rejected/2021-01-10-use-redis.md)\n" in sqlite
     mysql = _read(migrated, f"{R}/2021-01-10-use-mysql.md")
     assert "Status: rejected (Superseded by [Use SQLite](../implemented/2021-01-10-use-sqlite.md))\n" in mysql
+    assert "Supersedes: [Use Memcached](../rejected/2021-01-10-use-memcached.md)\n" in sqlite
+    memcached = _read(migrated, f"{R}/2021-01-10-use-memcached.md")
+    assert "\nSuperseded by: [Use SQLite](../implemented/2021-01-10-use-sqlite.md)\n" in memcached
+    assert "**" not in memcached
     redis = _read(migrated, f"{R}/2021-01-10-use-redis.md")
     assert "Superseded by: [Use SQLite](../implemented/2021-01-10-use-sqlite.md)\n" in redis
     assert redis.startswith("---\nsuperseded_by: ADR-0003\n---\n")  # front matter kept as written
@@ -123,6 +130,54 @@ def test_the_index_draws_the_relations_and_the_gates_pass(migrated: Migrated) ->
     index = _read(migrated, "docs/rfc/README.md")
     assert "  r_use_sqlite -->|supersedes| r_use_mysql\n" in index
     assert "  r_use_sqlite -->|supersedes| r_use_redis\n" in index
+    assert "  r_use_sqlite -->|supersedes| r_use_memcached\n" in index
     assert "  r_help_scripts -.->|amends| r_help_comments\n" in index
     findings = run_check(migrated.repo.root).findings
     assert [f"{f.path}:{f.line} {f.rule}" for f in findings] == []
+
+
+def test_a_second_run_finds_nothing_to_do(migrated: Migrated, monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate_git_environ(monkeypatch)
+    monkeypatch.chdir(migrated.repo.root)
+    again = runner.invoke(app, ["migrate", "--format", "json"])
+    assert json.loads(again.stdout)["topics"] == []
+    assert migrated.repo.git("status", "--porcelain") == ""
+
+
+_PIECES = [
+    "Status: rejected (superseded by [B](b.md))",
+    "Status: implemented",
+    "Supersedes [B](b.md)",
+    "**Amends:** [A](a.md)",
+    "Amended by: ADR 9",
+    "It is superseded by [B](b.md) now.",
+    "> Supersedes: [A](a.md)",
+    "partly superseded by [A](a.md)",
+    "---\nsuperseded_by: ADR-0002\n---",
+    "plain words",
+    "`Supersedes: [B](b.md)`",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    a=st.lists(st.sampled_from(_PIECES), max_size=4),
+    b=st.lists(st.sampled_from(_PIECES), max_size=4),
+)
+def test_relate_never_raises_and_twice_is_once(a: list[str], b: list[str]) -> None:
+    from docsync.config import DEFAULT_RELATIONS
+    from docsync.migrate.relations import relate
+    from docsync.records.model import IdTarget
+    from docsync.writer import FileWrite
+
+    folder = "docs/rfc/implemented"
+    titles = {f"{folder}/a.md": "A", f"{folder}/b.md": "B"}
+    ids = {("ADR", 2, None): IdTarget(f"{folder}/b.md", "B")}
+    writes = [
+        FileWrite(f"{folder}/a.md", "# A\n\n" + "\n\n".join(a) + "\n"),
+        FileWrite(f"{folder}/b.md", "# B\n\n" + "\n\n".join(b) + "\n"),
+    ]
+    once = relate(writes, titles, DEFAULT_RELATIONS, ids)
+    twice = relate(list(once.writes), titles, DEFAULT_RELATIONS, ids)
+    assert [w.text for w in twice.writes] == [w.text for w in once.writes]
+    assert twice.edges == once.edges

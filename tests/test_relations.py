@@ -371,3 +371,15 @@ def test_configured_relations_add_to_the_defaults() -> None:
 def test_bad_relations_are_config_errors(table: dict[str, object]) -> None:
     with pytest.raises(ConfigError, match="relations"):
         parse_table(table, ".docsync.toml")
+
+
+def test_the_conventions_doc_says_how_to_supersede() -> None:
+    from docsync.config import Config
+    from docsync.records.conventions import conventions_for, render_generated
+
+    found = conventions_for(Config(relations={**RELATIONS, "extends": "extended by"}), [], "docs/rfc/README.md")
+    assert found is not None
+    text = " ".join(render_generated(found).split())
+    assert '`docsync new "Title" --supersedes <old record>` creates the new record' in text
+    assert "moves to `rejected/` with `Status: rejected (superseded by [New title](path) on <date>)`" in text
+    assert "`Amends:` and `Amended by:`, `Extends:` and `Extended by:`" in text

@@ -414,3 +414,59 @@ def file_digest(path: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+_TARGETS_MAGIC = "docsync-link-targets"
+
+
+class TargetCache:
+    """The repository paths each document's links resolve to, by path and content key:
+    what ``--changed`` and ``--staged`` ask of every file ("does it link into what
+    changed?") without unpickling a single document on a warm run. Plain data only."""
+
+    def __init__(self, file: Path, entries: dict[str, tuple[str, ...]]) -> None:
+        self._file = file
+        self._entries = entries
+        self._added = False
+
+    @classmethod
+    def open(cls, git_dir: Path) -> TargetCache:
+        file = git_dir / "docsync" / "link-targets.pickle"
+        try:
+            with open(file, "rb") as handle:
+                payload = _DataUnpickler(handle).load()
+        except Exception:  # missing, corrupt or foreign: start afresh
+            return cls(file, {})
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _TARGETS_MAGIC
+            or payload.get("fingerprint") != fingerprint()
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return cls(file, {})
+        entries = {
+            key: value
+            for key, value in payload["entries"].items()
+            if isinstance(key, str)
+            and isinstance(value, tuple)
+            and all(isinstance(v, str) for v in value)
+        }
+        return cls(file, entries)
+
+    @staticmethod
+    def key(path: str, content_key: str) -> str:
+        return f"{path}\0{content_key}"
+
+    def get(self, key: str) -> tuple[str, ...] | None:
+        return self._entries.get(key)
+
+    def put(self, key: str, targets: tuple[str, ...]) -> None:
+        self._entries[key] = targets
+        self._added = True
+
+    def save(self, keep: set[str]) -> None:
+        """Write the entries in ``keep`` (the files as they are now), if anything was added."""
+        if not self._added:
+            return
+        kept = {k: v for k, v in self._entries.items() if k in keep}
+        _write(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})

@@ -8,13 +8,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import wrapfix
-from .config import GATES, Config
+from .cache import TargetCache
+from .config import FILES_GATE, GATES, Config
 from .config import load as load_config
 from .errors import DocsyncError
 from .gates import links, wrap
 from .gitrepo import changed_files, find_repo, staged_changes
 from .model import Document, Finding
-from .workspace import Progress, Workspace, load_workspace
+from .rules import UNUSED_SUPPRESSION, by_code
+from .selection import Selection
+from .suggest import did_you_mean
+from .suppressions import MARKER as SUPPRESSION_MARKER
+from .suppressions import FileSuppressions
+from .workspace import Documents, Progress, Workspace, load_workspace
 from .writer import FileWrite, write_all
 
 
@@ -23,18 +29,66 @@ class CheckResult:
     files: int
     findings: tuple[Finding, ...]
     gates: tuple[str, ...]
+    silenced: int = 0
+    config: str = "(defaults)"
+    hint: str | None = None
 
     @property
     def exit_code(self) -> int:
         return 1 if self.findings else 0
 
 
-def _gates(requested: Sequence[str] | None, config: Config) -> tuple[str, ...]:
+def _gates(requested: Sequence[str] | None, config: Config, selection: Selection) -> tuple[str, ...]:
+    """The gates to run: ``--gate`` or config's, less those whose every rule is deselected.
+    ``files`` is accepted and runs no gate: the file rules are always on."""
     chosen = tuple(requested) if requested else config.gates
-    unknown = [g for g in chosen if g not in GATES]
-    if unknown:
-        raise DocsyncError(f"unknown gate {unknown[0]!r} (gates: {', '.join(GATES)})")
-    return chosen
+    for name in chosen:
+        if name not in (*GATES, FILES_GATE):
+            known = (*GATES, FILES_GATE)
+            hint = did_you_mean(name, known) or f" (gates: {', '.join(known)})"
+            raise DocsyncError(f"unknown gate {name!r}{hint}")
+    return selection.gates(tuple(g for g in chosen if g != FILES_GATE))
+
+
+@dataclass(frozen=True)
+class Filtered:
+    kept: tuple[Finding, ...]
+    silenced: tuple[Finding, ...]
+
+
+def filter_findings(
+    workspace: Workspace,
+    findings: Sequence[Finding],
+    selection: Selection,
+    ran: Sequence[str] = (),
+    report_unused: bool = False,
+) -> Filtered:
+    """Findings split into those reported and those ``selection`` or an inline
+    suppression silences; with ``report_unused``, S001 for each idle suppression."""
+    rules = by_code()
+    suppressions: dict[str, FileSuppressions] = {}
+
+    def of(path: str) -> FileSuppressions:
+        if path not in suppressions:
+            doc = workspace.documents.get(path)
+            suppressions[path] = FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])
+        return suppressions[path]
+
+    kept: list[Finding] = []
+    silenced: list[Finding] = []
+    for finding in findings:
+        rule = rules.get(finding.rule)
+        quiet = rule is not None and (
+            not selection.reports(rule, finding.path) or of(finding.path).silences(rule, finding.line)
+        )
+        (silenced if quiet else kept).append(finding)
+    if report_unused:
+        every_gate = set(ran) >= set(GATES)
+        unused_rule = rules[UNUSED_SUPPRESSION]
+        for path in workspace.selected:
+            if selection.reports(unused_rule, path):
+                kept.extend(of(path).unused(path, ran, every_gate))
+    return Filtered(tuple(sorted(kept, key=Finding.sort_key)), tuple(silenced))
 
 
 def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
@@ -66,30 +120,96 @@ def run_check(
     changed_since: str | None = None,
     progress: Progress | None = None,
     staged: bool = False,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
+    report_unused: bool = False,
+    within: str | None = None,
+    stdin: tuple[str, str] | None = None,
 ) -> CheckResult:
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
     that link to them; ``staged`` to the paths the index changes (both sides of a
-    rename, deletes too) plus the files that link to them. ``progress`` hears how
-    parsing goes (see :func:`load_workspace`)."""
+    rename, deletes too) plus the files that link to them. ``select`` replaces the
+    config's selection and ``ignore`` adds to its (see :mod:`docsync.selection`);
+    inline suppressions apply, and ``report_unused`` reports those that silence
+    nothing. ``within`` (a folder) narrows the report to the files in it;
+    ``stdin`` (path, text) checks that text as the file at path, alone, with the
+    repository as its link context. ``progress`` hears how parsing goes (see
+    :func:`load_workspace`)."""
     repo = find_repo(start)
-    config = config or load_config(repo.root)
-    chosen = _gates(gates, config)
+    config = config or load_config(repo.root, start)
+    selection = Selection.of(config, select, ignore)
+    chosen = _gates(gates, config, selection)
     summarizer = links.Summarizer if "links" in chosen else None
-    workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
+    if stdin is not None:
+        workspace = _with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
+    else:
+        workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
+    if within is not None:
+        inside = tuple(p for p in workspace.selected if p.startswith(within.rstrip("/") + "/"))
+        workspace = replace(
+            workspace, selected=inside, problems=tuple(p for p in workspace.problems if p.path in inside)
+        )
     if changed_since is not None:
         workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
     if staged:
         workspace = narrow_to(workspace, staged_changes(workspace.root))
-    return CheckResult(workspace.files_checked, tuple(findings_for(workspace, chosen)), chosen)
+    found = filter_findings(
+        workspace, findings_for(workspace, chosen), selection, chosen, report_unused
+    )
+    return CheckResult(
+        workspace.files_checked,
+        found.kept,
+        chosen,
+        len(found.silenced),
+        config.origin,
+        _convention_hint(workspace, found.kept) if config.origin == "(defaults)" else None,
+    )
+
+
+def _with_text(workspace: Workspace, path: str, text: str) -> Workspace:
+    """The workspace with ``text`` as the file at ``path``, the only one reported on."""
+    from collections import ChainMap
+
+    from .markdown import parse
+
+    doc = parse(path, text.replace("\r\n", "\n"))
+    # not a Documents: the gates' result caches, keyed by file content, stay out of it
+    documents: ChainMap[str, Document] = ChainMap({path: doc}, dict(workspace.documents))
+    return replace(workspace, documents=documents, problems=(), selected=(path,))
+
+
+HINT_MINIMUM = 20
+"""Wrap findings from which a repository without config hears which convention it seems to follow."""
+
+
+def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str | None:
+    count = sum(1 for f in findings if f.gate == "wrap")
+    if count < HINT_MINIMUM:
+        return None
+    from .adopt import choose_wrap, wrap_counts
+
+    documents = [d for p in workspace.selected if (d := workspace.documents.get(p)) is not None]
+    counts = wrap_counts(documents, workspace.config)
+    mode = choose_wrap(counts)
+    if mode == workspace.config.wrap:
+        return None
+    breaking = {c.mode: c.paragraphs for c in counts}
+    shown = f'"{mode}"' if isinstance(mode, str) else str(mode)
+    return (
+        f"{count} wrap findings and no docsync config: the prose appears to follow wrap = {shown} "
+        f"({breaking[mode]} paragraphs break it, {breaking[workspace.config.wrap]} break the "
+        f'default "none"); run `docsync init` to write a config that says so.'
+    )
 
 
 def narrow_to(workspace: Workspace, changed: frozenset[str]) -> Workspace:
     """The workspace reporting only on ``changed`` and the files linking into it."""
+    targets = _link_targets(workspace)
     selected = [
         path
         for path in workspace.selected
-        if path in changed or _links_into(workspace.documents.get(path), changed)
+        if path in changed or not changed.isdisjoint(targets.get(path, ()))
     ]
     chosen = set(selected)
     return replace(
@@ -99,14 +219,37 @@ def narrow_to(workspace: Workspace, changed: frozenset[str]) -> Workspace:
     )
 
 
-def _links_into(doc: Document | None, changed: frozenset[str]) -> bool:
-    if doc is None:
-        return False
+def _link_targets(workspace: Workspace) -> dict[str, tuple[str, ...]]:
+    """Where each selected document's links resolve, through a cache keyed by content."""
+    documents = workspace.documents
+    keys = documents.content_keys if isinstance(documents, Documents) else {}
+    store = TargetCache.open(workspace.git_dir) if keys and workspace.config.cache else None
+    found: dict[str, tuple[str, ...]] = {}
+    wanted: set[str] = set()
+    for path in workspace.selected:
+        content = keys.get(path)
+        key = TargetCache.key(path, content) if content is not None else None
+        known = store.get(key) if store is not None and key is not None else None
+        if known is None:
+            doc = documents.get(path)
+            known = _targets_of(doc) if doc is not None else ()
+            if store is not None and key is not None:
+                store.put(key, known)
+        if key is not None:
+            wanted.add(key)
+        found[path] = known
+    if store is not None:
+        store.save(wanted)
+    return found
+
+
+def _targets_of(doc: Document) -> tuple[str, ...]:
+    targets = set()
     for _, url in links.link_targets(doc):
         target = links.resolve_url(doc.path, url)
-        if target is not None and target[0] in changed:
-            return True
-    return False
+        if target is not None:
+            targets.add(target[0])
+    return tuple(sorted(targets))
 
 
 @dataclass(frozen=True)
@@ -176,7 +319,47 @@ def _links_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
     return _PhaseResult(result.writes, result.unfixable)
 
 
-_PHASES = (_wrap_phase, _links_phase, _tree_phase)
+_PHASES = (
+    (("wrap",), _wrap_phase),
+    (("links",), _links_phase),
+    (("layout", "refs"), _tree_phase),
+)
+
+
+def _unsuppressed(
+    workspace: Workspace,
+    writes: Sequence[FileWrite],
+    gates: Sequence[str],
+    selection: Selection,
+) -> list[FileWrite]:
+    """``writes`` without the changes that would fix a finding that is silenced:
+    each changed stretch of lines holding such a finding is put back as it was."""
+    if not writes:
+        return []
+    found = findings_for(workspace, gates)
+    silenced: dict[str, set[int]] = {}
+    for finding in filter_findings(workspace, found, selection).silenced:
+        silenced.setdefault(finding.path, set()).add(finding.line)
+    out: list[FileWrite] = []
+    for write in writes:
+        lines = silenced.get(write.path)
+        if lines:
+            write = replace(write, text=_kept_lines(_current_text(workspace, write.path), write.text, lines))
+        if write.text != _current_text(workspace, write.path):
+            out.append(write)
+    return out
+
+
+def _kept_lines(before: str, after: str, lines: set[int]) -> str:
+    """``after``, except that each changed stretch of ``before`` touching ``lines`` stays."""
+    old = before.splitlines(keepends=True)
+    new = after.splitlines(keepends=True)
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        touched = tag != "equal" and any(i1 + 1 <= line <= max(i2, i1 + 1) for line in lines)
+        out.extend(old[i1:i2] if tag == "equal" or touched else new[j1:j2])
+    return "".join(out)
 
 
 def run_fix(
@@ -186,25 +369,33 @@ def run_fix(
     write: bool = True,
     config: Config | None = None,
     progress: Progress | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
 ) -> FixResult:
     """Fix what can be fixed safely; ``write=False`` only computes the fixes.
 
     Fixers run one after another (wrap, links, then the record tree), each on
     the repository as the previous one left it. Without ``write`` the later
     phases see the original files, and a file an earlier phase would change is
-    left to that phase, so the report never shows two clashing fixes.
+    left to that phase, so the report never shows two clashing fixes. A finding
+    that is not reported (``select``/``ignore``, inline suppressions) is not fixed.
     """
     repo = find_repo(start)
-    config = config or load_config(repo.root)
-    chosen = _gates(gates, config)
+    config = config or load_config(repo.root, start)
+    selection = Selection.of(config, select, ignore)
+    chosen = _gates(gates, config, selection)
     workspace = load_workspace(start, paths, config, progress=progress)
     originals: dict[str, str] = {}
     planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
-    for phase in _PHASES:
+    for phase_gates, phase in _PHASES:
         result = phase(workspace, chosen)
-        skipped.extend(result.skipped)
-        fresh = [w for w in result.writes if write or w.path not in planned]
+        skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
+        writes = result.writes
+        if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
+            ran = [g for g in phase_gates if g in chosen]
+            writes = tuple(_unsuppressed(workspace, writes, ran, selection))
+        fresh = [w for w in writes if write or w.path not in planned]
         for change in fresh:
             originals.setdefault(change.path, _current_text(workspace, change.path))
             planned[change.path] = change
@@ -216,7 +407,7 @@ def run_fix(
         for path, change in sorted(planned.items())
         if originals[path] != change.text
     )
-    remaining = findings_for(workspace, chosen) if write else []
+    remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept if write else ()
     skipped_keys = {f.sort_key() for f in skipped}
     return FixResult(
         workspace.files_checked,
@@ -224,6 +415,11 @@ def run_fix(
         tuple(skipped),
         tuple(f for f in remaining if f.sort_key() not in skipped_keys),
     )
+
+
+def _has_directives(workspace: Workspace, path: str) -> bool:
+    doc = workspace.documents.get(path)
+    return doc is not None and SUPPRESSION_MARKER in doc.text
 
 
 def _current_text(workspace: Workspace, path: str) -> str:

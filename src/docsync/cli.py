@@ -24,7 +24,8 @@ from rich.console import Console
 
 from . import __version__, report
 from .adopt_hooks import DEFAULT_HOOK_REPO
-from .checks import run_check, run_fix
+from .checks import CheckResult, run_check, run_fix
+from .config import Config
 from .errors import DocsyncError
 from .gitrepo import find_repo
 from .model import Finding
@@ -46,16 +47,22 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-stdout = Console(highlight=False, soft_wrap=True)
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+_PLAIN = bool(os.environ.get("NO_COLOR"))  # no colour, and no bold or dim either
+stdout = Console(highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
+stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
 
 
 class Format(StrEnum):
     text = "text"
+    concise = "concise"
     json = "json"
+    json_lines = "json-lines"
     github = "github"
+    gitlab = "gitlab"
     sarif = "sarif"
+    junit = "junit"
 
 
 @contextmanager
@@ -79,7 +86,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
     """docsync keeps design records (ADRs, RFCs) and their links in order."""
@@ -89,6 +96,9 @@ def _paths(raw: list[Path] | None) -> list[str] | None:
     if not raw:
         return None
     root = find_repo(Path.cwd()).root
+    for path in raw:
+        if not path.exists() and not path.is_symlink():
+            raise DocsyncError(f"{path}: no such file or folder")
     return [relative_to_root(root, Path.cwd(), str(p)) for p in raw]
 
 
@@ -97,6 +107,28 @@ PathsArg = Annotated[
 ]
 GateOpt = Annotated[
     list[str] | None, typer.Option("--gate", "-g", help="Run only this gate (repeatable).")
+]
+def _codes(raw: list[str] | None) -> list[str]:
+    """``--select L001,W --select links`` as one list."""
+    return [part.strip() for item in raw or () for part in item.split(",") if part.strip()]
+
+
+SelectOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--select",
+        metavar="CODES",
+        help="Report only these rule codes, prefixes or gates (comma-separated, repeatable; "
+        "replaces config's select).",
+    ),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ignore",
+        metavar="CODES",
+        help="Do not report these rule codes, prefixes or gates (adds to config's ignore).",
+    ),
 ]
 FormatOpt = Annotated[
     Format,
@@ -110,6 +142,69 @@ RelationOpt = Annotated[
         help="Write this configured relation instead of supersession (e.g. amends).",
     ),
 ]
+
+
+class Color(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def _consoles(color: Color) -> None:
+    """Style on a terminal (``auto``), always, or never; ``NO_COLOR`` means never
+    unless ``--color always``: no colour, no bold, no dim."""
+    global stdout, stderr
+    plain = color is Color.never or (color is Color.auto and bool(os.environ.get("NO_COLOR")))
+    forced = True if color is Color.always else None
+    if plain:
+        stdout = Console(highlight=False, soft_wrap=True, color_system=None)
+        stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None)
+        return
+    stdout = Console(highlight=False, soft_wrap=True, force_terminal=forced)
+    stderr = Console(stderr=True, highlight=False, soft_wrap=True, force_terminal=forced)
+
+
+ColorOpt = Annotated[
+    Color, typer.Option("--color", help="Style the text output: auto (a terminal), always, never.")
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        metavar="PATH",
+        help="Use this .docsync.toml (or pyproject.toml) instead of the nearest one.",
+    ),
+]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Say which config file was used, on stderr.")
+]
+
+
+def _config(path: Path | None) -> Config | None:
+    if path is None:
+        return None
+    from .config import load_file
+
+    return load_file(path)
+
+
+def _within(paths: list[Path] | None) -> str | None:
+    """Run from a subdirectory without paths: that subdirectory (the whole repository
+    is still the link context)."""
+    if paths:
+        return None
+    root = find_repo(Path.cwd()).root
+    here = relative_to_root(root, Path.cwd(), ".")
+    return None if here == "." else here
+
+
+def _from_here(findings: list[Finding]) -> list[Finding]:
+    """Findings with paths relative to the current directory, for people to open."""
+    root = find_repo(Path.cwd()).root
+    prefix = os.path.relpath(root, Path.cwd())
+    if prefix == ".":
+        return findings
+    return [replace(f, path=os.path.relpath(root / f.path, Path.cwd())) for f in findings]
 
 
 @app.command()
@@ -136,31 +231,104 @@ def check(
             "that link to it: the pre-commit hook.",
         ),
     ] = False,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    report_unused: Annotated[
+        bool,
+        typer.Option(
+            "--report-unused-suppressions", help="Report suppression comments that silence nothing (S001)."
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print the findings and nothing else.")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (errors are still 2).")
+    ] = False,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print how many findings each rule has, not the findings.")
+    ] = False,
+    config_path: ConfigOpt = None,
+    color: ColorOpt = Color.auto,
+    verbose: VerboseOpt = False,
+    stdin_filename: Annotated[
+        str | None,
+        typer.Option(
+            "--stdin-filename",
+            metavar="PATH",
+            help="With '-' as the path: where the text read from stdin lives, for resolving its links.",
+        ),
+    ] = None,
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
+    _consoles(color)
     changed_since = (since or "") if changed or since else None
-    with _errors(), ProgressBar(stderr, enabled=output is Format.text) as progress:
+    textual = output in (Format.text, Format.concise)
+    with _errors(), ProgressBar(stderr, enabled=textual and not quiet) as progress:
+        stdin = _stdin(paths, stdin_filename)
         result = run_check(
             Path.cwd(),
-            _paths(paths),
+            None if stdin else _paths(paths),
             gate,
+            config=_config(config_path),
             changed_since=changed_since,
             progress=progress,
             staged=staged,
+            select=_codes(select) or None,
+            ignore=_codes(ignore),
+            report_unused=report_unused,
+            within=None if stdin or staged or changed_since is not None else _within(paths),
+            stdin=stdin,
         )
-    _emit(output, result.files, list(result.findings))
-    raise typer.Exit(result.exit_code)
+        shown = _from_here(list(result.findings)) if textual or statistics else list(result.findings)
+    if verbose:
+        used = result.config if result.config != "(defaults)" else "none found, the defaults"
+        stderr.print(f"docsync: config: {used}", markup=False)
+    if statistics:
+        sys.stdout.write(report.statistics(shown))
+    else:
+        _emit(output, result.files, shown, quiet)
+    if not quiet and textual and not statistics:
+        _hint(result)
+    raise typer.Exit(0 if exit_zero and result.exit_code == 1 else result.exit_code)
 
 
-def _emit(output: Format, files: int, findings: list[Finding]) -> None:
+def _stdin(paths: list[Path] | None, filename: str | None) -> tuple[str, str] | None:
+    """``-`` as the only path: (repository path, text read from stdin)."""
+    if not paths or [str(p) for p in paths] != ["-"]:
+        if filename is not None:
+            raise DocsyncError("--stdin-filename needs '-' as the path")
+        return None
+    if filename is None:
+        raise DocsyncError("'-' reads stdin: give its path with --stdin-filename")
+    root = find_repo(Path.cwd()).root
+    return relative_to_root(root, Path.cwd(), filename), sys.stdin.read()
+
+
+def _hint(result: CheckResult) -> None:
+    if result.hint:
+        stderr.print(result.hint, markup=False)
+
+
+def _emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:
     if output is Format.json:
         sys.stdout.write(report.as_json(files, findings))
+    elif output is Format.json_lines:
+        sys.stdout.write(report.as_json_lines(findings))
     elif output is Format.github:
         sys.stdout.write(report.as_github(findings))
+    elif output is Format.gitlab:
+        sys.stdout.write(report.as_gitlab(findings))
     elif output is Format.sarif:
         sys.stdout.write(report.as_sarif(findings))
+    elif output is Format.junit:
+        sys.stdout.write(report.as_junit(files, findings))
+    elif output is Format.concise:
+        sys.stdout.write(report.as_concise(findings))
+        if not quiet:
+            sys.stdout.write(report.summary(files, findings) + "\n")
     else:
-        report.print_text(stdout, files, findings)
+        report.print_text(stdout, files, findings, summary_line=not quiet)
 
 
 @app.command()
@@ -171,11 +339,23 @@ def fix(
         bool, typer.Option("--check", help="Write nothing; exit 1 if anything would change.")
     ] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Write nothing; print a unified diff.")] = False,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    config_path: ConfigOpt = None,
 ) -> None:
     """Repair what the gates can repair safely, never changing what the Markdown renders to."""
     dry = check_only or diff
     with _errors(), ProgressBar(stderr) as progress:
-        result = run_fix(Path.cwd(), _paths(paths), gate, write=not dry, progress=progress)
+        result = run_fix(
+            Path.cwd(),
+            _paths(paths),
+            gate,
+            write=not dry,
+            config=_config(config_path),
+            progress=progress,
+            select=_codes(select) or None,
+            ignore=_codes(ignore),
+        )
     for change in result.fixes:
         if diff:
             sys.stdout.write(change.diff())

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .suggest import did_you_mean
 
 WrapMode = str | int  # "none" | "sentence" | "off" | width
 
@@ -46,6 +47,9 @@ DEFAULT_STATES: Mapping[str, str] = {
     "rejected": "rejected",
 }
 GATES = ("links", "wrap", "layout", "refs")
+FILES_GATE = "files"
+"""The file rules (F001-F004): always on, as a file that cannot be read cannot be checked;
+``--gate files`` runs them alone, ``ignore``/``--ignore`` silences them."""
 DEFAULT_RELATIONS: Mapping[str, str] = {"supersedes": "superseded by", "amends": "amended by"}
 """Relation pairs between records: what the newer record says → what the older one says."""
 
@@ -90,6 +94,10 @@ class Config:
     relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     template: str | None = None
     conventions: str | None = "docs/AGENTS.md"
+    # which rule codes are reported (see selection.py); validated against the rules there
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # where the config came from (for messages)
     origin: str = "(defaults)"
 
@@ -108,6 +116,18 @@ def _wrap(value: Any) -> WrapMode | None:
     if isinstance(value, str) and value in ("none", "sentence", "off"):
         return value
     return None
+
+
+def _per_file(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    if not isinstance(value, dict):
+        return None
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for glob, codes in value.items():
+        names = _strings(codes)
+        if names is None:
+            return None
+        out.append((glob, names))
+    return tuple(out)
 
 
 def _gates(value: Any) -> tuple[str, ...] | None:
@@ -218,7 +238,11 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     ),
     "template": (_str, "a file path"),
     "conventions": (_optional_path, "a file path or false"),
+    "select": (_strings, "a list of rule codes, prefixes or gate names"),
+    "ignore": (_strings, "a list of rule codes, prefixes or gate names"),
+    "per-file-ignores": (_per_file, 'a table of glob = ["rule code, prefix or gate", …]'),
 }
+_FIELDS = {"per-file-ignores": "per_file_ignores"}
 
 
 def parse_table(table: Mapping[str, Any], origin: str) -> Config:
@@ -226,12 +250,13 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
     values: dict[str, Any] = {}
     for key, raw in table.items():
         if key not in _KEYS:
-            raise ConfigError(f"{origin}: unknown key {key!r} (known keys: {', '.join(_KEYS)})")
+            hint = did_you_mean(key, _KEYS) or f" (known keys: {', '.join(_KEYS)})"
+            raise ConfigError(f"{origin}: unknown key {key!r}{hint}")
         parser, expected = _KEYS[key]
         value = parser(raw)
         if value is None:
-            raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {raw!r}")
-        values[key] = value
+            raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {raw!r}{_gate_hint(key, raw)}")
+        values[_FIELDS.get(key, key)] = value
     if "statuses" in values:
         values["statuses"] = {**DEFAULT_STATUSES, **values["statuses"]}
     states = values.get("states", DEFAULT_STATES)
@@ -271,6 +296,13 @@ def _source_states(
     return replace(source, status=state(source.status) if source.status else "", folders=folders)
 
 
+def _gate_hint(key: str, raw: Any) -> str:
+    if key != "gates" or not isinstance(raw, list):
+        return ""
+    wrong = [g for g in raw if isinstance(g, str) and g not in GATES]
+    return did_you_mean(wrong[0], GATES) if wrong else ""
+
+
 def _merged_relations(configured: Mapping[str, str], origin: str) -> dict[str, str]:
     merged = {**DEFAULT_RELATIONS, **configured}
     phrases = [*merged, *merged.values()]
@@ -288,17 +320,46 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path.name}: cannot read: {exc.strerror}") from None
 
 
-def load(root: Path) -> Config:
-    """The configuration of the repository at ``root``."""
-    dedicated = root / ".docsync.toml"
+def _in_folder(folder: Path, shown: str) -> Config | None:
+    """The config kept in ``folder`` (``shown`` is how messages name the folder), if any."""
+    dedicated = folder / ".docsync.toml"
     if dedicated.is_file():
-        return parse_table(_read_toml(dedicated), ".docsync.toml")
-    pyproject = root / "pyproject.toml"
+        return parse_table(_read_toml(dedicated), f"{shown}.docsync.toml")
+    pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
         tool = _read_toml(pyproject).get("tool", {})
         table = tool.get("docsync") if isinstance(tool, dict) else None
         if table is not None:
             if not isinstance(table, dict):
-                raise ConfigError("pyproject.toml: [tool.docsync] must be a table")
-            return parse_table(table, "pyproject.toml [tool.docsync]")
-    return Config()
+                raise ConfigError(f"{shown}pyproject.toml: [tool.docsync] must be a table")
+            return parse_table(table, f"{shown}pyproject.toml [tool.docsync]")
+    return None
+
+
+def load(root: Path, start: Path | None = None) -> Config:
+    """The configuration of the repository at ``root``: the nearest ``.docsync.toml``, or
+    ``pyproject.toml`` with a ``[tool.docsync]`` table, from ``start`` (default: ``root``)
+    up to ``root``. Paths in it stay relative to the repository root."""
+    root = root.resolve()
+    folder = (start or root).resolve()
+    if folder != root and root not in folder.parents:
+        folder = root
+    while True:
+        shown = folder.relative_to(root).as_posix() + "/" if folder != root else ""
+        found = _in_folder(folder, shown)
+        if found is not None or folder == root:
+            return found or Config()
+        folder = folder.parent
+
+
+def load_file(path: Path) -> Config:
+    """The configuration in ``path`` (``--config``): a ``.docsync.toml``-style file, or a
+    ``pyproject.toml`` whose ``[tool.docsync]`` table is read."""
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("docsync", {}) if isinstance(tool, dict) else {}
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.docsync] must be a table")
+        return parse_table(table, f"{path} [tool.docsync]")
+    return parse_table(data, str(path))

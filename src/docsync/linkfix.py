@@ -20,9 +20,9 @@ from .errors import GitError
 from .gates.links import RepoIndex, anchors_of, link_targets, resolve_url
 from .gitrepo import read_blobs, read_history
 from .history import CommitChanges, rename_map, versions
-from .markdown import SourceError, parse_bytes
+from .markdown import SourceError, parse_bytes, site_heading_id
 from .model import Document, Finding, Heading
-from .rewrite import rewrite_document
+from .rewrite import RewriteError, rewrite_document
 from .workspace import Workspace
 from .writer import FileWrite
 
@@ -126,9 +126,18 @@ def broken_fragments(doc: Document, index: RepoIndex) -> set[tuple[str, str]]:
         path, fragment = target
         known = anchors_of(path, index)
         markdown = path.lower().endswith((".md", ".markdown"))
-        if markdown and known is not None and fragment.lower() not in (*known[0], "top"):
+        missing = markdown and known is not None and fragment.lower() not in (*known[0], "top")
+        if missing and fragment.lower() not in _site_ids(index.document(path)):
             broken.add((path, fragment))
     return broken
+
+
+def _site_ids(doc: Document | None) -> set[str]:
+    """The ``{#id}`` ids a docs site gives ``doc``'s headings: a link to one is
+    broken on GitHub but works on the site, so it is reported, never rewritten."""
+    if doc is None:
+        return set()
+    return {found.lower() for h in doc.headings if (found := site_heading_id(h.text))}
 
 
 def follow_heading(fragment: str, history: Sequence[tuple[Section, ...]]) -> str | None:
@@ -202,19 +211,33 @@ def fix(workspace: Workspace) -> LinkFixResult:
     fragments_by_doc = {doc.path: broken_fragments(doc, index) for doc in documents}
     fragments = fragment_repairs(set().union(*fragments_by_doc.values()), history)
     writes: list[FileWrite] = []
+    unfixable: list[Finding] = []
     for doc in documents:
         fixable_fragment = any(f in fragments.get(p, {}) for p, f in fragments_by_doc[doc.path])
         if not (broken_by_doc[doc.path] & moves.keys() or fixable_fragment):
             continue
-        text, _ = rewrite_document(
-            doc,
-            old_path=doc.path,
-            new_path=doc.path,
-            moves=moves,
-            fragments=fragments,
-            ids={},
-            exists=lambda p: _exists(index, p),
-        )
+        try:
+            text, _ = rewrite_document(
+                doc,
+                old_path=doc.path,
+                new_path=doc.path,
+                moves=moves,
+                fragments=fragments,
+                ids={},
+                exists=lambda p: _exists(index, p),
+            )
+        except RewriteError as error:
+            unfixable.append(_not_fixed(doc, error))
+            continue
         if text != doc.text:
             writes.append(FileWrite(doc.path, text, doc.newline, doc.bom))
-    return LinkFixResult(tuple(writes))
+    return LinkFixResult(tuple(writes), tuple(unfixable))
+
+
+def _not_fixed(doc: Document, error: RewriteError) -> Finding:
+    """The file reported, not written: its repair failed verification (for
+    instance GitHub would render it differently)."""
+    return Finding(
+        "links", "L900", doc.path, 1, 1,
+        f"links left as they were: {error.reason}; repair them by hand",
+    )

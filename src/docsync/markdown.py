@@ -69,6 +69,7 @@ __all__ = [
     "parse_bytes",
     "render_html",
     "render_signature",
+    "site_heading_id",
 ]
 
 PARSER_VERSIONS = f"markdown-it-py {markdown_it.__version__}, mdit-py-plugins {mdit_py_plugins.__version__}"
@@ -638,6 +639,7 @@ class _Builder:
     paragraphs: list[Paragraph] = field(default_factory=list)
     used_labels: set[str] = field(default_factory=set)
     footnote_refs: list[str] = field(default_factory=list)  # labels, one per reference
+    admonitions: list[int] = field(default_factory=list)  # opening lines of the open ones
     cell_cursor: dict[int, int] = field(default_factory=dict)  # table line → where the next cell is
 
     # -- positions
@@ -701,9 +703,13 @@ class _Builder:
                 containers.append(_CONTAINERS[kind])
                 if kind in _FENCED and token.map:
                     self.add_fence_lines(token)
+                if kind == "admonition_open":
+                    self.admonitions.append(token.map[0] if token.map else -2)
             elif kind in _CONTAINER_CLOSERS:
                 if containers:  # a nested footnote's close can come without its open
                     containers.pop()
+                if kind == "admonition_close" and self.admonitions:
+                    self.admonitions.pop()
             elif kind in _BLOCKS and token.map:
                 self.blocks.append(Block(_BLOCKS[kind], LineSpan(token.map[0] + 1, token.map[1])))
                 if kind == "html_block":
@@ -712,6 +718,20 @@ class _Builder:
             opener = token
         for start, end in env.get("docsync_definitions", []):
             self.add_definitions(start, end)
+
+    def code_on_github(self, first_line: int) -> bool:
+        """Whether GitHub renders a paragraph of an admonition's body as code.
+
+        MkDocs reads an admonition's indented body as Markdown; GitHub, which
+        knows no admonitions, reads it as the continuation of the ``!!!``
+        line's paragraph where it follows that line directly, and as an
+        indented code block everywhere else (after a blank line, in a
+        nested admonition). Such a paragraph is prose to one reader and code
+        to the other, so no rewriter may touch it.
+        """
+        if not self.admonitions:
+            return False
+        return len(self.admonitions) > 1 or first_line != self.admonitions[0] + 1
 
     def add_fence_lines(self, token: Token) -> None:
         """A container's opening line, and its closing ``:::`` line when it has one."""
@@ -737,6 +757,8 @@ class _Builder:
         protected = self.visit_children(token.children or [], to_source)
         if parent == "heading_open" and opener is not None:
             self.add_heading(opener, token)
+        elif parent == "paragraph_open" and self.code_on_github(token.map[0]):
+            self.blocks.append(Block(BlockKind.CODE, LineSpan(token.map[0] + 1, token.map[1])))
         elif parent == "paragraph_open":
             spans = tuple(
                 self.line_span(offsets[k], piece) for k, piece in enumerate(content.split("\n"))
@@ -900,6 +922,22 @@ class _Builder:
                 )
             )
 
+
+# A heading's explicit id on a docs site: ``## Title {#id}`` (MkDocs
+# attr_list, Docusaurus, Hugo, Pandoc), other attributes allowed beside it.
+# GitHub shows the braces as text and slugs them; the site uses the id.
+_HEADING_ID = re.compile(r"\{[ \t]*(?:[^{}#\s][^{}\s]*[ \t]+)*#([^\s{}#\"']+)[^{}]*\}[ \t]*$")
+
+
+def site_heading_id(text: str) -> str | None:
+    """The id a docs site gives a heading whose text ends with ``{#id}``, else None.
+
+    Not an anchor on GitHub (which slugs the braces as text), so a link to
+    it is a finding; but ``fix`` must not "repair" such a link into GitHub's
+    slug, which would break it on the site the docs are built into.
+    """
+    found = _HEADING_ID.search(text)
+    return found.group(1) if found else None
 
 _DEFINITION = re.compile(
     r"(?m)^[ \t]*(?P<open>\[)(?P<label>(?:[^\[\]\\]|\\.){0,999}?)\]:[ \t]*\n?[ \t]*"

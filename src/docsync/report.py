@@ -1,11 +1,14 @@
-"""Render findings: text (rich), JSON, GitHub annotations, SARIF 2.1.0.
+"""Render findings: text (rich), concise, JSON and JSON lines (schema in
+docs/schema/), GitHub annotations, GitLab Code Quality, SARIF 2.1.0, JUnit XML.
 
 Data goes to stdout; the CLI sends people's messages to stderr.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -18,31 +21,44 @@ from rich.markup import escape
 
 from . import __version__
 from .model import Finding
-from .rules import by_code
+from .rules import Rule, by_code
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
+SCHEMA_VERSION = 1
+"""The version of the JSON and JSON-lines output (docs/schema/); bumped on an incompatible change."""
+
+
+def _record(f: Finding, rules: dict[str, Rule]) -> dict[str, Any]:
+    return {
+        "gate": f.gate,
+        "rule": f.rule,
+        "name": rules[f.rule].name if f.rule in rules else f.rule,
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "message": f.message,
+        "suggestion": f.suggestion,
+        "severity": f.severity.value,
+    }
 
 
 def as_json(files: int, findings: Sequence[Finding]) -> str:
     rules = by_code()
     payload = {
+        "version": SCHEMA_VERSION,
         "files": files,
-        "findings": [
-            {
-                "gate": f.gate,
-                "rule": f.rule,
-                "name": rules[f.rule].name if f.rule in rules else f.rule,
-                "path": f.path,
-                "line": f.line,
-                "column": f.column,
-                "message": f.message,
-                "suggestion": f.suggestion,
-                "severity": f.severity.value,
-            }
-            for f in findings
-        ],
+        "findings": [_record(f, rules) for f in findings],
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_json_lines(findings: Sequence[Finding]) -> str:
+    """One JSON object per finding, each with the schema version."""
+    rules = by_code()
+    return "".join(
+        json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False) + "\n"
+        for f in findings
+    )
 
 
 def _escape_data(value: str) -> str:
@@ -116,12 +132,14 @@ def as_sarif(findings: Sequence[Finding]) -> str:
     return json.dumps(log, indent=2) + "\n"
 
 
-def print_text(console: Console, files: int, findings: Sequence[Finding]) -> None:
+def print_text(
+    console: Console, files: int, findings: Sequence[Finding], summary_line: bool = True
+) -> None:
     """Findings grouped by file, then the summary line. One print per file:
     rich's cost is per call, and an adoption run can report thousands. Without
     colour (a pipe, NO_COLOR) the same text is written directly."""
     if console.color_system is None and not console.record:
-        _write_plain(console, files, findings)
+        _write_plain(console, files, findings, summary_line)
         return
     for path, group in groupby(findings, key=lambda f: f.path):
         lines = [f"[bold]{escape(path)}[/bold]"]
@@ -130,19 +148,25 @@ def print_text(console: Console, files: int, findings: Sequence[Finding]) -> Non
             for f in group
         )
         console.print("\n".join(lines), soft_wrap=True, highlight=False)
-    console.print(summary(files, findings), highlight=False)
+    if summary_line:
+        console.print(summary(files, findings), highlight=False)
 
 
 # Control characters (a file name can hold an escape sequence) never reach the reader's terminal.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def _write_plain(console: Console, files: int, findings: Sequence[Finding]) -> None:
+def _write_plain(
+    console: Console, files: int, findings: Sequence[Finding], summary_line: bool = True
+) -> None:
     lines: list[str] = []
     for path, group in groupby(findings, key=lambda f: f.path):
         lines.append(path)
         lines.extend(f"  {f.line}:{f.column}  {f.rule}  {f.message}  {f.gate}" for f in group)
-    lines.append(summary(files, findings))
+    if summary_line:
+        lines.append(summary(files, findings))
+    if not lines:
+        return
     console.file.write(_CONTROL.sub("\ufffd", "\n".join(lines)) + "\n")
     console.file.flush()
 
@@ -158,3 +182,75 @@ def summary(files: int, findings: Sequence[Finding]) -> str:
         f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {touched} "
         f"file{'s' if touched != 1 else ''} ({gates}); {files} Markdown {noun} checked."
     )
+
+
+def _shown(path: str, prefix: str) -> str:
+    """A repository path as seen from the current directory (``prefix``: its relative way to the root)."""
+    if not prefix:
+        return path
+    return posixpath.normpath(posixpath.join(prefix, path))
+
+
+def as_concise(findings: Sequence[Finding], prefix: str = "") -> str:
+    """``path:line:col: CODE message``, one line per finding (paths from the current directory)."""
+    return "".join(
+        _CONTROL.sub("\ufffd", f"{_shown(f.path, prefix)}:{f.line}:{f.column}: {f.rule} {f.message}")
+        + "\n"
+        for f in findings
+    )
+
+
+def statistics(findings: Sequence[Finding]) -> str:
+    """Count, code and name of every rule with findings, most frequent first."""
+    rules = by_code()
+    counts = Counter(f.rule for f in findings)
+    width = len(str(max(counts.values(), default=0)))
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return "".join(
+        f"{count:>{width}}  {code}  {rules[code].name if code in rules else code}\n"
+        for code, count in rows
+    )
+
+
+def as_gitlab(findings: Sequence[Finding]) -> str:
+    """GitLab Code Quality: a JSON array of issues with stable fingerprints."""
+    issues = [
+        {
+            "description": f"{f.rule} {f.message}",
+            "check_name": f.rule,
+            "fingerprint": hashlib.sha256(
+                "\0".join((f.rule, f.path, str(f.line), str(f.column), f.message)).encode()
+            ).hexdigest(),
+            "severity": "major" if f.severity.value == "error" else "minor",
+            "location": {"path": f.path, "lines": {"begin": f.line}},
+        }
+        for f in findings
+    ]
+    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_junit(files: int, findings: Sequence[Finding]) -> str:
+    """JUnit XML: one test case per file with findings, one failure per finding."""
+    from xml.sax.saxutils import quoteattr
+
+    def attr(value: str) -> str:
+        return quoteattr(_XML_INVALID.sub("\ufffd", value))
+
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="docsync" tests="{files}" failures="{len(findings)}">',
+        f'  <testsuite name="docsync" tests="{files}" failures="{len(findings)}">',
+    ]
+    for path, group in groupby(findings, key=lambda f: f.path):
+        lines.append(f"    <testcase name={attr(path)} classname={attr(path)}>")
+        lines.extend(
+            f"      <failure type={attr(f.rule)} message={attr(f'{f.line}:{f.column}: {f.rule} {f.message}')}/>"
+            for f in group
+        )
+        lines.append("    </testcase>")
+    lines += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(lines) + "\n"
+
+
+# Characters XML 1.0 cannot hold at all, even escaped.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

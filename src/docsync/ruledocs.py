@@ -27,5 +27,16 @@ def explain(rule: Rule) -> str:
     if page.is_file():
         found = section(page.read_text(encoding="utf-8"), rule.code)
         if found:
-            return found
+            return f"{found}\n\n{suppress_line(rule)}"
     return f"{rule.code} {rule.name} ({rule.gate}): {rule.summary}\nSee {ONLINE}/{rule.gate}.md"
+
+
+def suppress_line(rule: Rule) -> str:
+    """How to silence ``rule``: inline (not for the file rules, which have no text), in config."""
+    config = f'ignore = ["{rule.code}"] or per-file-ignores = {{ "GLOB" = ["{rule.code}"] }} in config'
+    if rule.gate in ("files", "suppressions"):
+        return f"Suppress: {config}, or --ignore {rule.code}."
+    return (
+        f"Suppress: <!-- docsync-disable-next-line {rule.code} --> on the line before, "
+        f"<!-- docsync-disable-file {rule.code} -->, {config}, or --ignore {rule.code}."
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .gates import links, wrap
 
@@ -11,6 +12,15 @@ FILE_RULES: dict[str, tuple[str, str]] = {
     "F002": ("binary", "file contains a NUL byte"),
     "F003": ("too-large", "file is larger than max_file_size"),
     "F004": ("unreadable", "file cannot be read (permissions, symlink loop)"),
+}
+
+SUPPRESSIONS_GATE = "suppressions"
+UNUSED_SUPPRESSION = "S001"
+SUPPRESSION_RULES: dict[str, tuple[str, str]] = {
+    UNUSED_SUPPRESSION: (
+        "unused-suppression",
+        "suppression comment that silences no finding (--report-unused-suppressions)",
+    ),
 }
 
 
@@ -23,6 +33,11 @@ class Rule:
 
 
 def all_rules() -> list[Rule]:
+    return list(_all_rules())
+
+
+@cache
+def _all_rules() -> tuple[Rule, ...]:
     tables: list[tuple[str, dict[str, tuple[str, str]]]] = [
         ("files", FILE_RULES),
         (links.GATE, links.RULES),
@@ -34,11 +49,12 @@ def all_rules() -> list[Rule]:
         pass
     else:
         tables.extend(RULE_TABLES)
-    return [
+    tables.append((SUPPRESSIONS_GATE, SUPPRESSION_RULES))
+    return tuple(
         Rule(code, gate, name, summary)
         for gate, table in tables
         for code, (name, summary) in sorted(table.items())
-    ]
+    )
 
 
 def by_code() -> dict[str, Rule]:

@@ -546,18 +546,25 @@ def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mappin
 def _select(
     root: Path, paths: Sequence[str], listing: Listing, config: Config
 ) -> tuple[str, ...]:
-    """Named files and folders; ``exclude`` still applies, as pre-commit passes everything."""
+    """Named files and folders; ``exclude`` still applies, as pre-commit passes everything.
+
+    A path that does not exist, a file that is not Markdown and a folder with
+    no Markdown file in it are errors: a mistyped path must not pass as clean.
+    """
     chosen: list[str] = []
+    known = sorted(set(listing.tracked) | listing.untracked)
     for path in paths:
         full = root / path
         if full.is_dir():
-            inside = [
-                p for p in sorted(set(listing.tracked) | listing.untracked)
-                if p.startswith(path.rstrip("/") + "/") and _is_markdown(p)
-            ]
+            prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
+            inside = [p for p in known if p.startswith(prefix) and _is_markdown(p)]
+            if not inside:
+                raise DocsyncError(f"{path}: no Markdown file in this folder")
             chosen.extend(p for p in inside if not (root / p).is_symlink())
-        elif _is_markdown(path) and not full.is_symlink():
-            if not full.exists():
-                raise DocsyncError(f"{path}: no such file")
+        elif not full.exists() and not full.is_symlink():
+            raise DocsyncError(f"{path}: no such file or folder")
+        elif not _is_markdown(path):
+            raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
+        elif not full.is_symlink():
             chosen.append(path)
     return tuple(p for p in dict.fromkeys(chosen) if not matches(p, config.exclude))

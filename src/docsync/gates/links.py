@@ -38,6 +38,7 @@ RULES: dict[str, tuple[str, str]] = {
     "L009": ("unused-definition", "reference definition that no link uses"),
     "L010": ("duplicate-definition", "reference definition whose label is already defined"),
     "L011": ("line-anchor-on-markdown", "#L10-style line anchor on a Markdown file, where GitHub renders no line numbers"),
+    "L900": ("not-fixed", "file `docsync fix` left alone because repairing its links would change how it renders"),
 }
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
