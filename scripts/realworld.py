@@ -145,9 +145,12 @@ def scratch_clone(mirror: Path, into: Path) -> str:
     """
     shutil.rmtree(into, ignore_errors=True)
     into.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["git", "clone", "-q", str(mirror), str(into)], check=True, env=_env())
+    subprocess.run(
+        ["git", "clone", "-q", "--no-checkout", str(mirror), str(into)], check=True, env=_env()
+    )
     missing = missing_blobs(into)
     if not missing:
+        subprocess.run(["git", "checkout", "-q", "-f", "HEAD"], cwd=into, check=True, env=_env())
         return ""
     rewrite_without(into, missing)
     return f"{len(missing)} missing blobs replaced by placeholders"

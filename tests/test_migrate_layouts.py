@@ -265,3 +265,24 @@ def test_a_parenthesised_definition_destination_keeps_its_fragment_balanced(
     assert result.exit_code == 0, result.output
     moved = (repo.root / "docs/rfc/implemented/2020-01-01-closures.md").read_text()
     assert "[spec]: ../../adr/%28https:/example.org/a.html#b%29\n" in moved
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("[ADR 0002 quality gates](0002-gates.md)", "[quality gates](2020-01-01-gates.md)"),
+        ("[ADR-0002: quality gates](0002-gates.md)", "[quality gates](2020-01-01-gates.md)"),
+        ("[ADR 0002](0002-gates.md)", "[Gates](2020-01-01-gates.md)"),
+        ("[ADR 0009 unknown](0002-gates.md)", "[ADR 0009 unknown](2020-01-01-gates.md)"),
+    ],
+)
+def test_a_link_text_of_an_id_and_words_keeps_the_words(
+    repo: GitRepo, written: str, expected: str
+) -> None:
+    repo.write("docs/adr/0001-a.md", f"# A\n\nStatus: accepted\n\nSee {written}.\n")
+    repo.write("docs/adr/0002-gates.md", "# Gates\n\nStatus: accepted\n\nText.\n")
+    repo.commit("records")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    text = (repo.root / "docs/rfc/implemented/2020-01-01-a.md").read_text()
+    assert f"See {expected}." in text

@@ -514,6 +514,9 @@ def _record_link(target: IdTarget, new_path: str, written: str, table: bool) -> 
     return f"[{link_text(target.title or written, table=table)}]({destination})"
 
 
+_ID_SEPARATOR = re.compile(r"[ \t]*[:\u2013\u2014-]?[ \t]+")
+
+
 @dataclass
 class _IdRewrite:
     """Accumulates the edits and findings of one document's id pass."""
@@ -536,9 +539,12 @@ class _IdRewrite:
             self.targets.append(mention.target.path)
 
     def link_texts(self, tables: list[Span]) -> None:
-        """Links whose whole text is one id get the record's title as text."""
+        """Links whose whole text is one id get the record's title as text; a text that is an
+        id plus words (``[ADR 0007 quality gates](…)``) keeps the words and drops the id."""
         for link in self.doc.links:
             target = self._sole_id(link)
+            if target is None and link.text_span is not None:
+                self._leading_id(link, link.text_span)
             if target is None or link.text_span is None:
                 continue
             table = any(t.start <= link.span.start < t.end for t in tables)
@@ -546,6 +552,23 @@ class _IdRewrite:
             edit = self._text_edit(link, link.text_span, title)
             if edit is not None:
                 self.edits.append(edit)
+
+    def _leading_id(self, link: Link, text_span: Span) -> None:
+        if link.kind != LinkKind.INLINE or not self.ids:
+            return
+        text = self.doc.text[text_span.start : text_span.end]
+        match = _pattern_for(self.ids).match(text)
+        if match is None or match.start() != 0:
+            return
+        rest = _ID_SEPARATOR.match(text, match.end())
+        if rest is None or rest.end() == len(text) or not text[rest.end()].isalnum():
+            return
+        part = match.group("part")
+        found, whole_only = _lookup(
+            self.ids, match.group("kind"), int(match.group("number")), int(part) if part else None
+        )
+        if found is not None and not whole_only:
+            self.edits.append(Edit(Span(text_span.start, text_span.start + rest.end()), ""))
 
     def _sole_id(self, link: Link) -> IdTarget | None:
         if link.kind not in (LinkKind.INLINE, LinkKind.REFERENCE) or not self.ids:
