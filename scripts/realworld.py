@@ -438,7 +438,7 @@ class BlobReader:
 # --------------------------------------------------------------------------- oracle: lost lines
 
 _LINK_DEST = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_REF_DEF = re.compile(r"^(\s{0,3}\[[^\]]+\]:)\s*\S+.*$", re.M)
+_REF_DEF = re.compile(r"^([ \t]{0,3}\[[^\]]+\]:)[ \t]*\S+.*$", re.M)
 _WORD = re.compile(r"\w+")
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 

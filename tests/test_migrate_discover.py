@@ -314,3 +314,19 @@ def test_unknown_status_maps_to_nothing() -> None:
     assert reading is not None
     assert state_of(reading, DEFAULT_STATUSES) is None
     assert state_of(reading, {**DEFAULT_STATUSES, "pondering": "proposed"}) == "proposed"
+
+
+def test_a_stub_without_title_or_slug_is_named_by_its_id_and_file_name() -> None:
+    text = "---\neip: 1046\nstatus: Moved\n---\n\nThis file was moved elsewhere.\n"
+    record = read_record(parse("EIPS/eip-1046.md", text), RecordId("EIP", 1046), "", "EIP")
+    assert (record.title, record.name_slug) == ("EIP 1046", "eip-1046")
+
+
+def test_a_front_matter_title_wins_and_the_first_heading_stays_a_section() -> None:
+    text = "---\neip: 158\ntitle: State clearing\nstatus: Final\n---\n\n# Specification\n"
+    record = read_record(parse("EIPS/eip-158.md", text), RecordId("EIP", 158), "", "EIP")
+    assert (record.title, record.name_slug, record.title_heading) == (
+        "State clearing",
+        "state-clearing",
+        None,
+    )

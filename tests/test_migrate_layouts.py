@@ -286,3 +286,18 @@ def test_a_link_text_of_an_id_and_words_keeps_the_words(
     assert result.exit_code == 0, result.output
     text = (repo.root / "docs/rfc/implemented/2020-01-01-a.md").read_text()
     assert f"See {expected}." in text
+
+
+def test_an_id_link_in_a_heading_keeps_its_text_so_fragments_still_resolve(repo: GitRepo) -> None:
+    # ethereum/EIPs: "##### Integration with [EIP-7778](./eip-7778.md)" and a link to it.
+    repo.write(
+        "docs/adr/0001-a.md",
+        "# A\n\nStatus: accepted\n\n## Using [ADR 0002](0002-b.md)\n\nSee [there](#using-adr-0002).\n",
+    )
+    repo.write("docs/adr/0002-b.md", "# B\n\nStatus: accepted\n\nText.\n")
+    repo.commit("records")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    text = (repo.root / "docs/rfc/implemented/2020-01-01-a.md").read_text()
+    assert "## Using [ADR 0002](2020-01-01-b.md)\n" in text
+    assert "[there](#using-adr-0002)" in text

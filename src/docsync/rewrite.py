@@ -541,7 +541,10 @@ class _IdRewrite:
     def link_texts(self, tables: list[Span]) -> None:
         """Links whose whole text is one id get the record's title as text; a text that is an
         id plus words (``[ADR 0007 quality gates](…)``) keeps the words and drops the id."""
+        headings = [h.span for h in self.doc.headings]
         for link in self.doc.links:
+            if any(h.start <= link.span.start < h.end for h in headings):
+                continue  # a heading's text is its anchor: fragment links would break
             target = self._sole_id(link)
             if target is None and link.text_span is not None:
                 self._leading_id(link, link.text_span)

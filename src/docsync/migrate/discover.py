@@ -360,22 +360,29 @@ def read_record(
     statuses: Mapping[str, str] = DEFAULT_STATUSES,
     tree: str = "",
 ) -> LegacyRecord:
-    """The record at ``doc``; its title is the first heading, else front matter ``title:``.
+    """The record at ``doc``; its title is front matter ``title:``, else the first heading.
 
-    A file name without a slug (``eip-1.md``) takes its slug from the title.
+    With a front matter title, a level-1 heading is a section and stays.
+
+    A file name without a slug (``eip-1.md``) takes its slug from the title;
+    without a title either (a stub that says where the record moved), the
+    title is its id and the slug its file name (``eip-1046``).
     """
-    heading = title_heading(doc)
+    front_title = front_matter_title(doc)
+    heading = None if front_title else title_heading(doc)
     raw = (
-        (record_title(doc) if heading is not None else None)
-        or front_matter_title(doc)
+        front_title
+        or (record_title(doc) if heading is not None else None)
         or name_slug.replace("-", " ").capitalize()
     )
     kind = kind or (record_id.kind if record_id else "ADR")
+    stem = posixpath.splitext(posixpath.basename(doc.path))[0]
+    raw = raw or (str(record_id) if record_id is not None else stem)
     title = strip_title_prefix(" ".join(raw.split()), kind)
     return LegacyRecord(
         path=doc.path,
         record_id=record_id,
-        name_slug=name_slug or ascii_slug(title),
+        name_slug=name_slug or ascii_slug(title) or ascii_slug(stem),
         title=title,
         title_heading=heading,
         status=read_status(doc, statuses),
