@@ -17,6 +17,7 @@ is reported, with the ratios and the number of findings each tool reported
     python scripts/bench.py                      # 3,000 files, 3 repeats
     python scripts/bench.py --files 500 --json   # machine-readable
     python scripts/bench.py history              # git history: 2,000 commits, 300 records
+    python scripts/bench.py migrate              # migrate and init: 600 records, 1,000 files
     python scripts/bench.py staged               # the hook: check --staged, 2,000 files
 
 The ``history`` form runs ``bench_history.py``: docsync's first-proposed
@@ -435,6 +436,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_history
 
         return bench_history.main(argv[1:])
+    if argv[:1] == ["migrate"]:
+        # `bench.py migrate …`: migrate's dry run, apply and init at scale (bench_migrate.py).
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_migrate
+
+        return bench_migrate.main(argv[1:])
     if argv[:1] == ["staged"]:
         # `bench.py staged …`: the pre-commit hook's `docsync check --staged` (bench_staged.py).
         sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -138,3 +138,49 @@ def test_following_the_printed_next_steps(tmp_path: Path, monkeypatch: pytest.Mo
         result = runner.invoke(app, step.split("#")[0].split()[1:])
         assert result.exit_code == 0, step + "\n" + result.output
     assert repo.git("status", "--porcelain") == ""
+
+
+def _init_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> str:
+    repo = GitRepo.init(tmp_path / "repo")
+    for path, text in files.items():
+        repo.write(path, text)
+    repo.commit("start")
+    monkeypatch.chdir(repo.root)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    return init.stdout
+
+
+RECORD = "# Use git\n\nStatus: accepted\n\nWe use git.\n"
+
+
+def test_init_prefers_a_convention_already_met_and_then_needs_no_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _init_only(tmp_path, monkeypatch, {"doc/adr/0001-use-git.md": RECORD})
+    assert "docsync fix would rewrite 0 paragraphs" in out
+    assert "docsync fix " not in out.split("Next steps")[1]
+
+
+def test_init_names_docsync_fix_in_next_steps_when_no_convention_is_met(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ragged = "One line\nthat is wrapped. Then a second sentence " + "and much more text " * 8 + "\n"
+    out = _init_only(tmp_path, monkeypatch, {"doc/adr/0001-use-git.md": RECORD + "\n" + ragged})
+    assert "The prose meets none of them yet" in out
+    steps = out.split("Next steps")[1]
+    assert "docsync fix                        # re-wrap the 1 paragraphs that break" in steps
+    assert steps.index("docsync fix") < steps.index("docsync check")
+
+
+def test_conventions_doc_goes_beside_the_trees_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _init_only(tmp_path, monkeypatch, {"doc/adr/0001-use-git.md": RECORD})
+    assert 'conventions = "doc/AGENTS.md"' in (tmp_path / "repo/.docsync.toml").read_text()
+    migrated = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert migrated.exit_code == 0, migrated.output
+    assert (tmp_path / "repo/doc/AGENTS.md").is_file()
+    assert not (tmp_path / "repo/docs").exists()
+    check = runner.invoke(app, ["check"])
+    assert check.exit_code == 0, check.output

@@ -188,3 +188,13 @@ def test_many_wrap_findings_without_config_suggest_init(repo: GitRepo) -> None:
     assert _check("--gate", "wrap", "-q")[2] == ""
     repo.write(".docsync.toml", 'wrap = "none"\n')
     assert "docsync init" not in _check("--gate", "wrap")[2]
+
+
+def test_fix_from_a_subdirectory_fixes_only_it(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo.write("top.md", "# Top\n\nA hard\nwrap.\n")
+    repo.commit("top")
+    monkeypatch.chdir(repo.root / "docs")
+    result = runner.invoke(app, ["fix", "--gate", "wrap"])
+    assert result.stdout.splitlines()[0] == "fixed guide.md"
+    assert (repo.root / "docs" / "guide.md").read_text().endswith("A hard wrap.\n")
+    assert (repo.root / "top.md").read_text() == "# Top\n\nA hard\nwrap.\n"

@@ -187,3 +187,21 @@ def test_pre_commit_installs_the_distribution_and_fails_a_breaking_rename(
         [str(installed), "--version"], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert version.stdout.strip() == f"docsync {__version__}"
+
+
+@pytest.mark.parametrize("form", ["package", "local", "https://example.invalid/hooks"])
+def test_pre_commit_accepts_every_form_init_writes(form: str, tmp_path: Path) -> None:
+    from docsync.adopt_hooks import with_hook
+
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(with_hook(None, form) or "")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "home")
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", str(config)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -498,3 +498,19 @@ def test_status_words_resolve_to_states() -> None:
     custom = Config(states={"open": "open", "done": "done"}, statuses={"open": "open", "finished": "done"})
     assert lifecycle.state_word(custom, "done") == "finished"
     assert lifecycle.written_word(custom, lifecycle.resolve_status(custom, "done")) == "finished"
+
+
+def test_move_whose_rewrite_github_would_render_otherwise_is_refused(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GitHub's page made to change with every byte: the cmark-gfm comparison
+    # refuses the first rewrite, and the move changes nothing
+    from docsync import rewrite
+
+    monkeypatch.setattr(rewrite, "github_structure", lambda text: text)
+    before = {path: _read(repo, path) for path in FILES}
+    result = _run("move", "plugin-api", "implemented")
+    assert result.exit_code == 2
+    assert "GitHub would render the document differently" in result.stderr
+    assert {path: _read(repo, path) for path in FILES} == before
+    assert repo.git("status", "--porcelain") == ""

@@ -172,3 +172,42 @@ def test_move_then_check_passes(
             states[slug] = state
             assert posixpath.dirname(change.record) == f"docs/rfc/{state}"
             assert _findings(repo.root) == [], f"after moving {slug} to {state}"
+
+
+relations = st.lists(
+    st.tuples(st.integers(0, 4), st.integers(0, 4), st.sampled_from(("supersedes", "amends"))),
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(trees(), relations)
+def test_relating_then_check_passes_and_a_refusal_changes_nothing(
+    tree: tuple[list[Spec], list[LinkSpec], list[tuple[int, str]], str],
+    pairs: list[tuple[int, int, str]],
+) -> None:
+    from docsync.errors import DocsyncError
+
+    specs, links, _, wrap = tree
+    with tempfile.TemporaryDirectory() as folder:
+        repo = _build(Path(folder) / "repo", specs, links, wrap)
+        for day, (old, new, relation) in enumerate(pairs, start=1):
+            older, newer = specs[old % len(specs)].slug, specs[new % len(specs)].slug
+            state = "superseded" if relation == "supersedes" else _state(repo, older)
+            before = repo.git("status", "--porcelain")
+            try:
+                lifecycle.move(repo.root, older, state, "", date(2026, 12, day), newer, relation)
+            except DocsyncError:  # itself, a loop, nothing to add: refused, and nothing changed
+                assert repo.git("status", "--porcelain") == before
+                continue
+            assert _findings(repo.root) == [], f"after {newer} {relation} {older}"
+            repo.commit(f"{newer} {relation} {older}")
+
+
+def _state(repo: GitRepo, slug: str) -> str:
+    return next((repo.root / "docs/rfc").glob(f"*/*-{slug}.md")).parent.name

@@ -297,3 +297,47 @@ def test_plan_header_explains_the_format_without_naming_a_file_the_user_lacks(
     assert "docs/rfc/implemented" not in header
     assert "[[topic]]" in header and "[[retire]]" in header and "[hashes]" in header
     assert "Migrating a record tree" in header
+
+
+def test_only_paragraphs_the_migration_changed_are_re_wrapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_line = "An unrelated paragraph " + "that already runs far past the width " * 4
+    guide = (
+        "# Guide\n\n"
+        f"{long_line.strip()}\n"
+        "and it stays exactly as it was.\n\n"
+        "The decision to use Postgres is written down in ADR 0001, which every new\n"
+        "service reads first.\n\n"
+        "* a list item that is also far too long for the width, and has been for ages now\n"
+    )
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write(".docsync.toml", "wrap = 80\n")
+    repo.write("docs/adr/0001-use-postgres.md", "# ADR 0001: Use Postgres\n\nStatus: accepted\n\nWe use it.\n")
+    repo.write("guide.md", guide)
+    repo.commit("records")
+    monkeypatch.chdir(repo.root)
+    result = runner.invoke(app, ["migrate", "--apply", "--commit", "--no-adoption-record"])
+    assert result.exit_code == 0, result.output
+    after = (repo.root / "guide.md").read_text()
+    before_lines = guide.splitlines()
+    # Every line of the untouched paragraphs is byte for byte what it was.
+    for line in (before_lines[2], before_lines[3], before_lines[8]):
+        assert line in after.splitlines()
+    changed = after.split("\n\n")[2]
+    assert "[Use Postgres](docs/rfc/implemented/" in changed
+    assert all(len(line) <= 80 for line in changed.splitlines()), changed
+
+
+def test_apply_says_which_findings_it_caused_and_counts_older_ones_apart(
+    repo: GitRepo,
+) -> None:
+    repo.write("docs/adr/0002-use-redis.md", RECORDS["docs/adr/0002-use-redis.md"] + "\nSee [gone](gone.md).\n")
+    repo.commit("a link broken before the migration")
+    result = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "docsync check: no finding caused by the migration in the files it wrote; "
+        "1 findings there before stay"
+    ) in result.stderr
+    assert "1 link was broken before the migration already and stay so" in result.stdout

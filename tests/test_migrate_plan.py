@@ -383,7 +383,7 @@ def test_code_paths_are_rewritten_even_with_code_refs_off() -> None:
     assert new["a.py"] == 'P = "docs/rfc/implemented/2020-01-01-x.md"  # ADR 0001\n'
 
 
-def test_test_fixtures_keep_their_ids_but_follow_moved_paths() -> None:
+def test_test_fixtures_keep_their_ids_and_paths_but_their_links_follow() -> None:
     files = {
         "docs/adr/0001-x.md": "# X\n\nStatus: accepted\n",
         "tests/expected.txt": "ADR 0001 is docs/adr/0001-x.md\n",
@@ -400,5 +400,23 @@ def test_test_fixtures_keep_their_ids_but_follow_moved_paths() -> None:
     )
     new = after(files, compute(plan, given.records, view))
     x = "docs/rfc/implemented/2020-01-01-x.md"
-    assert new["tests/expected.txt"] == f"ADR 0001 is {x}\n"
+    # A fixture names records of the repository its test builds (adr-tools' tests do).
+    assert new["tests/expected.txt"] == "ADR 0001 is docs/adr/0001-x.md\n"
     assert new["tests/case.md"] == f"# Case\n\nADR 0001, [x](../{x}).\n"
+
+
+def test_other_tools_pointing_at_the_legacy_tree_are_reported_with_the_line_to_write() -> None:
+    files = {
+        "doc/adr/0001-x.md": "# X\n\nStatus: accepted\n",
+        ".adr-dir": "doc/adr\n",
+        ".log4brains.yml": "project:\n  name: P\n  adrFolder: ./doc/adr\n  other: ./doc/adr\n",
+    }
+    result = changes(files, plan_of(files))
+    assert result.stats.tool_pointers == (
+        ".adr-dir:1: 'doc/adr' points adr-tools at the legacy tree doc/adr; write "
+        "'docs/rfc/proposed' there, or drop the file and create records with docsync new",
+        ".log4brains.yml:3: 'adrFolder: ./doc/adr' points log4brains at the legacy tree "
+        "./doc/adr; write 'adrFolder: docs/rfc/proposed' there, or drop the file and create "
+        "records with docsync new",
+    )
+    assert ".adr-dir" not in {w.path for w in result.writes}

@@ -22,6 +22,9 @@ FORMS = [
     "* Status: {}\n",
     "## Status\n\n{}\n",
     "| Status | {} |\n| --- | --- |\n",
+    # prose in the status section, after the status: it stays in the body
+    "## Status\n\n{}\n\nThe first two parts shipped; the third waits on review.\n",
+    "## Status\n\n{}\n\n- decided in the weekly meeting\n- revisit next year\n",
 ]
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
 LINES = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)
@@ -82,9 +85,14 @@ def test_migration_never_loses_a_source_line(files: dict[str, str]) -> None:
     plan = merged_plan(files)
     assert plan.complete, plan.problems
     result = after(files, changes(files, plan))
-    everything = "\n".join(result.values())
+    # in the new tree's records themselves, not merely somewhere in the repository
+    records = "\n".join(t for p, t in result.items() if _in_lifecycle_folder(p))
     for path, line in _source_lines(files, set()):
-        assert line in everything, f"{path}: {line!r} was lost"
+        assert line in records, f"{path}: {line!r} was lost"
+
+
+def _in_lifecycle_folder(path: str) -> bool:
+    return path.startswith(("docs/rfc/proposed/", "docs/rfc/implemented/", "docs/rfc/rejected/"))
 
 
 @settings(max_examples=20, deadline=None)

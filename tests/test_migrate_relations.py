@@ -49,6 +49,10 @@ LEGACY = {
         6, "Use Redis", "Rejected", front="superseded_by: ADR-0003\n"
     ),
     "docs/adr/0007-use-memcached.md": _adr(7, "Use Memcached", "Rejected", "**Superseded by:** ADR 0003"),
+    # MADR: the status in front matter, its relation a link.
+    "docs/adr/0008-use-oracle.md": (
+        "---\nstatus: superseded by [ADR-0003](0003-use-sqlite.md)\n---\n\n# 8. Use Oracle\n\nWhy.\n"
+    ),
 }
 
 
@@ -86,6 +90,11 @@ def test_the_status_detail_and_front_matter_become_relations_both_ways(migrated:
     mysql = _read(migrated, f"{R}/2021-01-10-use-mysql.md")
     assert "Status: rejected (Superseded by [Use SQLite](../implemented/2021-01-10-use-sqlite.md))\n" in mysql
     assert "Supersedes: [Use Memcached](../rejected/2021-01-10-use-memcached.md)\n" in sqlite
+    assert "Supersedes: [Use Oracle](../rejected/2021-01-10-use-oracle.md)\n" in sqlite
+    assert (
+        "Status: rejected (superseded by [Use SQLite](../implemented/2021-01-10-use-sqlite.md))\n"
+        in _read(migrated, f"{R}/2021-01-10-use-oracle.md")
+    )
     memcached = _read(migrated, f"{R}/2021-01-10-use-memcached.md")
     assert "\nSuperseded by: [Use SQLite](../implemented/2021-01-10-use-sqlite.md)\n" in memcached
     assert "**" not in memcached

@@ -213,6 +213,12 @@ LAYOUT_CASES = [
         [("Y005", 5, 3)],
     ),
     (
+        "a status line in a section is prose",
+        "docs/rfc/proposed/2026-01-01-history.md",
+        "# H\n\nStatus: proposed\n\n## History\n\nStatus: draft until March.\n",
+        [],
+    ),
+    (
         "unknown status",
         "docs/rfc/proposed/2026-01-01-odd.md",
         "# O\n\nStatus: pondering\n",

@@ -161,7 +161,7 @@ def test_a_loop_is_refused(repo: GitRepo) -> None:
     repo.commit("superseded")
     result = _run("move", "plugin-api", "superseded", "--by", "use-postgres")
     assert result.exit_code == 2
-    assert "that would be a loop" in result.stderr
+    assert "would be a loop" in result.stderr
     assert _status(repo) == ""
 
 
@@ -206,3 +206,17 @@ def test_graph_command_prints_every_format(repo: GitRepo) -> None:
     ]
     assert [r["state"] for r in data["records"]] == ["proposed", "rejected"]
     assert _run("graph", "--format", "svg").exit_code == 2
+
+
+def test_a_longer_loop_is_refused_too(repo: GitRepo) -> None:
+    assert _run("new", "Use SQLite", "--supersedes", "use-postgres").exit_code == 0
+    assert _run("move", "use-sqlite", "superseded", "--by", "plugin-api").exit_code == 0
+    repo.commit("two supersessions")
+    result = _run("move", "plugin-api", "superseded", "--by", "use-postgres")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"docsync: error: docs/rfc/rejected/2026-01-05-use-postgres.md supersedes {PLUGINS} would be a loop: "
+        f"{PLUGINS} -> docs/rfc/rejected/{TODAY}-use-sqlite.md -> docs/rfc/rejected/2026-01-05-use-postgres.md "
+        "already (each supersedes the next)\n"
+    )
+    assert _status(repo) == ""

@@ -383,3 +383,24 @@ def test_the_conventions_doc_says_how_to_supersede() -> None:
     assert '`docsync new "Title" --supersedes <old record>` creates the new record' in text
     assert "moves to `rejected/` with `Status: rejected (superseded by [New title](path) on <date>)`" in text
     assert "`Amends:` and `Amended by:`, `Extends:` and `Extended by:`" in text
+
+
+def test_a_relation_to_a_former_path_names_where_the_record_is_now(tmp_path: Path) -> None:
+    index = (
+        "# RFCs\n\n<!-- docsync:index:begin -->\n\n## Former ids\n\n"
+        "| Former id or path | Record |\n| --- | --- |\n"
+        "| `docs/adr/0001-use-postgres.md` | [Use Postgres](rejected/2026-01-05-use-postgres.md) |\n\n"
+        "<!-- docsync:index:end -->\n"
+    )
+    repo = _repo(
+        tmp_path,
+        {
+            "docs/rfc/README.md": index,
+            NEW: _record("Use SQLite", "proposed", "Supersedes: [Use Postgres](../../adr/0001-use-postgres.md)"),
+            OLD: _record("Use Postgres", "rejected", f"Superseded by: {TO_NEW}"),
+        },
+    )
+    assert _messages(repo)["Y014"] == (
+        "'supersedes' links to docs/adr/0001-use-postgres.md, which is not a record of the tree; "
+        f"the former-id table says it is now {OLD}; point the link there"
+    )

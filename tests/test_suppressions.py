@@ -282,3 +282,21 @@ def test_suppressions_never_raise_and_unused_only_names_idle_directives(lines: l
     unused = list(found.unused("doc.md", ["links", "wrap", "layout", "refs"], True))
     directive_lines = {d.line for d in found.found}
     assert all(f.line in directive_lines and f.rule == "S001" for f in unused)
+
+
+def test_fix_leaves_a_suppressed_broken_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("old.md", "# Old\n")
+    repo.write(
+        "doc.md",
+        "# T\n\n<!-- docsync-disable-next-line L001 -->\n[kept](old.md)\n\n[fixed](old.md)\n",
+    )
+    repo.commit("init")
+    repo.move("old.md", "new.md")
+    repo.commit("rename")
+    monkeypatch.chdir(repo.root)
+    result = runner.invoke(app, ["fix", "--gate", "links"])
+    assert result.exit_code == 0, result.output
+    assert (repo.root / "doc.md").read_text() == (
+        "# T\n\n<!-- docsync-disable-next-line L001 -->\n[kept](old.md)\n\n[fixed](new.md)\n"
+    )

@@ -542,8 +542,14 @@ def _wrap_lines(inspection: Inspection) -> Iterator[str]:
     for count in inspection.wrap:
         mark = "  <- chosen" if count.mode == inspection.chosen else ""
         yield f"  {_mode(count.mode):<9}  {count.paragraphs:>5} in {count.files} files{mark}"
-    chosen = next(c for c in inspection.wrap if c.mode == inspection.chosen)
+    chosen = _chosen(inspection)
+    if chosen.paragraphs:
+        yield "  The prose meets none of them yet; this one needs the fewest changes."
     yield f"  docsync fix would rewrite {chosen.paragraphs} paragraphs in {chosen.files} files."
+
+
+def _chosen(inspection: Inspection) -> WrapCount:
+    return next(c for c in inspection.wrap if c.mode == inspection.chosen)
 
 
 def _files_lines(result: InitResult) -> Iterator[str]:
@@ -569,6 +575,13 @@ def next_steps(result: InitResult) -> list[str]:
             "docsync migrate                    # dry run: the plan; writes nothing",
             "docsync migrate --apply --commit   # move, rewrite, commit",
         ]
+    chosen = _chosen(result.inspection)
+    if chosen.paragraphs:
+        mode = chosen.mode if isinstance(chosen.mode, int) else f'"{chosen.mode}"'
+        steps.append(
+            f"docsync fix                        # re-wrap the {chosen.paragraphs} paragraphs "
+            f"that break wrap = {mode}"
+        )
     steps.append("docsync check")
     return steps
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .config import DEFAULT_STATES, GATES, Config, Source, parse_table
+from .config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from .errors import ConfigError
 
 if TYPE_CHECKING:
@@ -41,7 +41,6 @@ MANAGED = (
     "statuses",
 )
 DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
-DEFAULT_CONVENTIONS = "docs/AGENTS.md"
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -210,7 +209,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     )
     yield Entry("states", toml_value(states), (states_comment, *kept))
     yield from _template(inspection, raw)
-    conventions, kept = _kept(raw, "conventions", DEFAULT_CONVENTIONS)
+    conventions, kept = _kept(raw, "conventions", conventions_beside(inspection.target))
     conventions_comment = (
         "The conventions doc `docsync migrate --apply` writes (where records live, how to name",
         "and link them, the gates and commands) and `docsync fix` keeps current; false: none.",

@@ -145,11 +145,7 @@ def run_check(
         workspace = _with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
     else:
         workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
-    if within is not None:
-        inside = tuple(p for p in workspace.selected if p.startswith(within.rstrip("/") + "/"))
-        workspace = replace(
-            workspace, selected=inside, problems=tuple(p for p in workspace.problems if p.path in inside)
-        )
+    workspace = _inside(workspace, within)
     if changed_since is not None:
         workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
     if staged:
@@ -164,6 +160,17 @@ def run_check(
         len(found.silenced),
         config.origin,
         _convention_hint(workspace, found.kept) if config.origin == "(defaults)" else None,
+    )
+
+
+def _inside(workspace: Workspace, folder: str | None) -> Workspace:
+    """The workspace reporting only on the files in ``folder`` (None: as it is)."""
+    if folder is None:
+        return workspace
+    inside = tuple(p for p in workspace.selected if p.startswith(folder.rstrip("/") + "/"))
+    chosen = set(inside)
+    return replace(
+        workspace, selected=inside, problems=tuple(p for p in workspace.problems if p.path in chosen)
     )
 
 
@@ -371,6 +378,7 @@ def run_fix(
     progress: Progress | None = None,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
+    within: str | None = None,
 ) -> FixResult:
     """Fix what can be fixed safely; ``write=False`` only computes the fixes.
 
@@ -379,19 +387,20 @@ def run_fix(
     phases see the original files, and a file an earlier phase would change is
     left to that phase, so the report never shows two clashing fixes. A finding
     that is not reported (``select``/``ignore``, inline suppressions) is not fixed.
+    ``within`` (a folder) narrows the fixes to the files in it.
     """
     repo = find_repo(start)
     config = config or load_config(repo.root, start)
     selection = Selection.of(config, select, ignore)
     chosen = _gates(gates, config, selection)
-    workspace = load_workspace(start, paths, config, progress=progress)
+    workspace = _inside(load_workspace(start, paths, config, progress=progress), within)
     originals: dict[str, str] = {}
     planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
     for phase_gates, phase in _PHASES:
         result = phase(workspace, chosen)
         skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
-        writes = result.writes
+        writes = tuple(w for w in result.writes if within is None or w.path.startswith(within.rstrip("/") + "/"))
         if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
             ran = [g for g in phase_gates if g in chosen]
             writes = tuple(_unsuppressed(workspace, writes, ran, selection))
@@ -401,7 +410,7 @@ def run_fix(
             planned[change.path] = change
         if write and fresh:
             write_all(workspace.root, fresh)
-            workspace = load_workspace(start, paths, config, progress=progress)
+            workspace = _inside(load_workspace(start, paths, config, progress=progress), within)
     fixes = tuple(
         FileFix(path, originals[path], change.text)
         for path, change in sorted(planned.items())

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from . import lifecycle
+    from .migrate.verdict import Verdict
 
 PROGRESS_MINIMUM = 50
 """Fewer files than this to parse show no bar: it would only flash."""
@@ -198,6 +199,11 @@ def _within(paths: list[Path] | None) -> str | None:
     return None if here == "." else here
 
 
+def _here(path: str) -> str:
+    """A repository path as seen from the current directory."""
+    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+
+
 def _from_here(findings: list[Finding]) -> list[Finding]:
     """Findings with paths relative to the current directory, for people to open."""
     root = find_repo(Path.cwd()).root
@@ -355,20 +361,21 @@ def fix(
             progress=progress,
             select=_codes(select) or None,
             ignore=_codes(ignore),
+            within=_within(paths),
         )
     for change in result.fixes:
         if diff:
             sys.stdout.write(change.diff())
         else:
             verb = "would fix" if dry else "fixed"
-            stdout.print(f"{verb} {change.path}", markup=False)
-    for finding in result.skipped:
+            stdout.print(f"{verb} {_here(change.path)}", markup=False)
+    for finding in _from_here(list(result.skipped)):
         stderr.print(
             f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}",
             markup=False,
         )
     if not dry and result.remaining:
-        report.print_text(stdout, result.files, list(result.remaining))
+        report.print_text(stdout, result.files, _from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped:
         stdout.print("Nothing to fix.", markup=False)
     raise typer.Exit(result.exit_code(dry))
@@ -385,11 +392,29 @@ def rules(
         return
     found = by_code().get(code.upper())
     if found is None:
-        stderr.print(f"docsync: error: unknown rule {code!r} (see `docsync rules`)", markup=False)
+        from .suggest import did_you_mean
+
+        hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
+        stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         raise typer.Exit(2)
     from .ruledocs import explain
 
     stdout.print(explain(found), markup=False)
+
+
+def _print_verdict(judged: Verdict) -> None:
+    """After --apply: findings the migration caused (there should be none), older ones counted."""
+    older = (
+        f"; {judged.already} findings there before stay (docsync check lists them, docsync fix repairs what it can)"
+        if judged.already
+        else ""
+    )
+    if not judged.caused:
+        stderr.print(f"docsync check: no finding caused by the migration in the files it wrote{older}", markup=False)
+        return
+    stderr.print(f"docsync check: {len(judged.caused)} findings caused by the migration{older}:", markup=False)
+    for finding in judged.caused[:10]:
+        stderr.print(f"  {finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}", markup=False)
 
 
 @app.command()
@@ -420,13 +445,16 @@ def migrate(
     adoption_record: Annotated[
         bool, typer.Option("--adoption-record/--no-adoption-record", help="Add a record of the adoption to implemented/.")
     ] = True,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also show where each status and date was read, and every suggestion.")
+    ] = False,
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
     Exit 0 when the plan is complete (or applied), 1 when it has unresolved
     items (nothing is changed), 2 on a usage, config, git or stale-plan error.
     """
-    from .migrate import planfile
+    from .migrate import planfile, verdict
     from .migrate import run as migration
     from .migrate.apply import apply as apply_outcome
     from .migrate.show import as_json, render
@@ -456,14 +484,19 @@ def migrate(
         if write_plan is not None:
             planfile.write(outcome.plan, write_plan)
             stderr.print(f"wrote the plan to {write_plan}", markup=False)
+        ready = apply and outcome.complete and not outcome.changes.empty
+        earlier = verdict.before(root, outcome.changes) if ready else None
         applied = apply_outcome(root, outcome, commit=commit, allow_dirty=allow_dirty) if apply else None
+        judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
     if output == "json":
         sys.stdout.write(as_json(outcome))
     else:
-        stdout.print(render(outcome))
+        stdout.print(render(outcome, width=stdout.width, verbose=verbose))
     if applied is not None and applied.applied:
         done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
         stderr.print(f"migrated {len(outcome.plan.topics)} records{done}", markup=False)
+        if judged is not None:
+            _print_verdict(judged)
     elif apply and not outcome.complete:
         stderr.print(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed", markup=False)
     raise typer.Exit(outcome.exit_code)
@@ -605,7 +638,8 @@ class GraphFormat(StrEnum):
 @app.command()
 def graph(
     output: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="mermaid, dot (Graphviz) or json.")
+        GraphFormat,
+        typer.Option("--format", "--output-format", "-f", help="mermaid, dot (Graphviz) or json."),
     ] = GraphFormat.mermaid,
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""

@@ -8,6 +8,7 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -47,6 +48,7 @@ DEFAULT_STATES: Mapping[str, str] = {
     "rejected": "rejected",
 }
 GATES = ("links", "wrap", "layout", "refs")
+DEFAULT_TARGET = "docs/rfc"
 FILES_GATE = "files"
 """The file rules (F001-F004): always on, as a file that cannot be read cannot be checked;
 ``--gate files`` runs them alone, ``ignore``/``--ignore`` silences them."""
@@ -85,7 +87,7 @@ class Config:
     cache: bool = True
     jobs: int = 0
     # migrate and the record tree
-    target: str = "docs/rfc"
+    target: str = DEFAULT_TARGET
     sources: tuple[Source, ...] = ()
     states: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATES))
     statuses: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUSES))
@@ -275,6 +277,8 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         values["relations"] = _merged_relations(values["relations"], origin)
     if values.get("conventions") == "":
         values["conventions"] = None
+    elif "conventions" not in values:
+        values["conventions"] = conventions_beside(values.get("target", DEFAULT_TARGET))
     return Config(**values, origin=origin)
 
 
@@ -294,6 +298,12 @@ def _source_states(
 
     folders = {name: state(word) for name, word in source.folders.items()}
     return replace(source, status=state(source.status) if source.status else "", folders=folders)
+
+
+def conventions_beside(target: str) -> str:
+    """The default conventions doc: ``AGENTS.md`` in the target's parent folder
+    (``docs/rfc`` → ``docs/AGENTS.md``, ``doc/adr`` → ``doc/AGENTS.md``)."""
+    return posixpath.join(posixpath.dirname(target.strip("/")), "AGENTS.md")
 
 
 def _gate_hint(key: str, raw: Any) -> str:

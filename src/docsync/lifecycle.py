@@ -609,8 +609,12 @@ def _relation(tree: Tree, older: TreeFile, wanted: Relating) -> _Relation:
     if newer.path == older.path:
         raise DocsyncError(f"{older.path} cannot {kind} itself")
     edge = Edge(newer.path, kind, older.path)
-    if Edge(older.path, kind, newer.path) in tree.edges:
-        raise DocsyncError(f"{older.path} already {kind} {newer.path}; that would be a loop")
+    chain = _chain(tree.edges, kind, older.path, newer.path)
+    if chain:
+        raise DocsyncError(
+            f"{newer.path} {kind} {older.path} would be a loop: "
+            f"{' -> '.join(chain)} already (each {kind} the next)"
+        )
     sides = {(m.edge, m.forward) for ms in tree.mentions.values() for m in ms}
     titles = {r.path: r.title for r in tree.records}
     title = titles.get(newer.path) or posixpath.basename(newer.path)
@@ -622,6 +626,24 @@ def _relation(tree: Tree, older: TreeFile, wanted: Relating) -> _Relation:
         (edge, True) not in sides,
         (edge, False) not in sides,
     )
+
+
+def _chain(edges: Sequence[Edge], kind: str, start: str, goal: str) -> list[str]:
+    """A path of ``kind`` edges from ``start`` (newer) down to ``goal``, or [] when none."""
+    after: dict[str, list[str]] = {}
+    for edge in edges:
+        if edge.kind == kind:
+            after.setdefault(edge.newer, []).append(edge.older)
+    paths, seen = [[start]], {start}
+    while paths:
+        path = paths.pop()
+        for nxt in after.get(path[-1], []):
+            if nxt == goal:
+                return [*path, nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                paths.append([*path, nxt])
+    return []
 
 
 def _check_relation_state(config: Config, relation: _Relation | None, state: str) -> None:

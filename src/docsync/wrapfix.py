@@ -22,7 +22,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
@@ -835,13 +835,21 @@ _RENDERS_DIFFERENTLY = (
 )
 
 
-def fix_document(doc: Document, config: Config) -> WrapFix:
-    """Re-wrap every paragraph the gate would report; prove each rewrite renders the same."""
+def fix_document(
+    doc: Document, config: Config, only: Callable[[Paragraph], bool] | None = None
+) -> WrapFix:
+    """Re-wrap every paragraph the gate would report; prove each rewrite renders the same.
+
+    ``only`` limits the re-wrap to the paragraphs it accepts (every other
+    byte stays as it was): a migration re-wraps only what its edits changed.
+    """
     if config.wrap == "off":
         return WrapFix(doc.text, False, ())
     rewrites: list[_Rewrite] = []
     skipped: list[Finding] = []
     for prose in prose_of(doc, config):
+        if only is not None and not only(prose.paragraph):
+            continue
         plan = _plan_for(doc, prose, config)
         if plan is None:
             continue

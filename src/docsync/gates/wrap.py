@@ -125,20 +125,24 @@ def _run_key(config: Config) -> str:
 
 
 def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
-    """``write`` re-wrapped when the edit gave it wrap findings ``before`` did not have.
+    """``write`` with the paragraphs its edit changed re-wrapped, where they now break the wrap.
 
     A bare id that became a link, or a longer relative path, can push a line
-    of hard-wrapped prose past the width; the paragraphs the gate would
-    report are then re-wrapped, as ``docsync fix`` would, so that ``docsync
-    check`` passes right after a migration or a move. Findings the file
-    already had stay the user's business.
+    of hard-wrapped prose past the width; such a paragraph is re-wrapped, as
+    ``docsync fix`` would, so that ``docsync check`` passes right after a
+    migration or a move. A paragraph the edit did not change keeps every
+    byte, even when it breaks the convention already: that is the user's
+    business, and re-wrapping it would bury the edit in an unreviewable diff.
     """
     if "wrap" not in config.gates or config.wrap == "off":
         return write
     if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
         return write
+    if before is not None and not isinstance(config.wrap, int):
+        return write  # a rewritten reference adds no line end: only a width can be broken
     after = parse(write.path, write.text, write.newline, write.bom)
-    count = len(check(after, config))
-    if count == 0 or (before is not None and count <= len(check(before, config))):
+    if not check(after, config):
         return write
-    return FileWrite(write.path, fix_document(after, config).text, write.newline, write.bom)
+    unchanged = {p.content for p in before.paragraphs} if before is not None else set()
+    fixed = fix_document(after, config, only=lambda p: p.content not in unchanged)
+    return FileWrite(write.path, fixed.text, write.newline, write.bom)

@@ -54,8 +54,8 @@ class RepoView:
     former: Mapping[str, str] = field(default_factory=dict)
     exempt: frozenset[str] = frozenset()
     refs_exclude: tuple[str, ...] = ()
-    """Globs the refs gate does not read (test fixtures): their links follow the moves, their
-    bare ids stay as written."""
+    """Globs the refs gate does not read (test fixtures): their Markdown links follow the
+    moves; the paths and ids they name (records of the repository a test builds) stay."""
     excluded: Mapping[str, Document] = field(default_factory=dict)
     """Markdown files config keeps out of the gates: their links into moved
     files are kept working, and nothing else in them changes."""
@@ -69,7 +69,12 @@ class Stats:
     code_paths: int = 0
     unresolved: tuple[tuple[str, str], ...] = ()
     dangling: tuple[tuple[str, str], ...] = ()
+    """Links the migration breaks: their target existed before and does not after."""
     outside: tuple[str, ...] = ()
+    already_broken: int = 0
+    """Links whose target did not exist before the migration either (``docsync check`` reports them)."""
+    tool_pointers: tuple[str, ...] = ()
+    """Another tool's config that points at a legacy tree: where, and the line to change."""
     relation_notes: tuple[tuple[str, str], ...] = ()
     """Relation prose left as written (its target is no record, or it is no relation)."""
 
@@ -114,6 +119,7 @@ class Routes:
     redirects: Mapping[tuple[str, str], tuple[str, str]]
     ids: Mapping[IdKey, IdTarget]
     after: frozenset[str]
+    before: frozenset[str] = frozenset()
 
     def exists(self, path: str) -> bool:
         return path in self.after
@@ -176,7 +182,8 @@ def _routes(
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
     ids = _id_targets(plan, view)
-    return Routes(moves, builder.fragments, builder.redirects, ids, after)
+    before = _with_folders(set(view.tracked))
+    return Routes(moves, builder.fragments, builder.redirects, ids, after, before)
 
 
 def _emptied_folders(
@@ -215,6 +222,11 @@ def _after(plan: Plan, moves: Mapping[str, str], tracked: frozenset[str]) -> fro
     """Files and folders that exist once the plan is applied."""
     gone = set(moves) | {r.source for r in plan.retirements} | set(plan.indexes)
     files = (set(tracked) - gone) | {t.path for t in plan.topics} | {index_path(plan)}
+    return _with_folders(files)
+
+
+def _with_folders(files: set[str]) -> frozenset[str]:
+    """``files`` and every folder above them."""
     folders = {posixpath.dirname(p) for p in files}
     for folder in list(folders):
         while folder:
@@ -257,14 +269,19 @@ class _Tally:
     code_paths: int = 0
     unresolved: list[tuple[str, str]] = field(default_factory=list)
     dangling: list[tuple[str, str]] = field(default_factory=list)
+    already_broken: int = 0
     problems: list[Problem] = field(default_factory=list)
     relation_notes: list[tuple[str, str]] = field(default_factory=list)
 
-    def add(self, path: str, stats: RewriteStats) -> None:
+    def add(self, path: str, stats: RewriteStats, before: frozenset[str]) -> None:
         self.links += stats.links
         self.refs += stats.refs
         self.unresolved.extend((path, i) for i in stats.unresolved)
-        self.dangling.extend((path, d) for d in stats.dangling)
+        for destination in stats.dangling:
+            if _existed(path, destination, before):
+                self.dangling.append((path, destination))
+            else:
+                self.already_broken += 1
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
@@ -276,8 +293,21 @@ class _Tally:
             unresolved,
             dangling,
             outside,
+            self.already_broken,
+            (),
             tuple(self.relation_notes),
         )
+
+
+def _existed(path: str, destination: str, before: frozenset[str]) -> bool:
+    """Whether a link now dangling in ``path`` named a file or folder that existed before.
+
+    The rewriter keeps every link that leads to an unmoved file pointing at
+    that same file, so a dangling link whose target did not exist before
+    either was broken already; only the others are the migration's doing.
+    """
+    found = resolve_url(path, markdown_url(destination))
+    return found is not None and bool(found[0]) and found[0] in before
 
 
 def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str | None:
@@ -295,7 +325,7 @@ def _rewrite(doc: Document, new_path: str, routes: Routes, tally: _Tally) -> str
     except RewriteError as exc:
         tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
         return None
-    tally.add(new_path, stats)
+    tally.add(new_path, stats, routes.before)
     return text
 
 
@@ -368,12 +398,13 @@ def _code_files(
     for path in sorted(view.tracked):
         if path in skip or path.lower().endswith(MARKDOWN_SUFFIXES):
             continue
+        if matches(path, view.refs_exclude):
+            continue  # a fixture names records of the repository its test builds, not this one
         text = view.read_text(path, needles)
         if text is None:
             continue
         new, moved = rewrite_code_paths(text, paths, pattern) if pattern else (text, 0)
-        fixture = matches(path, view.refs_exclude)
-        new, count = rewrite_code_text(new, ids=ids) if ids and not fixture else (new, 0)
+        new, count = rewrite_code_text(new, ids=ids) if ids else (new, 0)
         if moved or count:
             tally.code_paths += moved
             tally.code_refs += count
@@ -579,9 +610,61 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     moves, removals = _moves_and_removals(plan)
     created = {t.path for t in plan.topics} | {index_path(plan)}
     untracked = frozenset(w.path for w in writes) - view.tracked - created
-    stats = tally.stats(_outside_lifecycle(plan, records, view))
+    stats = replace(
+        tally.stats(_outside_lifecycle(plan, records, view)),
+        tool_pointers=tuple(tool_pointers(plan, records, view)),
+    )
     problems = tuple(tally.problems)
     return ChangeSet(tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked)
+
+
+_ADR_TOOLS = ".adr-dir"
+_LOG4BRAINS = ".log4brains.yml"
+_ADR_FOLDER = re.compile(r"^(?P<lead>\s*adrFolder:\s*)(?P<folder>\S+?)/?\s*$")
+
+
+def tool_pointers(
+    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView
+) -> Iterator[str]:
+    """Lines of adr-tools' ``.adr-dir`` and log4brains' ``.log4brains.yml`` that name a legacy tree.
+
+    They are reported with the line to write, not rewritten: the other tool
+    would go on writing numbered records into whatever folder it is given,
+    which the lifecycle tree's layout gate rejects; ``docsync new`` replaces it.
+    """
+    folders = {posixpath.dirname(p) for p in records}
+    proposed = posixpath.join(plan.target, view.states.get("proposed", "proposed"))
+    for path in sorted(view.tracked):
+        name = posixpath.basename(path)
+        if name not in (_ADR_TOOLS, _LOG4BRAINS):
+            continue
+        text = view.read_text(path, ())
+        for number, line in enumerate((text or "").splitlines(), 1):
+            found = _pointer(path, name, line, folders)
+            if found is not None:
+                lead, written = found
+                yield (
+                    f"{path}:{number}: '{line.strip()}' points {_TOOL[name]} at the legacy tree "
+                    f"{written}; write '{lead.strip()}{' ' if lead.strip() else ''}{proposed}' "
+                    "there, or drop the file and create records with docsync new"
+                )
+
+
+_TOOL = {_ADR_TOOLS: "adr-tools", _LOG4BRAINS: "log4brains"}
+
+
+def _pointer(path: str, name: str, line: str, folders: set[str]) -> tuple[str, str] | None:
+    """(what comes before the folder, the folder as written) when ``line`` names a legacy tree."""
+    base = posixpath.dirname(path)
+    if name == _ADR_TOOLS:
+        lead, written = "", line.strip()
+    else:
+        match = _ADR_FOLDER.match(line)
+        if match is None:
+            return None
+        lead, written = match.group("lead"), match.group("folder").strip("'\"")
+    folder = posixpath.normpath(posixpath.join(base, written)).strip("/")
+    return (lead, written) if written and folder in folders else None
 
 
 def _outside_lifecycle(
@@ -596,6 +679,8 @@ def _outside_lifecycle(
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
     """Reference labels two merged sources both define: one source's links would change target."""
+    if not topic.merged:
+        return  # one source: its labels cannot clash with another's
     owners: dict[str, tuple[str, str]] = {}
     for chunk in assembled.chunks[1:]:
         for definition in parse(chunk.old_path, chunk.text).definitions:

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from .. import gitrepo, history
-from ..config import Config, Source
+from ..config import Config, Source, conventions_beside
 from ..config import load as load_config
 from ..errors import PlanError
 from ..model import Document
@@ -101,7 +101,10 @@ class Outcome:
 def configured(config: Config, options: Options) -> Config:
     sources = tuple(Source(s.strip("/"), "") for s in options.sources) or config.sources
     target = (options.target or config.target).strip("/")
-    return replace(config, sources=sources, target=target)
+    conventions = config.conventions
+    if conventions == conventions_beside(config.target):
+        conventions = conventions_beside(target)  # the default follows --target
+    return replace(config, sources=sources, target=target, conventions=conventions)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from .assemble import status_line
-from .model import Plan, Retirement, Topic
+from .model import Plan, Problem, Retirement, Topic
 from .run import Outcome
 
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
@@ -39,33 +38,6 @@ def _notes(topic: Topic) -> str:
     return "\n".join(notes)
 
 
-def _cell(value: str, origin: str = "") -> Text:
-    text = Text(value)
-    if origin:
-        text.append("\n" + origin, style="dim")
-    return text
-
-
-def _topic_row(topic: Topic) -> tuple[Text, ...]:
-    status = status_line(topic.state, topic.detail).removeprefix("Status: ") if topic.state else "?"
-    return (
-        _cell("\n".join(str(p) for p in topic.parts)),
-        _cell(topic.path or "(unresolved)"),
-        _cell(status, topic.status_from),
-        _cell(topic.date.isoformat() if topic.date else "?", topic.date_from),
-        _cell(_notes(topic)),
-    )
-
-
-def plan_table(plan: Plan) -> Table:
-    table = Table(title=f"Migration plan → {plan.target}", show_lines=True, expand=False)
-    for column in ("Source", "Target", "Status (read from)", "Date (commit)", "Notes"):
-        table.add_column(column, overflow="fold")
-    for topic in plan.topics:
-        table.add_row(*_topic_row(topic))
-    return table
-
-
 def _retirement_lines(retirement: Retirement) -> Iterator[str]:
     text = f"kept in {retirement.keep_in}" if retirement.keep_in else "dropped"
     ids = ", ".join(f"{i} → {slug}" for i, slug in retirement.ids.items())
@@ -77,49 +49,184 @@ def _count(number: int, one: str, many: str = "") -> str:
     return f"{number} {one if number == 1 else many or one + 's'}"
 
 
-def _summary(outcome: Outcome) -> Iterator[RenderableType]:
+LISTED = 5  # findings of one kind listed before the rest are only counted (all with --verbose)
+
+
+def _listed(lines: list[str], what: str, style: str, verbose: bool) -> Iterator[Text]:
+    shown = lines if verbose else lines[:LISTED]
+    yield from (Text(line, style=style) for line in shown)
+    if len(lines) > len(shown):
+        yield Text(f"… and {len(lines) - len(shown)} more {what} (--verbose lists them)", style=style)
+
+
+def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType]:
     changes = outcome.changes
     stats = changes.stats
     if outcome.complete:
         yield Text(
             f"{_count(len(changes.moves), 'record moves', 'records move')}, "
             f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
-            f"{_count(len(changes.writes), 'file is written', 'files are written')}; "
-            f"{_count(stats.links, 'link')} and {_count(stats.refs, 'reference')} in Markdown "
-            f"and {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
-            "in other files are rewritten."
+            f"{_count(len(changes.writes), 'file is written', 'files are written')}."
+        )
+        yield Text(
+            f"Rewritten: {_count(stats.links, 'link')} and {_count(stats.refs, 'id')} in "
+            f"Markdown, {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
+            "in other files."
         )
     if changes.adoption_record:
         yield Text(f"adoption record: {changes.adoption_record}")
     if changes.conventions:
         yield Text(f"conventions doc: {changes.conventions}")
-    for path, written in stats.unresolved:
+    unresolved = [
+        f"unresolved id: {path}: '{written}' names no record; left as it is"
+        for path, written in stats.unresolved
+    ]
+    yield from _listed(unresolved, "unresolved ids", "yellow", verbose)
+    broken = [f"broken link after migration: {p}: '{d}'" for p, d in stats.dangling]
+    yield from _listed(broken, "links the migration breaks", "yellow", verbose)
+    if stats.already_broken:
         yield Text(
-            f"unresolved id: {path}: '{written}' names no record; left as it is", style="yellow"
+            f"{_count(stats.already_broken, 'link was', 'links were')} broken before the "
+            "migration already and stay so (docsync check --gate links lists them)",
+            style="dim",
         )
-    for path, destination in stats.dangling:
-        yield Text(f"broken link after migration: {path}: '{destination}'", style="yellow")
-    for path in stats.outside:
-        note = "not a record, outside the lifecycle folders (the layout gate reports it)"
-        yield Text(f"{note}: {path}", style="yellow")
+    yield from (Text(line, style="yellow") for line in stats.tool_pointers)
+    note = "not a record, outside the lifecycle folders (the layout gate reports it)"
+    yield from _listed([f"{note}: {p}" for p in stats.outside], "such files", "yellow", verbose)
     for path, note in stats.relation_notes:
         yield Text(f"relation not recorded: {path}: {note}", style="yellow")
 
 
-def render(outcome: Outcome) -> RenderableType:
-    """The dry run's report: the plan table, retirements, problems, suggestions, counts."""
+SUGGESTIONS_SHOWN = 3
+
+
+def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> RenderableType:
+    """The dry run's report, questions first, then one line per record, then the counts.
+
+    Each record's line fits in ``width`` columns. ``verbose`` adds where each
+    status and date was read, the sources and notes, and every suggestion.
+    """
     plan = outcome.plan
     if plan.empty and not outcome.problems:
         return Text(nothing_to_do(outcome))
-    parts: list[RenderableType] = [plan_table(plan)]
+    parts: list[RenderableType] = list(_questions(outcome, verbose))
+    parts.append(Text(f"Migration plan → {plan.target}", style="bold"))
+    parts.extend(_record_lines(plan, width, verbose))
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
-    parts.extend(Text(f"unresolved: {p}", style="bold red") for p in outcome.problems)
-    parts.extend(
-        Text(f"similar, not merged: {s.first} ~ {s.second} ({s.reason})", style="cyan")
-        for s in plan.suggestions
-    )
-    parts.extend(_summary(outcome))
+    parts.extend(_suggestion_lines(plan, width, verbose=verbose))
+    parts.extend(_summary(outcome, verbose))
     return Group(*parts)
+
+
+def _questions(outcome: Outcome, verbose: bool) -> Iterator[Text]:
+    """What the user must answer before the plan can be applied, one line each.
+
+    Questions that say the same of many records (640 records without a
+    status line) are one line: the count, what is asked, the first files.
+    Unlike the other lines, a question is never cut to the width.
+    """
+    if not outcome.problems:
+        return
+    yield Text(
+        f"{_count(len(outcome.problems), 'question')} to answer before --apply "
+        "(all: --verbose; answer: --write-plan):",
+        style="bold red",
+    )
+    groups: dict[str, list[str]] = {}
+    for problem in outcome.problems:
+        groups.setdefault(problem.message, []).append(problem.path)
+    for message, paths in groups.items():
+        if len(paths) == 1 or verbose:
+            lines = [f"  ? {Problem(p, message)}" for p in paths]
+        else:
+            lines = [f"  ? {len(paths)} records: {message} ({paths[0]}, {paths[1]}, …)"]
+        # Never cut: what to answer is the point of the line.
+        yield from (Text(line, style="red") for line in lines)
+
+
+def _clipped(line: str, width: int, verbose: bool) -> str:
+    """``line`` cut to ``width`` with ``…`` (the plan file and --verbose have the rest)."""
+    return line if verbose or len(line) <= width else line[: width - 1] + "…"
+
+
+def _record_lines(plan: Plan, width: int, verbose: bool) -> Iterator[Text]:
+    """``old → new`` (the new path's folder is the state, its name starts with the date)."""
+    yield Text(
+        f"  {_count(len(plan.topics), 'record')}: old name → new path in {plan.target}/"
+        " (…: same name; ?: asked)",
+        style="dim",
+    )
+    for topic in plan.topics:
+        yield Text(fit_record_line(topic, plan.target, width), no_wrap=True, overflow="ellipsis")
+        if verbose:
+            yield from (Text(f"      {line}", style="dim") for line in _details(topic))
+
+
+def _details(topic: Topic) -> Iterator[str]:
+    status = status_line(topic.state, topic.detail).removeprefix("Status: ") if topic.state else "?"
+    yield f"status {status}" + (f", from {topic.status_from}" if topic.status_from else "")
+    if topic.date_from:
+        yield f"date from {topic.date_from}"
+    yield from (f"source {p}" for p in topic.parts)
+    notes = _notes(topic).replace("\n", "; ")
+    if notes:
+        yield notes
+
+
+def _old_name(topic: Topic) -> str:
+    first = str(topic.parts[0]) if topic.parts else ""
+    name = first.rsplit("/", 1)[-1]
+    more = len(topic.parts) - 1
+    return name + (f" +{more}" if more else "")
+
+
+def _slug_of_name(name: str) -> str:
+    """``0007-use-x.md`` → ``use-x``: what the new name keeps when the slug is unchanged."""
+    stem = name.rsplit(".", 1)[0]
+    head, _, rest = stem.partition("-")
+    return rest if head.isdigit() else stem
+
+
+def fit_record_line(topic: Topic, target: str, width: int) -> str:
+    """One record's line; when it is too long, the new name's unchanged slug becomes ``…``."""
+    old = _old_name(topic)
+    day = topic.date.isoformat() if topic.date else "????-??-??"
+    new = topic.path.removeprefix(target + "/") if topic.path else f"?/{day}-{topic.slug}.md"
+    line = f"  {old} → {new}"
+    if len(line) <= width:
+        return line
+    folder, _, name = new.rpartition("/")
+    if name.startswith(day) and name[len(day) + 1 : -3] == _slug_of_name(old.split(" ")[0]):
+        new = f"{folder}/{day}-….md"
+        line = f"  {old} → {new}"
+    over = len(line) - width
+    if over > 0:
+        line = f"  {_shortened(old, len(old) - over)} → {new}"
+    return line
+
+
+def _shortened(name: str, length: int) -> str:
+    """``name`` in at most ``length`` characters (at least 12), its middle replaced by ``…``."""
+    length = max(12, length)
+    if len(name) <= length:
+        return name
+    head = (length - 1) // 2
+    tail = length - 1 - head
+    return name[:head] + "…" + name[len(name) - tail :]
+
+
+def _suggestion_lines(plan: Plan, width: int, *, verbose: bool) -> Iterator[Text]:
+    shown = plan.suggestions if verbose else plan.suggestions[:SUGGESTIONS_SHOWN]
+    if not plan.suggestions:
+        return
+    rest = len(plan.suggestions) - len(shown)
+    yield Text(
+        f"{_count(len(plan.suggestions), 'look-alike pair')} not merged"
+        + (f"; the first {len(shown)} (all: --verbose, the plan file):" if rest else ":"),
+        style="cyan",
+    )
+    for s in shown:
+        yield Text(_clipped(f"  {s.first} ~ {s.second} ({s.reason})", width, verbose), style="cyan")
 
 
 # --------------------------------------------------------------------------- JSON
@@ -171,6 +278,8 @@ def as_json(outcome: Outcome) -> str:
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
+        "already_broken": changes.stats.already_broken,
+        "tool_pointers": list(changes.stats.tool_pointers),
         "outside_lifecycle": list(changes.stats.outside),
         "relation_notes": [{"path": p, "note": n} for p, n in changes.stats.relation_notes],
         "adoption_record": changes.adoption_record,

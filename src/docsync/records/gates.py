@@ -341,6 +341,14 @@ def status_lines(doc: Document) -> list[StatusLine]:
     return found
 
 
+def _in_preamble(doc: Document, lines: list[StatusLine]) -> list[StatusLine]:
+    """The status lines above the record's first section: a ``Status:`` line inside a
+    section (a history of transitions, a merged record's old header) is prose."""
+    sections = [doc.position(h.span.start)[0] for h in doc.headings if h.level > 1]
+    first_section = min(sections, default=doc.line_count + 1)
+    return [line for line in lines if line.line < first_section]
+
+
 def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
     lines = status_lines(doc)
     states = tree.config.states
@@ -354,7 +362,7 @@ def _status(tree: Tree, file: TreeFile, doc: Document) -> Iterator[Finding]:
             f"no 'Status:' line; add one under the title, e.g. '{example}'",
         )
         return
-    for extra in lines[1:]:
+    for extra in _in_preamble(doc, lines[1:]):
         yield _finding(
             "Y005",
             file.path,
@@ -458,7 +466,7 @@ def _says(tree: Tree, mention: Mention) -> str:
 def _missing_target(tree: Tree, mention: Mention) -> Finding:
     moved = tree.former.get(mention.target)
     hint = (
-        f"it is now {moved} ('docsync fix --gate links' repoints the link)"
+        f"the former-id table says it is now {moved}; point the link there"
         if moved in {f.path for f in tree.files}
         else "point it at an existing record or remove the relation"
     )

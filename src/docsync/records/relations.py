@@ -17,6 +17,7 @@ compared. See docs/rfc/implemented/2026-12-01-record-relations.md.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -158,17 +159,26 @@ def _status_relation(
     return phrases.lookup(before.group("phrase")) if before else None
 
 
+def _mentions_none(text: str, phrases: Phrases) -> bool:
+    """Whether ``text`` holds no phrase's first word at all (plain substring tests, fast)."""
+    lowered = text.lower()
+    words = {p.split()[0] for pair in phrases.pairs.items() for p in pair}
+    return not any(word in lowered for word in words)
+
+
 def read_mentions(doc: Document, relations: Mapping[str, str]) -> list[Mention]:
     """Every relation ``doc`` writes, in source order (``relations``: the config's pairs)."""
     phrases = Phrases(relations)
+    if _mentions_none(doc.text, phrases):
+        return []  # nearly every document: one scan, no per-line work
+    links = sorted((k for k in doc.links if k.kind in _RELATION_LINKS), key=lambda k: k.span.start)
+    starts = [k.span.start for k in links]
     found: list[Mention] = []
     for paragraph in doc.paragraphs:
         if "blockquote" in paragraph.containers:
             continue
         for start, end, mode in _line_modes(doc, paragraph, phrases):
-            for link in doc.links:
-                if link.kind not in _RELATION_LINKS or not start <= link.span.start < end:
-                    continue
+            for link in links[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]:
                 relation = (
                     _status_relation(doc, mode, link, phrases) if isinstance(mode, int) else mode
                 )

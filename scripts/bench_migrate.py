@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Benchmark ``docsync migrate`` and ``docsync init`` on a generated legacy tree.
+
+Generates a deterministic repository: ``--records`` numbered ADRs in
+``docs/adr/`` (a status line, prose, bare ids and links naming other
+records), added over ``--commits`` dated commits, among other Markdown files
+(``--files`` Markdown files in all) that link to records and name their ids,
+and source files that name records by path and id. Then it times, each the
+median of ``--repeat`` runs, every command a subprocess:
+
+* floor: one whole-repository ``git log --name-status -M`` (to /dev/null)
+  plus markdown-it-py's parse of every Markdown file in one process;
+* ``docsync migrate`` (the dry run), cold: no parse cache;
+* ``docsync migrate --apply --commit`` on a fresh clone (cold), with peak memory;
+* ``docsync init`` on a fresh clone, with peak memory.
+
+Targets (the issue's): the dry run within 3x of the floor; ``--apply`` on a
+270-record, 950-file repository under 10 s; ``init`` on 1,000 files under 3 s
+and 150 MB.
+
+    python scripts/bench.py migrate                          # 600 records, 1,000 files
+    python scripts/bench.py migrate --records 270 --files 950
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+_WORD_TEXT = (
+    "record decision context status consequence option driver review module service gateway "
+    "storage index cache parser schema migration release version policy token request response "
+    "client server queue worker thread process boundary contract latency throughput budget owner"
+)
+WORDS = _WORD_TEXT.split()
+STATUSES = ["Accepted", "Proposed", "Rejected", "Superseded", "Draft", "Accepted"]
+ZONES = ["-0800", "+0000", "+0100", "+0530", "+0900"]
+
+
+def _git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_AUTHOR_NAME="bench",
+        GIT_AUTHOR_EMAIL="bench@example.invalid",
+        GIT_COMMITTER_NAME="bench",
+        GIT_COMMITTER_EMAIL="bench@example.invalid",
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+    )
+    env.update(extra or {})
+    return env
+
+
+def _git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=root, env=env or _git_env(), capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+@dataclass(frozen=True)
+class Corpus:
+    root: Path
+    records: int
+    markdown: int
+    code: int
+    commits: int
+
+
+class _Writer:
+    def __init__(self, rng: random.Random, records: int) -> None:
+        self.rng = rng
+        self.records = records
+
+    def words(self, low: int, high: int) -> str:
+        return " ".join(self.rng.choice(WORDS) for _ in range(self.rng.randint(low, high)))
+
+    def title(self, number: int) -> str:
+        return f"{self.words(2, 5).capitalize()} {number}"
+
+    def name(self, number: int) -> str:
+        return f"{number:04d}-" + "-".join(self.title(number).lower().split())
+
+    def mention(self) -> str:
+        return f"ADR {self.rng.randint(1, self.records):04d}"
+
+    def paragraph(self, link: str) -> str:
+        return f"{self.words(20, 50).capitalize()}, see {self.mention()} and {link}. {self.words(5, 20)}."
+
+    def record(self, number: int, names: list[str]) -> str:
+        other = names[self.rng.randrange(len(names))]
+        body = [
+            f"# ADR {number:04d}: {self.title(number)}",
+            f"Status: {self.rng.choice(STATUSES)}",
+            "## Context",
+            self.paragraph(f"[the related one]({other}.md)"),
+            "## Decision",
+            self.paragraph(f"[its decision]({other}.md#decision)"),
+        ]
+        return "\n\n".join(body) + "\n"
+
+    def page(self, depth: int, names: list[str]) -> str:
+        up = "../" * depth
+        links = [f"[{n}]({up}docs/adr/{n}.md)" for n in self.rng.sample(names, 3)]
+        return f"# {self.words(2, 4).capitalize()}\n\n" + "\n\n".join(
+            self.paragraph(link) for link in links
+        ) + "\n"
+
+    def code(self, names: list[str]) -> str:
+        name = self.rng.choice(names)
+        return f'# Follows {self.mention()}.\nRECORD = "docs/adr/{name}.md"\n'
+
+
+def generate(root: Path, records: int, files: int, commits: int, seed: int) -> Corpus:
+    """Write the corpus under ``root`` and commit it in ``commits`` dated commits."""
+    rng = random.Random(seed)
+    writer = _Writer(rng, records)
+    names = [writer.name(n) for n in range(1, records + 1)]
+    _git(root, "init", "-q", "-b", "main")
+    texts: list[tuple[str, str]] = [
+        (f"docs/adr/{name}.md", writer.record(n, names)) for n, name in enumerate(names, 1)
+    ]
+    others = max(0, files - records)
+    for index in range(others):
+        depth = 1 + index % 3
+        folder = "/".join(f"area{(index + k) % 7}" for k in range(depth))
+        texts.append((f"{folder}/page{index}.md", writer.page(depth, names)))
+    code = max(1, files // 20)
+    texts += [(f"src/module{i}.py", writer.code(names)) for i in range(code)]
+    clock = datetime(2019, 1, 1, 9, 0)
+    batch = -(-len(texts) // commits)
+    done = 0
+    for start in range(0, len(texts), batch):
+        for path, text in texts[start : start + batch]:
+            full = root / path
+            full.parent.mkdir(parents=True, exist_ok=True)
+            full.write_text(text, encoding="utf-8")
+        clock += timedelta(days=rng.randint(1, 9), hours=rng.randint(0, 23))
+        stamp = f"{clock.isoformat()} {rng.choice(ZONES)}"
+        env = _git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+        _git(root, "add", "-A", env=env)
+        _git(root, "commit", "-q", "-m", f"batch {done}", env=env)
+        done += 1
+    return Corpus(root, records, records + others, code, done)
+
+
+# --------------------------------------------------------------------------- timing
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mb: float
+
+
+def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
+    """Wall time and peak resident memory (GNU time's %M) of one subprocess."""
+    report = cwd.parent / f".time-{os.getpid()}"
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", "-o", str(report), *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=_git_env(),
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode not in ok:
+        raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+    peak = float(report.read_text().split()[-1]) / 1024
+    report.unlink()
+    return Run(seconds, peak)
+
+
+DOCSYNC = [sys.executable, "-m", "docsync"]
+
+_PARSE_ALONE = """
+import subprocess, time
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+paths = subprocess.run(["git", "ls-files", "-z", "*.md"], capture_output=True, text=True,
+                       check=True).stdout.split("\\0")
+texts = [open(p, encoding="utf-8").read() for p in paths if p]
+start = time.perf_counter()
+for text in texts:
+    md.parse(text)
+print(time.perf_counter() - start)
+"""
+
+
+def floor(root: Path) -> float:
+    """One whole-repository ``git log --name-status -M`` plus the parse of every file."""
+    start = time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        subprocess.run(
+            ["git", "log", "--name-status", "-M", "--format=%H %aI"],
+            cwd=root,
+            stdout=sink,
+            env=_git_env(),
+            check=True,
+        )
+    log = time.perf_counter() - start
+    parse = subprocess.run(
+        [sys.executable, "-c", _PARSE_ALONE],
+        cwd=root,
+        env=_git_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return log + float(parse.stdout)
+
+
+def _fresh(corpus: Corpus, scratch: Path, name: str) -> Path:
+    target = scratch / name
+    shutil.rmtree(target, ignore_errors=True)
+    _git(scratch, "clone", "-q", str(corpus.root), str(target))
+    return target
+
+
+def measure(corpus: Corpus, scratch: Path, repeat: int) -> dict[str, list[Run]]:
+    runs: dict[str, list[Run]] = {"floor": [], "dry run": [], "apply": [], "init": []}
+    for _ in range(repeat):
+        runs["floor"].append(Run(floor(corpus.root), 0.0))
+        shutil.rmtree(corpus.root / ".git" / "docsync", ignore_errors=True)
+        runs["dry run"].append(_timed([*DOCSYNC, "migrate"], corpus.root, ok=(0, 1)))
+        initialised = _fresh(corpus, scratch, "init")
+        runs["init"].append(_timed([*DOCSYNC, "init"], initialised))
+        applied = _fresh(corpus, scratch, "apply")
+        runs["apply"].append(_timed([*DOCSYNC, "migrate", "--apply", "--commit"], applied))
+    return runs
+
+
+def summarise(corpus: Corpus, runs: dict[str, list[Run]]) -> dict[str, object]:
+    median = {k: statistics.median(r.seconds for r in v) for k, v in runs.items()}
+    peak = {k: max(r.peak_mb for r in v) for k, v in runs.items()}
+    return {
+        "corpus": {
+            "records": corpus.records,
+            "markdown_files": corpus.markdown,
+            "code_files": corpus.code,
+            "commits": corpus.commits,
+        },
+        "seconds": {k: round(v, 3) for k, v in median.items()},
+        "peak_mb": {k: round(v, 1) for k, v in peak.items() if k != "floor"},
+        "dry_run_over_floor": round(median["dry run"] / median["floor"], 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def print_summary(summary: dict[str, object]) -> None:
+    corpus = summary["corpus"]
+    seconds = summary["seconds"]
+    peak = summary["peak_mb"]
+    assert isinstance(corpus, dict) and isinstance(seconds, dict) and isinstance(peak, dict)
+    print(
+        f"corpus: {corpus['records']} records, {corpus['markdown_files']} Markdown files, "
+        f"{corpus['code_files']} code files, {corpus['commits']} commits"
+    )
+    print(f"{'what':<12} {'seconds':>8} {'peak MB':>8}")
+    for name, value in seconds.items():
+        mb = f"{peak[name]:8.1f}" if name in peak else f"{'':>8}"
+        print(f"{name:<12} {value:8.3f} {mb}")
+    print(f"dry run / floor: {summary['dry_run_over_floor']}x (target: within 3x)")
+    print(f"load average: {summary['load_average']}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--records", type=int, default=600)
+    parser.add_argument("--files", type=int, default=1000, help="Markdown files in all")
+    parser.add_argument("--commits", type=int, default=60)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--keep", type=Path, help="generate here and keep it")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="docsync-bench-migrate-") as tmp:
+        scratch = Path(tmp)
+        root = args.keep or scratch / "corpus"
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        corpus = generate(root, args.records, args.files, args.commits, args.seed)
+        summary = summarise(corpus, measure(corpus, scratch, args.repeat))
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print_summary(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
