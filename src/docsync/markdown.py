@@ -317,22 +317,48 @@ def _standalone_line(state: StateBlock, start: int, end: int, silent: bool) -> b
         return False  # indented code
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
     kind = "line"
+    last_line: int | None = start
     if _STANDALONE.fullmatch(line) is None:
         first_in_quote = state.parentType == "blockquote" and state.tokens[-1:] and (
             state.tokens[-1].type == "blockquote_open"
         )
-        if not first_in_quote or _ALERT.fullmatch(line) is None:
+        last_line = _shortcode_end(state, start, end, line)
+        if first_in_quote and _ALERT.fullmatch(line) is not None:
+            kind, last_line = "alert", start
+        elif last_line is None:
             return False
-        kind = "alert"
+        else:
+            kind = "shortcode"
+    last = last_line if last_line is not None else start
     if silent:
         return True
     token = state.push("docsync_line", "", 0)
     token.block = True
     token.content = line
     token.info = kind
-    token.map = [start, start + 1]
-    state.line = start + 1
+    token.map = [start, last + 1]
+    state.line = last + 1
     return True
+
+
+_SHORTCODE_OPEN = re.compile(r"\{\{([<%])(?!.*[>%]\}\})")
+_MAX_SHORTCODE_LINES = 40
+
+
+def _shortcode_end(state: StateBlock, start: int, end: int, line: str) -> int | None:
+    """The last line of a Hugo shortcode that opens on ``line`` and closes on a
+    later one (its parameters one a line), or None. Blank lines end the search."""
+    opened = _SHORTCODE_OPEN.match(line)
+    if opened is None:
+        return None
+    closer = ">}}" if opened.group(1) == "<" else "%}}"
+    for index in range(start + 1, min(end, start + _MAX_SHORTCODE_LINES)):
+        text = state.src[state.bMarks[index] + state.tShift[index] : state.eMarks[index]]
+        if not text.strip():
+            return None
+        if text.rstrip().endswith(closer):
+            return index
+    return None
 
 
 def _any_container(params: str, markup: str) -> bool:

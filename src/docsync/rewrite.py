@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from urllib.parse import quote, unquote
 
+from .errors import DocsyncError
 from .gates.links import is_external, link_targets, markdown_url, resolve_url
 from .markdown import parse
 from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, apply_edits
@@ -60,8 +61,13 @@ IdKey = tuple[str, int, int | None]
 """(kind in upper case, number, part or None): what two mentions share to name one record."""
 
 
-class RewriteError(RuntimeError):
-    """A rewrite failed its own verification; the text was not returned (a docsync bug)."""
+class RewriteError(DocsyncError):
+    """A rewrite failed its own verification; the text was not returned.
+
+    Either a docsync bug or text whose rewrite GitHub would render otherwise
+    than intended; ``fix`` reports the file (L900), ``migrate`` lists it as a
+    plan problem, and ``move`` refuses with the reason (exit 2), writing nothing.
+    """
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: refusing to rewrite: {reason}")
