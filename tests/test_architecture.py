@@ -76,3 +76,60 @@ def test_a_check_run_imports_no_validation_framework(tmp_path: Path) -> None:
     imported = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()}
     assert "docsync" in imported
     assert not imported & {"pydantic", "pydantic_core"}
+
+
+_MUTATING_FUNCTIONS = {
+    ("os", name)
+    for name in (
+        "replace", "rename", "renames", "unlink", "remove", "mkdir", "makedirs",
+        "rmdir", "removedirs", "chmod", "lchmod", "symlink", "link", "truncate",
+    )
+} | {("shutil", name) for name in ("move", "copy", "copy2", "copyfile", "copytree", "rmtree")} | {
+    ("tempfile", name) for name in ("mkstemp", "mkdtemp", "NamedTemporaryFile")
+}
+_MUTATING_METHODS = {
+    "write_text", "write_bytes", "mkdir", "unlink", "rename", "rmdir", "chmod", "lchmod",
+    "symlink_to", "hardlink_to", "touch",
+}
+
+
+def _mutations(path: Path) -> list[str]:
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        where = f"{path.name}:{node.lineno}"
+        if isinstance(func, ast.Name) and func.id == "open":
+            modes = [a for a in node.args[1:2]] + [k.value for k in node.keywords if k.arg == "mode"]
+            if not all(isinstance(m, ast.Constant) and set(str(m.value)) <= set("rbt") for m in modes):
+                found.append(f"{where} open(..., {ast.unparse(modes[0])})")
+        elif isinstance(func, ast.Attribute):
+            if isinstance(func.value, ast.Name) and (func.value.id, func.attr) in _MUTATING_FUNCTIONS:
+                found.append(f"{where} {func.value.id}.{func.attr}")
+            elif func.attr in _MUTATING_METHODS and not (
+                isinstance(func.value, ast.Name) and func.value.id == "writer"
+            ):
+                found.append(f"{where} .{func.attr}()")
+    return found
+
+
+def test_only_the_guarded_writer_changes_the_file_system() -> None:
+    """Every write, rename, folder, removal and mode change goes through writer.py,
+    which refuses paths outside the repository and through symlinks."""
+    found = [m for p in _modules() if p.name != "writer.py" for m in _mutations(p)]
+    assert found == []
+
+
+def test_the_architecture_check_sees_each_kind_of_mutation(tmp_path: Path) -> None:
+    """The check above cannot pass by seeing nothing."""
+    sample = tmp_path / "sample.py"
+    code = (
+        "import os, shutil, tempfile\nfrom pathlib import Path\n"
+        "open('x', 'w')\nopen('x', mode='ab')\nos.replace('a', 'b')\nos.rename('a', 'b')\n"
+        "Path('a').write_text('x')\nPath('a').write_bytes(b'')\nPath('a').mkdir()\n"
+        "Path('a').unlink()\nos.chmod('a', 0)\nshutil.rmtree('a')\ntempfile.mkstemp()\n"
+        "open('x')\nopen('x', 'rb')\n"
+    )
+    sample.write_text(code)
+    assert len(_mutations(sample)) == 11

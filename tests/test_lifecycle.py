@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -9,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync import lifecycle
+from docsync import lifecycle, writer
 from docsync.checks import run_check, run_fix
 from docsync.cli import app
 from docsync.config import Config
+from docsync.errors import DocsyncError
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -355,12 +357,12 @@ def test_a_failed_write_puts_everything_back(
     before = {p: _read(repo, p) for p in FILES}
     index_before = repo.git("ls-files", "-s")
 
-    def broken(root: Path, changes: list[object]) -> None:
-        (root / "README.md").write_text("half written\n")
-        raise OSError("disk full")
+    def broken(kind: str, path: Path) -> None:
+        if kind == "replace" and path.name == "README.md":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(lifecycle, "write_all", broken)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(writer, "mutation_point", broken)
+    with pytest.raises(DocsyncError, match=r"README.md: the disk is full.*every change was undone"):
         lifecycle.move(repo.root, "plugin-api", "implemented", "", date(2026, 12, 1))
     assert {p: _read(repo, p) for p in FILES} == before
     assert repo.git("ls-files", "-s") == index_before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from typer.testing import CliRunner
 
 from docsync import gitrepo
 from docsync.cli import app
-from docsync.errors import GitError, PlanError
+from docsync.errors import DocsyncError, GitError, PlanError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from tests.gitutil import GitRepo
@@ -146,12 +147,16 @@ def test_failure_while_writing_restores_everything(
 ) -> None:
     before = _state(repo)
 
-    def broken_write(root: Path, changes: object) -> None:
-        raise OSError("disk full")
+    failed = []
 
-    monkeypatch.setattr("docsync.migrate.apply.write_all", broken_write)
+    def broken_write(kind: str, path: Path) -> None:
+        if kind == "replace" and ".git" not in path.parts and not failed:
+            failed.append(path)
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr("docsync.writer.mutation_point", broken_write)
     _, outcome = run(repo.root, Options())
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(DocsyncError, match=r"the disk is full.*every change was undone"):
         apply(repo.root, outcome)
     assert _state(repo) == before
 

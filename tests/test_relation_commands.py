@@ -13,6 +13,8 @@ from typer.testing import CliRunner, Result
 from docsync import lifecycle
 from docsync.checks import run_check, run_fix
 from docsync.cli import app
+from docsync.errors import DocsyncError
+from docsync.transaction import Transaction
 from tests.gitutil import GitRepo, isolate_git_environ
 
 runner = CliRunner()
@@ -173,16 +175,16 @@ def test_a_failure_at_any_step_puts_everything_back(
     index_before = repo.git("ls-files", "-s")
     name = ["move_files", "write_all", "stage"][step]
 
-    def broken(root: Path, items: list[object]) -> None:
+    def broken(root: object, items: list[object]) -> None:
         if name == "write_all":
-            (root / "docs/guide.md").write_text("half written\n")
+            (repo.root / "docs/guide.md").write_text("half written\n")
         raise OSError("disk full")
 
-    if name == "write_all":
-        monkeypatch.setattr(lifecycle, "write_all", broken)
+    if name == "write_all":  # the journalled transaction's writes (docsync.transaction)
+        monkeypatch.setattr(Transaction, "write_all", broken)
     else:
         monkeypatch.setattr(lifecycle.gitrepo, name, broken)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(DocsyncError, match=r"disk full; every change was undone"):
         lifecycle.create(repo.root, "Use SQLite", "proposed", None, date(2026, 12, 1), "use-postgres")
     assert {p: _read(repo, p) for p in before} == before
     assert repo.git("ls-files", "-s") == index_before

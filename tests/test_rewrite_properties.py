@@ -198,9 +198,18 @@ def _inline(children: Sequence[Token], *, with_ids: bool) -> str:
 def _rendered(text: str, *, before: bool) -> list[tuple[str, ...]]:
     shape: list[tuple[str, ...]] = []
     previous = ""
+    admonitions: list[int] = []  # the opening lines of the admonitions a token is in
     for token in _MD.parse(text):
+        if token.type == "admonition_open":
+            admonitions.append(token.map[0] if token.map else -2)
+        elif token.type == "admonition_close" and admonitions:
+            admonitions.pop()
         if token.type == "inline":
-            in_prose = before and previous != "heading_open"  # headings are left alone
+            # headings are left alone, and so is an admonition paragraph GitHub
+            # shows as code: any but the one continuing the !!! line itself
+            line = token.map[0] if token.map else -1
+            as_code = bool(admonitions) and (len(admonitions) > 1 or line != admonitions[0] + 1)
+            in_prose = before and previous != "heading_open" and not as_code
             shape.append(("inline", _inline(token.children or [], with_ids=in_prose)))
         elif token.type == "html_block":
             shape.append(("html", re.sub(r'(href|src)="[^"]*"', "", token.content)))

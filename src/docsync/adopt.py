@@ -19,8 +19,8 @@ the result then exits 1 and says which file and why.
 
 The wrap convention: every paragraph is analysed once
 (:func:`docsync.wrapfix.prose_of`, the reading the ``wrap`` gate checks
-with) and measured against each candidate; the candidate fewest paragraphs
-break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
+with), in the parse workers, and reduced to what each candidate's verdict
+needs (:mod:`docsync.wrapcount`); the candidate fewest paragraphs break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
 the narrowest width, since prose wrapped at 72 columns also fits 80, 100 and
 120, and the narrowest width that fits is the one it was written to.
 """
@@ -52,11 +52,10 @@ from .migrate.tree import RECORD_NAME
 from .model import Document
 from .records import conventions
 from .records.gates import load_tree
-from .workspace import Progress, Workspace, load_workspace
-from .wrapfix import Prose, display_width, prose_of, violations
+from .workspace import Documents, Progress, Workspace, load_workspace
+from .wrapcount import CANDIDATES, Breaks, Summarizer, document_breaks
 from .writer import FileWrite, write_all
 
-CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
 _TIE_ORDER: tuple[WrapMode, ...] = ("none", "sentence", 72, 80, 100, 120)
 
 
@@ -193,48 +192,51 @@ def _status_words(
     return words, tuple(missing)
 
 
-@dataclass(frozen=True, slots=True)
-class _Paragraph:
-    doc: Document
-    prose: Prose
-    widest: int
-
-    def breaks(self, config: Config) -> bool:
-        if isinstance(config.wrap, int) and self.widest <= config.wrap:
-            return False  # no line is wider: nothing to report (and nothing to measure)
-        return bool(violations(self.doc, self.prose, config))
-
-
-def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
-    """The paragraphs that could break some candidate, each read once (sentence ends
-    included); one that breaks none (the prefilter is exact about that) counts for none."""
-    found = []
-    for prose in prose_of(doc, config, [replace(config, wrap=mode) for mode in CANDIDATES]):
-        lines = range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1)
-        found.append(_Paragraph(doc, prose, max(display_width(doc.line_text(n)) for n in lines)))
-    return found
-
-
 MEASURING = "Measuring wrap conventions"
+
+
+def _counted(per_file: Sequence[Breaks]) -> tuple[WrapCount, ...]:
+    return tuple(
+        WrapCount(mode, sum(f.counts[i] for f in per_file), sum(1 for f in per_file if f.counts[i]))
+        for i, mode in enumerate(CANDIDATES)
+    )
 
 
 def wrap_counts(
     documents: Sequence[Document], config: Config, progress: Progress | None = None
 ) -> tuple[WrapCount, ...]:
     """For each candidate, the paragraphs (and files) that break it; each paragraph read once."""
-    analysed = []
+    per_file: list[Breaks] = []
     for done, doc in enumerate(documents):
         if progress is not None:
             progress(MEASURING, done, len(documents))
-        analysed.append(_paragraphs(doc, config))
+        per_file.append(document_breaks(doc, config))
     if progress is not None:
         progress(MEASURING, len(documents), len(documents))
-    counts: list[WrapCount] = []
-    for mode in CANDIDATES:
-        candidate = replace(config, wrap=mode, wrap_strict=False)
-        per_file = [sum(1 for p in paragraphs if p.breaks(candidate)) for paragraphs in analysed]
-        counts.append(WrapCount(mode, sum(per_file), sum(1 for n in per_file if n)))
-    return tuple(counts)
+    return _counted(per_file)
+
+
+def workspace_wrap_counts(
+    workspace: Workspace, progress: Progress | None = None
+) -> tuple[WrapCount, ...]:
+    """:func:`wrap_counts` of the selected files. A document parsed in a worker
+    was counted there (:class:`docsync.wrapcount.Summarizer`) and is not unpickled
+    for it; the rest are counted here."""
+    documents = workspace.documents
+    made = documents.summaries if isinstance(documents, Documents) else {}
+    paths = [p for p in workspace.selected if p in made or p in documents]
+    per_file: list[Breaks] = []
+    for done, path in enumerate(paths):
+        if progress is not None:
+            progress(MEASURING, done, len(paths))
+        summary = made.get(path)
+        if isinstance(summary, Breaks):
+            per_file.append(summary)
+        else:
+            per_file.append(document_breaks(documents[path], workspace.config))
+    if progress is not None:
+        progress(MEASURING, len(paths), len(paths))
+    return _counted(per_file)
 
 
 def choose_wrap(counts: Sequence[WrapCount]) -> WrapMode:
@@ -254,8 +256,7 @@ def inspect(
     in_tree = _tree_record_paths(target, config, paths)
     legacy = [p for tree in trees for p in tree.records]
     words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config)
-    documents = [workspace.documents[p] for p in workspace.selected if p in workspace.documents]
-    counts = wrap_counts(documents, config, progress)
+    counts = workspace_wrap_counts(workspace, progress)
     return Inspection(
         files=workspace.selected,
         trees=trees,
@@ -477,7 +478,7 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     root = find_repo(start).root
     existing = load_config(root)
     raw, where = raw_table(root)
-    workspace = load_workspace(root, config=existing, progress=progress)
+    workspace = load_workspace(root, config=existing, progress=progress, summarizer=Summarizer)
     inspection = inspect(workspace, raw, progress)
     planned = _config_plan(root, adopt_config.draft(inspection, raw), existing, where, options)
     files = [planned.file]

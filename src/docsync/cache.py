@@ -24,7 +24,6 @@ import dataclasses
 import functools
 import hashlib
 import io
-import os
 import pickle
 from collections.abc import Callable
 from operator import attrgetter
@@ -248,20 +247,15 @@ class ParseCache:
 
 
 def _write(file: Path, payload: object) -> None:
-    """Pickle ``payload`` to replace ``file`` atomically; a cache that cannot be
-    written only costs speed. Streamed: one 30 MB ``bytes`` first is slower."""
-    import tempfile  # only when writing, which a run with nothing new never does
+    """Pickle ``payload`` to replace ``file`` atomically (through the guarded
+    writer); a cache that cannot be written only costs speed. Streamed: one
+    30 MB ``bytes`` first is slower."""
+    from .writer import write_cache  # only when writing, which a run with nothing new never does
 
-    tmp = None
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.")
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, file)
+        write_cache(file, lambda handle: pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        return
 
 
 def disabled() -> ParseCache:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import TracebackType
 
 from . import wrapfix
 from .cache import TargetCache
@@ -20,8 +21,9 @@ from .selection import Selection
 from .suggest import did_you_mean
 from .suppressions import MARKER as SUPPRESSION_MARKER
 from .suppressions import FileSuppressions
+from .transaction import Transaction
 from .workspace import Documents, Progress, Workspace, load_workspace
-from .writer import FileWrite, write_all
+from .writer import ChangedMeanwhile, FileWrite, remove_stale_temps
 
 
 @dataclass(frozen=True)
@@ -194,10 +196,9 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
     count = sum(1 for f in findings if f.gate == "wrap")
     if count < HINT_MINIMUM:
         return None
-    from .adopt import choose_wrap, wrap_counts
+    from .adopt import choose_wrap, workspace_wrap_counts
 
-    documents = [d for p in workspace.selected if (d := workspace.documents.get(p)) is not None]
-    counts = wrap_counts(documents, workspace.config)
+    counts = workspace_wrap_counts(workspace)
     mode = choose_wrap(counts)
     if mode == workspace.config.wrap:
         return None
@@ -282,11 +283,13 @@ class FixResult:
     fixes: tuple[FileFix, ...]
     skipped: tuple[Finding, ...]
     remaining: tuple[Finding, ...]
+    changed_meanwhile: tuple[str, ...] = ()
+    """Files that changed on disk while fix ran: not overwritten."""
 
     def exit_code(self, check_only: bool) -> int:
         if check_only:
             return 1 if self.fixes or self.skipped else 0
-        return 1 if self.remaining or self.skipped else 0
+        return 1 if self.remaining or self.skipped or self.changed_meanwhile else 0
 
 
 @dataclass(frozen=True)
@@ -397,20 +400,31 @@ def run_fix(
     originals: dict[str, str] = {}
     planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
-    for phase_gates, phase in _PHASES:
-        result = phase(workspace, chosen)
-        skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
-        writes = tuple(w for w in result.writes if within is None or w.path.startswith(within.rstrip("/") + "/"))
-        if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
-            ran = [g for g in phase_gates if g in chosen]
-            writes = tuple(_unsuppressed(workspace, writes, ran, selection))
-        fresh = [w for w in writes if write or w.path not in planned]
-        for change in fresh:
-            originals.setdefault(change.path, _current_text(workspace, change.path))
-            planned[change.path] = change
-        if write and fresh:
-            write_all(workspace.root, fresh)
-            workspace = _inside(load_workspace(start, paths, config, progress=progress), within)
+    redo = {
+        "paths": paths and list(paths),
+        "gates": gates and list(gates),
+        "select": select and list(select),
+        "ignore": list(ignore),
+        "within": within,
+    }
+    out = _FixWriter(workspace.root, redo)
+    with out:
+        for phase_gates, phase in _PHASES:
+            result = phase(workspace, chosen)
+            skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
+            writes = tuple(w for w in result.writes if within is None or w.path.startswith(within.rstrip("/") + "/"))
+            if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
+                ran = [g for g in phase_gates if g in chosen]
+                writes = tuple(_unsuppressed(workspace, writes, ran, selection))
+            fresh = [w for w in writes if (write or w.path not in planned) and w.path not in out.changed]
+            for change in fresh:
+                originals.setdefault(change.path, _current_text(workspace, change.path))
+                planned[change.path] = change
+            if write and fresh:
+                out.write(workspace, fresh)
+                workspace = _inside(load_workspace(start, paths, config, progress=progress), within)
+    for path in out.changed:
+        planned.pop(path, None)
     fixes = tuple(
         FileFix(path, originals[path], change.text)
         for path, change in sorted(planned.items())
@@ -423,7 +437,45 @@ def run_fix(
         fixes,
         tuple(skipped),
         tuple(f for f in remaining if f.sort_key() not in skipped_keys),
+        tuple(out.changed),
     )
+
+
+class _FixWriter:
+    """Fix's writes, all phases in one journalled transaction begun at the first write.
+
+    A file that changed on disk since fix read it is skipped (and named),
+    never overwritten; any other failure rolls every phase back.
+    """
+
+    def __init__(self, root: Path, redo: Mapping[str, object]) -> None:
+        self._root = root
+        self._redo = redo
+        self._txn: Transaction | None = None
+        self.changed: list[str] = []
+
+    def write(self, workspace: Workspace, changes: Sequence[FileWrite]) -> None:
+        if self._txn is None:
+            remove_stale_temps(self._root, workspace.listing.untracked)
+            self._txn = Transaction.begin(self._root, "fix", self._redo, [])
+        self._txn.cover(c.path for c in changes)
+        for change in changes:
+            try:
+                self._txn.write(change, read=_current_text(workspace, change.path))
+            except ChangedMeanwhile:
+                self.changed.append(change.path)
+
+    def __enter__(self) -> _FixWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._txn is not None:
+            self._txn.__exit__(kind, exc, traceback)
 
 
 def _has_directives(workspace: Workspace, path: str) -> bool:

@@ -10,26 +10,28 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from . import __version__, report
 from .adopt_hooks import DEFAULT_HOOK_REPO
-from .checks import CheckResult, run_check, run_fix
+from .checks import CheckResult, FixResult, run_check, run_fix
 from .config import Config
-from .errors import DocsyncError
+from .errors import DocsyncError, Interrupted, describe_os_error
 from .gitrepo import find_repo
 from .model import Finding
 from .rules import all_rules, by_code
+from .transaction import Pending, finished_count, finished_since, refuse_pending
+from .transaction import abort as abort_pending
 from .workspace import relative_to_root
 
 if TYPE_CHECKING:
@@ -66,16 +68,53 @@ class Format(StrEnum):
     junit = "junit"
 
 
+def _say(text: str) -> None:
+    """One line for people on stderr, every control character shown as an escape."""
+    stderr.print(report.visible(text), markup=False)
+
+
 @contextmanager
 def _errors() -> Iterator[None]:
+    """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
+    mark = finished_count()
     try:
         yield
-    except DocsyncError as exc:
-        stderr.print(f"docsync: error: {exc}", markup=False)
+    except Interrupted as exc:
+        _say(f"docsync: {exc}")
         raise typer.Exit(exc.exit_code) from None
+    except DocsyncError as exc:
+        _say(f"docsync: error: {exc}")
+        raise typer.Exit(exc.exit_code) from None
+    except OSError as exc:
+        _say(f"docsync: error: {describe_os_error(exc, Path.cwd())}")
+        raise typer.Exit(2) from None
+    except UnicodeDecodeError as exc:
+        _say(f"docsync: error: a file is not valid UTF-8 (byte {exc.start}); save it as UTF-8")
+        raise typer.Exit(2) from None
     except KeyboardInterrupt:
-        stderr.print("docsync: interrupted", markup=False)
+        finished = finished_since(mark)
+        if finished is None:
+            _say("docsync: stopped by Ctrl-C before anything was changed")
+        else:
+            _say(f"docsync: stopped by Ctrl-C after `docsync {finished}` had finished; its changes are complete")
         raise typer.Exit(130) from None
+
+
+def _refuse_pending() -> None:
+    """A run that was killed left a journal: every command that changes files refuses until it is resolved."""
+    refuse_pending(find_repo(Path.cwd()).git_dir)
+
+
+def _finish_pending(command: str, abort: bool, resume: bool) -> Pending | None:
+    """``--abort`` or ``--continue``: put the repository back as it was before the unfinished run."""
+    if abort and resume:
+        raise DocsyncError("--abort and --continue exclude each other")
+    if not (abort or resume):
+        _refuse_pending()
+        return None
+    found = abort_pending(Path.cwd(), command)
+    _say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
+    return found
 
 
 def _version(value: bool) -> None:
@@ -130,6 +169,13 @@ IgnoreOpt = Annotated[
         metavar="CODES",
         help="Do not report these rule codes, prefixes or gates (adds to config's ignore).",
     ),
+]
+AbortOpt = Annotated[
+    bool,
+    typer.Option("--abort", help="Put the repository back as it was before an unfinished run (killed, or out of disk)."),
+]
+ContinueOpt = Annotated[
+    bool, typer.Option("--continue", help="Finish an unfinished run: undo what it did, then run it again.")
 ]
 FormatOpt = Annotated[
     Format,
@@ -348,37 +394,47 @@ def fix(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     config_path: ConfigOpt = None,
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Repair what the gates can repair safely, never changing what the Markdown renders to."""
     dry = check_only or diff
-    with _errors(), ProgressBar(stderr) as progress:
-        result = run_fix(
-            Path.cwd(),
-            _paths(paths),
-            gate,
-            write=not dry,
-            config=_config(config_path),
-            progress=progress,
-            select=_codes(select) or None,
-            ignore=_codes(ignore),
-            within=_within(paths),
-        )
+    with _errors():
+        found = _finish_pending("fix", abort, resume)
+        if abort:
+            return
+        redo: Mapping[str, Any] = found.redo if found is not None else {}
+        with ProgressBar(stderr) as progress:
+            result = run_fix(
+                Path.cwd(),
+                redo["paths"] if found is not None else _paths(paths),
+                redo["gates"] if found is not None else gate,
+                write=not dry,
+                config=_config(config_path),
+                progress=progress,
+                select=redo["select"] if found is not None else (_codes(select) or None),
+                ignore=redo["ignore"] if found is not None else _codes(ignore),
+                within=redo["within"] if found is not None else _within(paths),
+            )
+        _fix_report(result, dry=dry, diff=diff)
+    raise typer.Exit(result.exit_code(dry))
+
+
+def _fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
     for change in result.fixes:
         if diff:
-            sys.stdout.write(change.diff())
+            sys.stdout.write(report.visible_diff(change.diff()))
         else:
             verb = "would fix" if dry else "fixed"
-            stdout.print(f"{verb} {_here(change.path)}", markup=False)
+            stdout.print(report.visible(f"{verb} {_here(change.path)}"), markup=False)
     for finding in _from_here(list(result.skipped)):
-        stderr.print(
-            f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}",
-            markup=False,
-        )
+        _say(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}")
+    for path in result.changed_meanwhile:
+        _say(f"docsync: {_here(path)} changed on disk while fix ran; not overwritten, run `docsync fix` again")
     if not dry and result.remaining:
         report.print_text(stdout, result.files, _from_here(list(result.remaining)))
-    elif not result.fixes and not result.skipped:
+    elif not result.fixes and not result.skipped and not result.changed_meanwhile:
         stdout.print("Nothing to fix.", markup=False)
-    raise typer.Exit(result.exit_code(dry))
 
 
 @app.command()
@@ -448,17 +504,14 @@ def migrate(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also show where each status and date was read, and every suggestion.")
     ] = False,
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Plan (dry run) or apply the migration of legacy ADR/RFC trees into one lifecycle tree.
 
     Exit 0 when the plan is complete (or applied), 1 when it has unresolved
     items (nothing is changed), 2 on a usage, config, git or stale-plan error.
     """
-    from .migrate import planfile, verdict
-    from .migrate import run as migration
-    from .migrate.apply import apply as apply_outcome
-    from .migrate.show import as_json, render
-
     if output not in ("text", "json"):
         stderr.print(f"docsync: error: --format must be text or json, not {output!r}", markup=False)
         raise typer.Exit(2)
@@ -466,40 +519,97 @@ def migrate(
         stderr.print("docsync: error: --commit and --allow-dirty need --apply", markup=False)
         raise typer.Exit(2)
     with _errors():
-        root = find_repo(Path.cwd()).root
-        options = migration.Options(
-            sources=tuple(relative_to_root(root, Path.cwd(), str(s)) for s in source or ()),
-            target=relative_to_root(root, Path.cwd(), str(target)) if target else None,
-            plan_file=plan,
-            adoption_record=adoption_record,
-            today=date.today(),
+        found = _finish_pending("migrate", abort, resume)
+        if abort:
+            return
+        if found is not None:
+            request = _MigrateRequest.from_redo(found.redo)
+        else:
+            root = find_repo(Path.cwd()).root
+            request = _MigrateRequest(
+                sources=tuple(relative_to_root(root, Path.cwd(), str(s)) for s in source or ()),
+                target=relative_to_root(root, Path.cwd(), str(target)) if target else None,
+                plan_file=str(plan.absolute()) if plan else None,
+                adoption_record=adoption_record,
+                today=date.today().isoformat(),
+                apply=apply,
+                commit=commit,
+                allow_dirty=allow_dirty,
+            )
+        code = _migrate(request, write_plan, output, verbose)
+    raise typer.Exit(code)
+
+
+@dataclass(frozen=True)
+class _MigrateRequest:
+    """What a migrate run was asked to do; journalled, so ``--continue`` can run it again."""
+
+    sources: tuple[str, ...]
+    target: str | None
+    plan_file: str | None
+    adoption_record: bool
+    today: str
+    apply: bool
+    commit: bool
+    allow_dirty: bool
+
+    @classmethod
+    def from_redo(cls, redo: Mapping[str, Any]) -> _MigrateRequest:
+        return cls(**{**redo, "sources": tuple(redo["sources"]), "apply": True})
+
+    def redo(self) -> dict[str, Any]:
+        return {**asdict(self), "sources": list(self.sources)}
+
+
+def _migrate(request: _MigrateRequest, write_plan: Path | None, output: str, verbose: bool) -> int:
+    from .migrate import planfile, verdict
+    from .migrate import run as migration
+    from .migrate.apply import apply as apply_outcome
+    from .migrate.show import as_json, render
+
+    root = find_repo(Path.cwd()).root
+    options = migration.Options(
+        sources=request.sources,
+        target=request.target,
+        plan_file=Path(request.plan_file) if request.plan_file else None,
+        adoption_record=request.adoption_record,
+        today=date.fromisoformat(request.today),
+    )
+    with ProgressBar(stderr, enabled=output == "text") as progress:
+        _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
+    for warning in outcome.warnings:
+        _say(f"docsync: warning: {warning}")
+    plan = options.plan_file
+    rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
+    if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
+        _say(f"{plan}: removed the comments of answered problems")
+    if write_plan is not None:
+        planfile.write(outcome.plan, write_plan)
+        _say(f"wrote the plan to {write_plan}")
+    ready = request.apply and outcome.complete and not outcome.changes.empty
+    earlier = verdict.before(root, outcome.changes) if ready else None
+    applied = (
+        apply_outcome(
+            root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo()
         )
-        with ProgressBar(stderr, enabled=output == "text") as progress:
-            _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
-        for warning in outcome.warnings:
-            stderr.print(f"docsync: warning: {warning}", markup=False)
-        rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
-        if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
-            stderr.print(f"{plan}: removed the comments of answered problems", markup=False)
-        if write_plan is not None:
-            planfile.write(outcome.plan, write_plan)
-            stderr.print(f"wrote the plan to {write_plan}", markup=False)
-        ready = apply and outcome.complete and not outcome.changes.empty
-        earlier = verdict.before(root, outcome.changes) if ready else None
-        applied = apply_outcome(root, outcome, commit=commit, allow_dirty=allow_dirty) if apply else None
-        judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
+        if request.apply
+        else None
+    )
+    judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
     if output == "json":
         sys.stdout.write(as_json(outcome))
     else:
         stdout.print(render(outcome, width=stdout.width, verbose=verbose))
     if applied is not None and applied.applied:
+        for path in applied.forced:
+            _say(f"note: {path} is ignored by .gitignore; staged it deliberately (git add -f)")
         done = f"; commits {', '.join(c[:10] for c in applied.commits)}" if applied.commits else "; changes staged, not committed"
-        stderr.print(f"migrated {len(outcome.plan.topics)} records{done}", markup=False)
+        _say(f"migrated {len(outcome.plan.topics)} records{done}")
         if judged is not None:
             _print_verdict(judged)
-    elif apply and not outcome.complete:
-        stderr.print(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed", markup=False)
-    raise typer.Exit(outcome.exit_code)
+    elif request.apply and not outcome.complete:
+        _say(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed")
+    return outcome.exit_code
 
 
 class ProgressBar:
@@ -553,11 +663,11 @@ class ProgressBar:
 def _report_files(change: lifecycle.Change) -> None:
     for path in change.created:
         if path != change.record:
-            stderr.print(f"created {path}", markup=False)
+            _say(f"created {path}")
     for path in change.updated:
-        stderr.print(f"updated {path}", markup=False)
+        _say(f"updated {path}")
     for warning in change.warnings:
-        stderr.print(f"warning: {warning}", markup=False)
+        _say(f"warning: {warning}")
 
 
 def _shown(root: Path, path: str) -> str:
@@ -567,7 +677,9 @@ def _shown(root: Path, path: str) -> str:
 
 @app.command()
 def new(
-    title: Annotated[str, typer.Argument(help="The record's title; its slug names the file.")],
+    title: Annotated[
+        str | None, typer.Argument(help="The record's title; its slug names the file.")
+    ] = None,
     status: Annotated[
         str, typer.Option("--status", help="Its state, or a status word that maps to one.")
     ] = "proposed",
@@ -584,25 +696,40 @@ def new(
         ),
     ] = None,
     relation: RelationOpt = "supersedes",
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
     with _errors():
         from . import lifecycle
 
+        found = _finish_pending("new", abort, resume)
+        if abort:
+            return
+        today = date.today()
+        if found is not None:
+            title, status = found.redo["title"], found.redo["status"]
+            template = Path(found.redo["template"]) if found.redo["template"] else None
+            today = date.fromisoformat(found.redo["today"])
+            supersedes, relation = found.redo["supersedes"], found.redo["relation"]
+        if title is None:
+            raise DocsyncError('give the record\'s title: docsync new "Title"')
         if relation != "supersedes" and supersedes is None:
             raise DocsyncError("--relation needs --supersedes RECORD (the record it relates to)")
-        change = lifecycle.create(
-            Path.cwd(), title, status, template, date.today(), supersedes, relation
-        )
+        change = lifecycle.create(Path.cwd(), title, status, template, today, supersedes, relation)
         root = find_repo(Path.cwd()).root
-    _report_files(change)
-    stdout.print(_shown(root, change.record), markup=False)
+        _report_files(change)
+        stdout.print(report.visible(_shown(root, change.record)), markup=False)
 
 
 @app.command()
 def move(
-    record: Annotated[str, typer.Argument(help="A record: its path, its slug, or a former id ('ADR 0007').")],
-    state: Annotated[str, typer.Argument(help="The new state, or a status word that maps to one.")],
+    record: Annotated[
+        str | None, typer.Argument(help="A record: its path, its slug, or a former id ('ADR 0007').")
+    ] = None,
+    state: Annotated[
+        str | None, typer.Argument(help="The new state, or a status word that maps to one.")
+    ] = None,
     note: Annotated[
         str, typer.Option("--note", help="Why; appended to the transition on the Status: line.")
     ] = "",
@@ -615,18 +742,30 @@ def move(
         ),
     ] = None,
     relation: RelationOpt = "supersedes",
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
     with _errors():
         from . import lifecycle
 
+        found = _finish_pending("move", abort, resume)
+        if abort:
+            return
+        today = date.today()
+        if found is not None:
+            record, state, note = found.redo["record"], found.redo["state"], found.redo["note"]
+            today = date.fromisoformat(found.redo["today"])
+            by, relation = found.redo["by"], found.redo["relation"]
+        if record is None or state is None:
+            raise DocsyncError("give the record and the state: docsync move RECORD STATE")
         if relation != "supersedes" and by is None:
             raise DocsyncError("--relation needs --by RECORD (the record it relates to)")
-        change = lifecycle.move(Path.cwd(), record, state, note, date.today(), by, relation)
+        change = lifecycle.move(Path.cwd(), record, state, note, today, by, relation)
         root = find_repo(Path.cwd()).root
-    stderr.print(f"moved {change.source} -> {change.record}", markup=False)
-    _report_files(change)
-    stdout.print(_shown(root, change.record), markup=False)
+        _say(f"moved {change.source} -> {change.record}")
+        _report_files(change)
+        stdout.print(report.visible(_shown(root, change.record)), markup=False)
 
 
 class GraphFormat(StrEnum):
@@ -679,10 +818,12 @@ def init(
     from . import adopt
 
     options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
-    with _errors(), ProgressBar(stderr) as progress:
-        result = adopt.plan_init(Path.cwd(), options, progress)
+    with _errors():
+        _refuse_pending()
+        with ProgressBar(stderr) as progress:
+            result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)
-    stdout.print(adopt.describe(result), markup=False, end="")
+        stdout.print(report.visible_diff(adopt.describe(result)), markup=False, end="")
     raise typer.Exit(result.exit_code)
 
 

@@ -188,6 +188,26 @@ def _string_table(value: Any) -> dict[str, str] | None:
     return None
 
 
+def _inside(value: str) -> bool:
+    """A relative path that stays inside the repository (checked again, on disk, before any write)."""
+    parts = value.replace("\\", "/").split("/")
+    return bool(value.strip("/")) and "\0" not in value and not value.startswith("/") and ".." not in parts
+
+
+def _folder(value: Any) -> str | None:
+    return value.strip("/") if isinstance(value, str) and _inside(value) else None
+
+
+def _states(value: Any) -> dict[str, str] | None:
+    table = _string_table(value)
+    if table is None or any(
+        not name or "/" in name or "\\" in name or "\0" in name or name in (".", "..")
+        for name in table.values()
+    ):
+        return None
+    return table
+
+
 _PHRASE = re.compile(r"[a-z]+(?: [a-z]+)*")
 
 
@@ -209,7 +229,7 @@ def _code_refs(value: Any) -> str | None:
 def _optional_path(value: Any) -> str | None:
     if value is False:
         return ""
-    return value if isinstance(value, str) else None
+    return value if isinstance(value, str) and _inside(value) else None
 
 
 _Parser = Callable[[Any], Any]
@@ -225,12 +245,12 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "max_file_size": (_positive_int, "a number of bytes"),
     "cache": (_bool, "true or false"),
     "jobs": (_positive_int, "a number of worker processes (0: one per core)"),
-    "target": (_str, "a folder path"),
+    "target": (_folder, "a folder path inside the repository"),
     "sources": (
         _sources,
         'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
     ),
-    "states": (_string_table, "a table of lifecycle state = folder name"),
+    "states": (_states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (_string_table, "a table of status word = lifecycle state"),
     "code_refs": (_code_refs, '"path" or "off"'),
     "refs_exclude": (_strings, "a list of glob strings"),
@@ -239,12 +259,17 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
         'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
     ),
     "template": (_str, "a file path"),
-    "conventions": (_optional_path, "a file path or false"),
+    "conventions": (_optional_path, "a file path inside the repository, or false"),
     "select": (_strings, "a list of rule codes, prefixes or gate names"),
     "ignore": (_strings, "a list of rule codes, prefixes or gate names"),
     "per-file-ignores": (_per_file, 'a table of glob = ["rule code, prefix or gate", …]'),
 }
 _FIELDS = {"per-file-ignores": "per_file_ignores"}
+
+
+def _shown(raw: Any) -> str:
+    text = repr(raw)
+    return text if len(text) <= 80 else f"{text[:77]}..."
 
 
 def parse_table(table: Mapping[str, Any], origin: str) -> Config:
@@ -257,7 +282,7 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         parser, expected = _KEYS[key]
         value = parser(raw)
         if value is None:
-            raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {raw!r}{_gate_hint(key, raw)}")
+            raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {_shown(raw)}{_gate_hint(key, raw)}")
         values[_FIELDS.get(key, key)] = value
     if "statuses" in values:
         values["statuses"] = {**DEFAULT_STATUSES, **values["statuses"]}
@@ -326,6 +351,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path.name}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # an integer too long to convert
+        raise ConfigError(f"{path.name}: a value is out of range: {str(exc)[:80]}") from None
     except OSError as exc:
         raise ConfigError(f"{path.name}: cannot read: {exc.strerror}") from None
 

@@ -7,15 +7,22 @@ Markdown.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+# GitPython raises ImportError at import when git is not on PATH; docsync
+# says so in one line instead (open_repo), so the import must not fail.
+os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
+
 import git
 
+from . import writer
 from .errors import GitError
 from .history import UNSHALLOW_FIX, CommitChanges, FileChange
 
@@ -55,6 +62,8 @@ def blob_reader(root: Path) -> Callable[[str], bytes | None]:
 
 
 def open_repo(start: Path) -> git.Repo:
+    if shutil.which(str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")) is None:
+        raise GitError("git is not installed or not on PATH; install git, then run docsync again")
     try:
         repo = git.Repo(start, search_parent_directories=True)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
@@ -359,25 +368,10 @@ def _parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | Non
 
 
 # --------------------------------------------------------------------------- writing (migrate --apply)
-# The only git commands that change a repository. `docsync migrate --apply`
-# takes a Snapshot first and restores it on any failure, so a failed run
-# leaves HEAD, the index and every touched file exactly as they were.
-
-
-@dataclass(frozen=True, slots=True)
-class FileState:
-    """A file's bytes and permission bits, or ``data=None`` when it did not exist."""
-
-    path: str
-    data: bytes | None
-    mode: int = 0o644
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    head: str | None
-    index: bytes | None
-    files: tuple[FileState, ...]
+# The only git commands that change a repository; each is a mutation point
+# (docsync.writer). They run inside a docsync.transaction.Transaction, which
+# records HEAD, the index and every touched file first and restores them on
+# any failure.
 
 
 def _git(root: Path, *args: str) -> str:
@@ -385,7 +379,20 @@ def _git(root: Path, *args: str) -> str:
     try:
         return str(repo.git.execute(["git", *args], with_extended_output=False))
     except git.GitCommandError as exc:
-        raise GitError(f"git {args[0]} failed: {str(exc.stderr).strip()}") from None
+        raise GitError(f"git {args[0]} failed: {_first_line(str(exc.stderr))}") from None
+
+
+def _first_line(stderr: str) -> str:
+    """git's message without its ``hint:`` lines and the quoting GitPython adds."""
+    text = stderr.strip().removeprefix("stderr:").strip().strip("'").strip()
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("hint:")]
+    return lines[0].strip() if lines else "no message"
+
+
+def _mutating(root: Path, *args: str) -> str:
+    """A git command that changes the repository: a mutation the fault tests can fail."""
+    writer.mutation_point("git", root)
+    return _git(root, *args)
 
 
 def dirty_files(root: Path) -> list[str]:
@@ -414,27 +421,65 @@ def _batches(paths: list[str]) -> list[list[str]]:
 def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
     """What ``git mv`` does for each (old, new), in a few git commands instead of one per file.
 
-    The files are renamed on disk, the old paths leave the index and the new
-    ones enter it with the same content, so the next commit records pure
-    renames that ``git log --follow`` follows.
+    The files are renamed on disk through the guarded writer (a symlink moves
+    as a symlink), the old paths leave the index and the new ones enter it
+    with the same content, so the next commit records pure renames that
+    ``git log --follow`` follows.
     """
+    writer.preflight(root, [], moves)
     for old, new in moves:
-        (root / new).parent.mkdir(parents=True, exist_ok=True)
-        (root / old).rename(root / new)
+        writer.rename(root, old, new)
     for batch in _batches([old for old, _ in moves]):
-        _git(root, "rm", "-q", "--cached", "--", *batch)
-    for batch in _batches([new for _, new in moves]):
-        _git(root, "add", "--", *batch)
+        _mutating(root, "rm", "-q", "--cached", "--", *batch)
+    stage(root, [new for _, new in moves])
 
 
 def remove_files(root: Path, paths: list[str]) -> None:
+    writer.preflight(root, [], removals=paths)
     for batch in _batches(paths):
-        _git(root, "rm", "-q", "--", *batch)
+        _mutating(root, "rm", "-q", "--", *batch)
 
 
-def stage(root: Path, paths: list[str]) -> None:
-    for batch in _batches(paths):
-        _git(root, "add", "-A", "--", *batch)
+def ignored(root: Path, paths: list[str]) -> list[str]:
+    """The paths among ``paths`` that a ``.gitignore`` (or the exclude file) ignores."""
+    if not paths:
+        return []
+    repo = open_repo(root)
+    with tempfile.TemporaryFile() as feed:
+        feed.write("\0".join(paths).encode() + b"\0")
+        feed.seek(0)
+        try:
+            out = repo.git.check_ignore("-z", "--stdin", istream=feed)
+        except git.GitCommandError as exc:
+            if exc.status == 1:  # none ignored
+                return []
+            raise GitError(f"git check-ignore failed: {_first_line(str(exc.stderr))}") from None
+    return _z_list(str(out))
+
+
+def stage(root: Path, paths: list[str]) -> list[str]:
+    """``git add`` the paths; ignored ones deliberately (``-f``). Returns those."""
+    forced = ignored(root, paths)
+    plain = [p for p in paths if p not in set(forced)]
+    for batch in _batches(plain):
+        _mutating(root, "add", "-A", "--", *batch)
+    for batch in _batches(forced):
+        _mutating(root, "add", "-A", "-f", "--", *batch)
+    return forced
+
+
+def refuse_sparse(root: Path, what: str) -> None:
+    """A sparse checkout hides files a rewrite must reach: refuse before any change."""
+    repo = open_repo(root)
+    try:
+        sparse = repo.git.config("--bool", "core.sparseCheckout").strip() == "true"
+    except git.GitCommandError:
+        sparse = False
+    if sparse:
+        raise GitError(
+            f"this is a sparse checkout, and {what} must rewrite files outside its cone; "
+            "run `git sparse-checkout disable` first (re-enable it afterwards)"
+        )
 
 
 def staged_files(root: Path) -> list[str]:
@@ -448,59 +493,24 @@ def commit_index(root: Path, message: str) -> str:
     Hooks are skipped: the pure-move commit has links that only the next
     commit fixes, and a hook must not change what is committed.
     """
-    _git(root, "commit", "-q", "--no-verify", "-m", message)
+    _mutating(root, "commit", "-q", "--no-verify", "-m", message)
     return _git(root, "rev-parse", "HEAD").strip()
 
 
-def _index_path(root: Path) -> Path:
+def index_file(root: Path) -> Path:
+    """The index file of the work tree at ``root``."""
     return root / _git(root, "rev-parse", "--git-path", "index").strip()
 
 
-def _file_state(root: Path, path: str) -> FileState:
-    full = root / path
-    if not full.is_file() or full.is_symlink():
-        return FileState(path, None)
-    return FileState(path, full.read_bytes(), full.stat().st_mode & 0o7777)
-
-
-def snapshot(root: Path, paths: list[str]) -> Snapshot:
-    """HEAD, the index and ``paths`` as they are now."""
-    index = _index_path(root)
-    return Snapshot(
-        head=head_commit(root),
-        index=index.read_bytes() if index.is_file() else None,
-        files=tuple(_file_state(root, p) for p in dict.fromkeys(paths)),
-    )
-
-
-def restore(root: Path, snap: Snapshot) -> None:
-    """Put HEAD, the index and the snapshot's files back exactly."""
-    if snap.head is not None and head_commit(root) != snap.head:
-        _git(root, "update-ref", "-m", "docsync: roll back migration", "HEAD", snap.head)
-    index = _index_path(root)
-    if snap.index is None:
-        index.unlink(missing_ok=True)
-    else:
-        index.write_bytes(snap.index)
-    for state in snap.files:
-        _restore_file(root, state)
-
-
-def _restore_file(root: Path, state: FileState) -> None:
-    full = root / state.path
-    if state.data is None:
-        full.unlink(missing_ok=True)
-        _remove_empty_parents(root, full.parent)
+def set_head(root: Path, head: str | None) -> None:
+    """Point HEAD (its branch) back at ``head``; None: back to an unborn branch."""
+    now = head_commit(root)
+    if now == head:
         return
-    full.parent.mkdir(parents=True, exist_ok=True)
-    full.write_bytes(state.data)
-    full.chmod(state.mode)
-
-
-def _remove_empty_parents(root: Path, folder: Path) -> None:
-    while folder != root and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent
+    if head is None:
+        _mutating(root, "update-ref", "-d", "HEAD")
+    else:
+        _mutating(root, "update-ref", "-m", "docsync: roll back", "HEAD", head)
 
 
 def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:

@@ -24,8 +24,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from . import gitrepo
+from . import gitrepo, writer
 from .config import Config
 from .errors import DocsyncError
 from .gates import wrap
@@ -52,6 +53,7 @@ from .records.relations import (
     with_relation_lines,
 )
 from .rewrite import link_text, relative_destination, rewrite_document
+from .transaction import Transaction
 from .workspace import (
     MARKDOWN_SUFFIXES,
     Workspace,
@@ -61,7 +63,7 @@ from .workspace import (
     read_text,
     relative_to_root,
 )
-from .writer import FileWrite, write_all
+from .writer import FileWrite
 
 DEFAULT_TEMPLATE = "data/record.md"
 """The template that ships with docsync, relative to the package."""
@@ -780,16 +782,17 @@ def _emptied_folder(workspace: Workspace, old: str, present: set[str]) -> tuple[
 # --------------------------------------------------------------------------- apply
 
 
-def apply(root: Path, change: Change) -> None:
-    """Make ``change``: ``git mv``, write, stage; on any failure put everything back."""
-    snap = gitrepo.snapshot(root, list(change.touched))
-    try:
-        gitrepo.move_files(root, list(change.moves))
-        write_all(root, list(change.writes))
+def apply(
+    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None
+) -> None:
+    """Make ``change``: ``git mv``, write, stage, in one journalled transaction:
+    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
+    writer.preflight(root, [w.path for w in change.writes], change.moves)
+    gitrepo.refuse_sparse(root, f"docsync {command}")
+    with Transaction.begin(root, command, redo or {}, change.touched) as txn:
+        txn.move(list(change.moves))
+        txn.write_all(list(change.writes))
         gitrepo.stage(root, list(change.created))
-    except BaseException:
-        gitrepo.restore(root, snap)
-        raise
 
 
 # --------------------------------------------------------------------------- entry points
@@ -820,7 +823,16 @@ def create(
         else None
     )
     change = plan_new(workspace, title, status, chosen, today, older)
-    apply(workspace.root, change)
+    writer.remove_stale_temps(workspace.root, workspace.listing.untracked)
+    redo = {
+        "title": title,
+        "status": status,
+        "template": None if template is None else str(template.absolute()),
+        "today": today.isoformat(),
+        "supersedes": supersedes,
+        "relation": relation,
+    }
+    apply(workspace.root, change, "new", redo)
     return change
 
 
@@ -838,5 +850,14 @@ def move(
     newer = Relating(by, relation, _from_here(workspace, start, by)) if by is not None else None
     record_path = _from_here(workspace, start, record)
     change = plan_move(workspace, record, state, note, today, record_path, newer)
-    apply(workspace.root, change)
+    writer.remove_stale_temps(workspace.root, workspace.listing.untracked)
+    redo = {
+        "record": record,
+        "state": state,
+        "note": note,
+        "today": today.isoformat(),
+        "by": by,
+        "relation": relation,
+    }
+    apply(workspace.root, change, "move", redo)
     return change

@@ -49,7 +49,50 @@ def as_json(files: int, findings: Sequence[Finding]) -> str:
         "files": files,
         "findings": [_record(f, rules) for f in findings],
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
+
+
+# What a file name, link target or link text can carry that would act on the
+# reader's terminal instead of showing: C0 controls (escape sequences, a
+# newline that forges a finding line), DEL, C1 controls (U+009B is a
+# one-character CSI), bidirectional overrides and isolates (which reorder
+# what is shown), and the Unicode line and paragraph separators.
+_WIDE_UNSAFE = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f{_WIDE_UNSAFE}]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group(0)
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that could act on a terminal shown as an escape (``\\x1b``)."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+# json.dumps escapes C0 controls inside strings itself; its own newlines are layout.
+_UNSAFE_IN_JSON = re.compile(f"[{_WIDE_UNSAFE}]")
+
+
+_UNSAFE_IN_LINES = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_WIDE_UNSAFE}]|\r(?!\n)")
+
+
+def visible_diff(text: str) -> str:
+    """A diff (or any multi-line text) with the unsafe characters escaped, newlines and tabs kept."""
+    return _UNSAFE_IN_LINES.sub(_escaped, text)
+
+
+_UNSAFE_BUT_BREAKS = re.compile(f"[\x00-\x09\x0b\x0c\x0e-\x1f{_WIDE_UNSAFE}]")
+
+
+def _json_visible(text: str) -> str:
+    """JSON whose strings keep their values but spell the unsafe characters as ``\\uXXXX``."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def as_json_lines(findings: Sequence[Finding]) -> str:
@@ -77,8 +120,8 @@ def as_github(findings: Sequence[Finding]) -> str:
         name = rules[f.rule].name if f.rule in rules else f.gate
         title = f"docsync {f.rule} ({name})"
         lines.append(
-            f"::{f.severity.value} file={_escape_property(f.path)},line={f.line},"
-            f"col={f.column},title={_escape_property(title)}::{_escape_data(f.message)}"
+            f"::{f.severity.value} file={_escape_property(_UNSAFE_BUT_BREAKS.sub(_escaped, f.path))},line={f.line},"
+            f"col={f.column},title={_escape_property(title)}::{_escape_data(_UNSAFE_BUT_BREAKS.sub(_escaped, f.message))}"
         )
     return "".join(line + "\n" for line in lines)
 
@@ -129,7 +172,7 @@ def as_sarif(findings: Sequence[Finding]) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2) + "\n"
+    return json.dumps(log, indent=2) + "\n"  # ensure_ascii: every unsafe character is \\u-escaped
 
 
 def print_text(
@@ -142,9 +185,9 @@ def print_text(
         _write_plain(console, files, findings, summary_line)
         return
     for path, group in groupby(findings, key=lambda f: f.path):
-        lines = [f"[bold]{escape(path)}[/bold]"]
+        lines = [f"[bold]{escape(visible(path))}[/bold]"]
         lines.extend(
-            f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(f.message)}  [dim]{f.gate}[/dim]"
+            f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(visible(f.message))}  [dim]{f.gate}[/dim]"
             for f in group
         )
         console.print("\n".join(lines), soft_wrap=True, highlight=False)
@@ -152,22 +195,18 @@ def print_text(
         console.print(summary(files, findings), highlight=False)
 
 
-# Control characters (a file name can hold an escape sequence) never reach the reader's terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
 def _write_plain(
     console: Console, files: int, findings: Sequence[Finding], summary_line: bool = True
 ) -> None:
     lines: list[str] = []
     for path, group in groupby(findings, key=lambda f: f.path):
-        lines.append(path)
-        lines.extend(f"  {f.line}:{f.column}  {f.rule}  {f.message}  {f.gate}" for f in group)
+        lines.append(visible(path))
+        lines.extend(f"  {f.line}:{f.column}  {f.rule}  {visible(f.message)}  {f.gate}" for f in group)
     if summary_line:
         lines.append(summary(files, findings))
     if not lines:
         return
-    console.file.write(_CONTROL.sub("\ufffd", "\n".join(lines)) + "\n")
+    console.file.write("\n".join(lines) + "\n")
     console.file.flush()
 
 
@@ -194,7 +233,7 @@ def _shown(path: str, prefix: str) -> str:
 def as_concise(findings: Sequence[Finding], prefix: str = "") -> str:
     """``path:line:col: CODE message``, one line per finding (paths from the current directory)."""
     return "".join(
-        _CONTROL.sub("\ufffd", f"{_shown(f.path, prefix)}:{f.line}:{f.column}: {f.rule} {f.message}")
+        visible(f"{_shown(f.path, prefix)}:{f.line}:{f.column}: {f.rule} {f.message}")
         + "\n"
         for f in findings
     )

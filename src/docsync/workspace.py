@@ -135,8 +135,9 @@ def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool])
     return found
 
 
-# What Path.is_symlink() and Path.is_file() read as "no such file".
-_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+# What Path.is_symlink() and Path.is_file() read as "no such file"; and a
+# tracked name longer than the file system allows, which cannot exist on disk.
+_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP, errno.ENAMETOOLONG})
 
 
 def _lstat_mode(path: Path) -> int | None:

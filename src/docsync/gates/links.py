@@ -14,6 +14,7 @@ import difflib
 import functools
 import hashlib
 import html
+import math
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
@@ -96,6 +97,7 @@ class RepoIndex:
     # tracked files by lowercase name and by folder, built for the first suggestion
     _by_name: dict[str, list[str]] = field(default_factory=dict)
     _by_folder: dict[str, list[str]] = field(default_factory=dict)
+    _sibling_memo: dict[str, tuple[dict[str, str], dict[int, list[str]]]] = field(default_factory=dict)
     _readmes: dict[str, str] | None = None  # folder → the README GitHub shows there
 
     @classmethod
@@ -158,9 +160,26 @@ class RepoIndex:
         if same_name:
             return min(same_name, key=lambda p: (_distance(p, wanted), p))
         folder = posixpath.dirname(wanted)
-        siblings = {posixpath.basename(p): p for p in self._by_folder.get(folder, ())}
-        match = difflib.get_close_matches(posixpath.basename(wanted), list(siblings), n=1, cutoff=0.75)
+        siblings, by_length = self._siblings(folder)
+        name = posixpath.basename(wanted)
+        # Only names whose length allows a ratio of 0.75 (difflib's own upper
+        # bound, real_quick_ratio, would drop the rest): the same answer, found
+        # without scanning the whole folder once per broken link.
+        low, high = math.ceil(len(name) * 0.75 / 1.25), math.floor(len(name) * 1.25 / 0.75)
+        candidates = [n for size in range(low, high + 1) for n in by_length.get(size, ())]
+        match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
         return siblings[match[0]] if match else None
+
+    def _siblings(self, folder: str) -> tuple[dict[str, str], dict[int, list[str]]]:
+        """A folder's tracked files by name, and their names by length (built once per folder)."""
+        found = self._sibling_memo.get(folder)
+        if found is None:
+            siblings = {posixpath.basename(p): p for p in self._by_folder.get(folder, ())}
+            by_length: dict[int, list[str]] = {}
+            for name in siblings:
+                by_length.setdefault(len(name), []).append(name)
+            found = self._sibling_memo[folder] = (siblings, by_length)
+        return found
 
 
 def _distance(a: str, b: str) -> int:

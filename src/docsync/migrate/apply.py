@@ -2,20 +2,23 @@
 
 Order: ``git mv`` every moved record (and, with ``commit``, commit those
 pure renames alone, so ``git log --follow`` sees 100% renames), then write
-every new text through :func:`docsync.writer.write_all`, ``git rm`` what was
-merged away, stage everything, and with ``commit`` make the second commit.
-A snapshot of HEAD, the index and every touched file is taken first; any
-failure restores it exactly and re-raises.
+every new text through the guarded writer, ``git rm`` what was merged away,
+stage everything, and with ``commit`` make the second commit. All of it runs
+in a :class:`docsync.transaction.Transaction`: HEAD, the index and every
+touched file are journalled first, and any failure (or a later
+``docsync migrate --abort`` after a kill) restores them exactly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .. import gitrepo
+from .. import gitrepo, writer
 from ..errors import PlanError
-from ..writer import write_all
+from ..transaction import Transaction
 from .changes import ChangeSet
 from .run import Outcome
 
@@ -33,6 +36,8 @@ class Applied:
     outcome: Outcome
     applied: bool
     commits: tuple[str, ...] = ()
+    forced: tuple[str, ...] = ()
+    """Paths a ``.gitignore`` ignores that were staged deliberately (``git add -f``)."""
 
     @property
     def exit_code(self) -> int:
@@ -40,9 +45,17 @@ class Applied:
 
 
 def apply(
-    root: Path, outcome: Outcome, *, commit: bool = False, allow_dirty: bool = False
+    root: Path,
+    outcome: Outcome,
+    *,
+    commit: bool = False,
+    allow_dirty: bool = False,
+    redo: Mapping[str, Any] | None = None,
 ) -> Applied:
-    """Apply ``outcome``'s changes; refuse (nothing changed) while it has problems."""
+    """Apply ``outcome``'s changes; refuse (nothing changed) while it has problems.
+
+    ``redo`` is what ``docsync migrate --continue`` runs again after a kill.
+    """
     if not outcome.complete or outcome.changes.empty:
         return Applied(outcome, applied=False)
     if not allow_dirty:
@@ -50,13 +63,12 @@ def apply(
     if commit:
         _refuse_staged(root)
     changes = outcome.changes
-    snap = gitrepo.snapshot(root, list(changes.touched))
-    try:
-        commits = _execute(root, changes, commit=commit)
-    except BaseException:
-        gitrepo.restore(root, snap)
-        raise
-    return Applied(outcome, applied=True, commits=commits)
+    gitrepo.refuse_sparse(root, "the migration")
+    writer.preflight(root, [w.path for w in changes.writes], changes.moves, changes.removals)
+    writer.remove_stale_temps(root, gitrepo.list_files(root).untracked)
+    with Transaction.begin(root, "migrate", redo or {}, changes.touched) as txn:
+        commits, forced = _execute(root, txn, changes, commit=commit)
+    return Applied(outcome, applied=True, commits=commits, forced=forced)
 
 
 def _refuse_dirty(root: Path) -> None:
@@ -78,15 +90,17 @@ def _refuse_staged(root: Path) -> None:
         )
 
 
-def _execute(root: Path, changes: ChangeSet, *, commit: bool) -> tuple[str, ...]:
+def _execute(
+    root: Path, txn: Transaction, changes: ChangeSet, *, commit: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     commits: list[str] = []
     moves = list(changes.moves)
-    gitrepo.move_files(root, moves)
+    txn.move(moves)
     if commit and moves:
         commits.append(gitrepo.commit_index(root, MOVE_MESSAGE))
-    write_all(root, list(changes.writes))
+    txn.write_all(list(changes.writes))
     gitrepo.remove_files(root, [p for p in changes.removals if (root / p).exists()])
-    gitrepo.stage(root, changes.to_stage)
+    forced = gitrepo.stage(root, changes.to_stage)
     if commit:
         commits.append(gitrepo.commit_index(root, EDIT_MESSAGE))
-    return tuple(commits)
+    return tuple(commits), tuple(forced)

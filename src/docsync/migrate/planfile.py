@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import PlanError
+from ..writer import write_named
 from .model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
 
 PROBLEM = "# PROBLEM:"
@@ -140,11 +141,14 @@ def loads(text: str, origin: str) -> PlanSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(f"{origin}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # an integer too long to convert
+        raise PlanError(f"{origin}: a value is out of range: {str(exc)[:80]}") from None
     _known_keys(data, {"version", "target", "commit", "topic", "retire", "hashes"}, origin)
     version = data.get("version", PLAN_VERSION)
     if version != PLAN_VERSION:
+        shown = repr(version) if len(str(version)) <= 20 else f"{str(version)[:20]}…"
         raise PlanError(
-            f"{origin}: plan version {version!r} is not supported (expected {PLAN_VERSION})"
+            f"{origin}: plan version {shown} is not supported (expected {PLAN_VERSION})"
         )
     return PlanSpec(
         target=_string(data, "target", origin).strip("/"),
@@ -203,6 +207,8 @@ def _tables(data: Mapping[str, Any], key: str, origin: str) -> list[dict[str, An
 
 def _date(table: Mapping[str, Any], where: str) -> date | None:
     value = table.get("date", "")
+    if isinstance(value, datetime):
+        raise PlanError(f"{where}: 'date' must be a day (yyyy-mm-dd), got the date-time {value}")
     if isinstance(value, date):
         return value
     if not isinstance(value, str):
@@ -246,7 +252,7 @@ def _retire(table: dict[str, Any], where: str) -> RetireSpec:
 def write(plan: Plan, path: Path) -> None:
     """Write the plan file: the one file a dry run writes, and only when asked to."""
     try:
-        path.write_text(dumps(plan), encoding="utf-8")
+        write_named(path, dumps(plan))
     except OSError as exc:
         raise PlanError(f"{path}: cannot write the plan: {exc.strerror}") from None
 
@@ -272,7 +278,7 @@ def refresh(path: Path, problems: Iterable[Problem]) -> bool:
     if new == text:
         return False
     try:
-        path.write_text(new, encoding="utf-8")
+        write_named(path, new)
     except OSError as exc:
         raise PlanError(f"{path}: cannot update the plan: {exc.strerror}") from None
     return True
@@ -283,4 +289,8 @@ def read(path: Path) -> PlanSpec:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PlanError(
+            f"{path}: the plan is not valid UTF-8 (byte {exc.start}); save it as UTF-8"
+        ) from None
     return loads(text, str(path))
