@@ -27,6 +27,7 @@ that say more than the id are never touched either, nor are formulas (``$…$``)
 
 from __future__ import annotations
 
+import bisect
 import html
 import posixpath
 import re
@@ -38,6 +39,7 @@ from urllib.parse import quote, unquote
 
 from .errors import DocsyncError
 from .gates.links import is_external, link_targets, markdown_url, resolve_url
+from .lexing import comment_spans
 from .markdown import parse
 from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, apply_edits
 from .records.model import IdTarget
@@ -52,6 +54,7 @@ __all__ = [
     "bare_ids",
     "id_pattern",
     "link_text",
+    "program_text_ids",
     "relative_destination",
     "rewrite_code_text",
     "rewrite_document",
@@ -159,22 +162,52 @@ def _mentions(
         yield _Mention(span, replace, match.group(0), target)
 
 
-def bare_code_ids(text: str, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
-    """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites)."""
-    return [
+def bare_code_ids(
+    text: str, ids: Mapping[IdKey, IdTarget], *, path: str = "", everywhere: bool = True
+) -> list[BareId]:
+    """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites).
+
+    With ``everywhere`` false, only ids inside the comments Pygments' lexer
+    for ``path`` finds (every id when no lexer knows the file name).
+    """
+    found = [
         BareId(m.replace, m.written, m.target)
         for m in _mentions(text, 0, len(text), ids, _pattern_for(ids))
         if m.target is not None
     ]
+    if everywhere or not found:
+        return found
+    comments = comment_spans(path, text)
+    if comments is None:
+        return found
+    return [b for b in found if _inside(b.span, comments)]
 
 
-def rewrite_code_text(text: str, *, ids: Mapping[IdKey, IdTarget]) -> tuple[str, int]:
+def program_text_ids(text: str, ids: Mapping[IdKey, IdTarget], *, path: str) -> list[BareId]:
+    """Ids of records in a program's strings and code (outside comments): reported, kept as written."""
+    if not ids:
+        return []
+    every = bare_code_ids(text, ids, path=path)
+    commented = set(bare_code_ids(text, ids, path=path, everywhere=False))
+    return [b for b in every if b not in commented]
+
+
+def _inside(span: Span, regions: tuple[Span, ...]) -> bool:
+    index = bisect.bisect_right([r.start for r in regions], span.start) - 1
+    return index >= 0 and regions[index].start <= span.start and span.end <= regions[index].end
+
+
+def rewrite_code_text(
+    text: str, *, ids: Mapping[IdKey, IdTarget], path: str = "", everywhere: bool = True
+) -> tuple[str, int]:
     """Bare ids in non-Markdown text (comments, YAML) become the record's repository path.
 
     Returns the new text and the number of ids rewritten. Ids that name no
-    record are left alone.
+    record are left alone; with ``everywhere`` false, so are ids outside the
+    file's comments (see :func:`bare_code_ids`).
     """
-    edits = [Edit(b.span, b.target.path) for b in bare_code_ids(text, ids) if b.target]
+    found = bare_code_ids(text, ids, path=path, everywhere=everywhere)
+    edits = [Edit(b.span, b.target.path) for b in found if b.target]
     return apply_edits(text, edits), len(edits)
 
 
