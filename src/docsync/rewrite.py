@@ -105,13 +105,49 @@ def id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
     an identifier, not an id. A mention glued to a path, a word or a file
     name (``docs/ADR-7``, ``ADR-0007-x.md``, ``!ADR 7``) is not a bare id.
     """
+    return _id_regex(kinds, r"(?![\w/]|[.\-]\w)")
+
+
+@cache
+def _prose_id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
+    """:func:`id_pattern`, also before ``/<number>`` (``RFC-041/057`` in prose is two ids)."""
+    return _id_regex(kinds, r"(?!\w|/(?!\d)|[.\-]\w)")
+
+
+def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
     return re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
-        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?![\w/]|[.\-]\w)"
+        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?{tail}"
     )
+
+
+# The further numbers of a compound id: "RFC-041/057", "ADR 12 and 13", "ADR 3, 4 & 5".
+_MORE_NUMBER = re.compile(r"(?:/|,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<number>\d{1,5})(?!\w|/(?!\d)|[.\-]\w)")
+
+
+def _compound(
+    text: str, first: _Mention, end: int, ids: Mapping[IdKey, IdTarget], pattern: re.Pattern[str]
+) -> Iterator[_Mention]:
+    """The numbers after a resolved id that name records of its kind, one mention each.
+
+    A number that names no record ends the compound and is left as text
+    (``ADR 12 and 2019`` is one id and a year).
+    """
+    head = pattern.match(text, first.span.start)
+    if head is None or first.target is None or head.group("part"):
+        return
+    kind, cursor = head.group("kind").upper(), first.span.end
+    while (more := _MORE_NUMBER.match(text, cursor, end)) is not None:
+        target = ids.get((kind, int(more.group("number")), None))
+        if target is None:
+            return
+        span = Span(more.start("number"), more.end("number"))
+        # Named in findings as the id it stands for ("RFC 057"), not as a lone number.
+        yield _Mention(span, span, f"{head.group('kind')} {more.group('number')}", target)
+        cursor = more.end()
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,11 +567,13 @@ def _prose_mentions(
     if not ids:
         return
     by_line = _spans_by_line(doc)
-    pattern = _pattern_for(ids)
+    pattern = _prose_id_pattern(frozenset(key[0] for key in ids))
     for region in _prose_regions(doc):
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in _mentions(doc.text, free.start, free.end, ids, pattern):
                 yield region, mention
+                for more in _compound(doc.text, mention, free.end, ids, pattern):
+                    yield region, more
 
 
 def bare_ids(doc: Document, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
