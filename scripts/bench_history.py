@@ -8,7 +8,8 @@ design records under ``docs/``, many renamed several times across folders
 ``docs/archive/``), some edited in the same commit, among source files that
 change too. Then it times, each the best of ``--repeat`` runs:
 
-* docsync: ``first_proposed(read_history(root), records)`` in this process;
+* docsync: ``first_proposed(read_history(root), records, blob_reader(root))`` in this
+  process (the blob reader is what migrate passes, for similar restores);
 * floor: one ``git log --name-status -M`` over the whole repository, to /dev/null;
 * per file: one ``git log --follow --diff-filter=A --format=%ad --date=short
   -- <path>`` per record, as a shell script would do (run once).
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from docsync.gitrepo import read_history
+from docsync.gitrepo import blob_reader, read_history
 from docsync.history import Origin, first_proposed
 
 ZONES = ["-0800", "-0500", "+0000", "+0100", "+0530", "+0900", "+1400"]
@@ -229,8 +230,10 @@ def describe(root: Path, records: list[str]) -> str:
 def bench(root: Path, repeat: int, sample: int) -> None:
     records = _run(["git", "ls-files", "docs"], cwd=root).split()
     print(describe(root, records))
-    ours = first_proposed(read_history(root), records)
-    t_docsync = best_of(repeat, lambda: first_proposed(read_history(root), records))
+    ours = first_proposed(read_history(root), records, blob_reader(root))
+    t_docsync = best_of(
+        repeat, lambda: first_proposed(read_history(root), records, blob_reader(root))
+    )
     floor = ["git", "log", "--name-status", "-M"]
     t_floor = best_of(
         repeat, lambda: subprocess.run(floor, cwd=root, stdout=subprocess.DEVNULL, check=True)

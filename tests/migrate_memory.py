@@ -15,7 +15,7 @@ from docsync.config import DEFAULT_STATES, DEFAULT_STATUSES
 from docsync.markdown import parse
 from docsync.migrate.changes import ChangeSet, RepoView, compute
 from docsync.migrate.discover import Tree, find_trees, index_paths, kind_for, numbered, read_record
-from docsync.migrate.model import Plan, PlanSpec
+from docsync.migrate.model import Plan, PlanSpec, TopicSpec
 from docsync.migrate.plan import Dated, Inputs, infer_spec, resolve
 from docsync.records.model import RecordId
 
@@ -63,6 +63,27 @@ def plan_of(
 ) -> Plan:
     given = inputs(files, dates, statuses)
     return resolve(spec or infer_spec(given), given)
+
+
+def merged_plan(files: Mapping[str, str]) -> Plan:
+    """The inferred plan with its same-title questions answered "merge them", as a user would."""
+    return resolve(merged_spec(files), inputs(files))
+
+
+def merged_spec(files: Mapping[str, str]) -> PlanSpec:
+    """The inferred spec, records of one tree with one title merged (the user's answer)."""
+    spec = infer_spec(inputs(files))
+    groups = {path: group for group in spec.same_titles for path in group}
+    topics, seen = [], set()
+    for topic in spec.topics:
+        group = groups.get(topic.sources[0])
+        if group is None:
+            topics.append(topic)
+        elif group not in seen:
+            seen.add(group)
+            ordered = tuple(t.sources[0] for t in spec.topics if t.sources[0] in group)
+            topics.append(TopicSpec(sources=ordered))
+    return PlanSpec(spec.target, tuple(topics), (), spec.commit, spec.hashes)
 
 
 def changes(files: Mapping[str, str], plan: Plan, code_refs: bool = True) -> ChangeSet:

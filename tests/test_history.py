@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
-from docsync.gitrepo import is_shallow, read_history
+from docsync.gitrepo import blob_reader, is_shallow, read_history
 from docsync.history import CommitChanges, FileChange, first_proposed, rename_map
 from tests.gitutil import GitRepo, dated
 
 Story = Callable[[GitRepo], None]
-
 
 
 @pytest.fixture
@@ -25,7 +24,9 @@ def repo(tmp_path: Path) -> GitRepo:
 def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
     """Every file at HEAD → (first-proposed date, path it was first added at)."""
     tracked = repo.git("ls-files", "-z").split("\0")
-    origins = first_proposed(read_history(repo.root), [p for p in tracked if p])
+    origins = first_proposed(
+        read_history(repo.root), [p for p in tracked if p], blob_reader(repo.root)
+    )
     return {path: (str(o.date), o.original_path) for path, o in origins.items()}
 
 
@@ -179,6 +180,64 @@ def delete_and_restore_empty_file(repo: GitRepo) -> None:
     repo.commit(when="2020-01-01 10:00")
 
 
+RECORD = "# Queue\n\nStatus: accepted\n\n" + "".join(
+    f"Reason {i} for the queue.\n" for i in range(12)
+)
+
+
+def delete_edit_and_restore(repo: GitRepo) -> None:
+    repo.write("docs/adr/0003-queue.md", RECORD)
+    repo.commit(when="2017-03-01 10:00", tz="+0100")
+    repo.remove("docs/adr/0003-queue.md")
+    repo.commit(when="2018-06-01 10:00")
+    repo.write("docs/adr/0003-queue.md", RECORD.replace("Reason 4", "Reason four"))
+    repo.commit(when="2021-01-01 10:00")
+
+
+def delete_and_restore_elsewhere_edited(repo: GitRepo) -> None:
+    repo.write("docs/adr/0003-queue.md", RECORD)
+    repo.commit(when="2017-03-01 10:00")
+    repo.remove("docs/adr/0003-queue.md")
+    repo.commit(when="2018-06-01 10:00")
+    repo.write("docs/decisions/queue.md", RECORD + "One more line.\n")
+    repo.commit(when="2021-01-01 10:00")
+
+
+def squash_then_merge_of_the_same_branch(repo: GitRepo) -> None:
+    repo.write("README.md")
+    repo.commit(when="2020-01-01 10:00")
+    repo.branch("side")
+    repo.write("docs/rfc/queue.md", RECORD)
+    repo.commit(when="2020-02-01 10:00")
+    repo.switch("main")
+    repo.write("docs/rfc/queue.md", RECORD)  # the side branch, squashed onto main
+    repo.commit(when="2020-02-03 10:00")
+    repo.merge("side", when="2020-02-05 10:00")
+
+
+def restore_on_a_backport_branch(repo: GitRepo) -> None:
+    repo.write("docs/adr/0003-queue.md", RECORD)
+    repo.commit(when="2017-03-01 10:00")
+    repo.branch("backport")
+    repo.switch("main")
+    repo.remove("docs/adr/0003-queue.md")
+    repo.commit(when="2018-06-01 10:00")
+    repo.switch("backport")
+    repo.write("docs/adr/0003-queue.md", RECORD.replace("Reason 7", "Reason seven"))
+    repo.commit(when="2018-07-01 10:00")
+    repo.switch("main")
+    repo.write("docs/adr/0003-queue.md", RECORD.replace("Reason 7", "Reason seven"))
+    repo.commit(when="2021-01-01 10:00")  # restored on main from the backport's text
+    repo.merge("backport", when="2021-01-02 10:00")
+
+
+def copy_of_a_live_record(repo: GitRepo) -> None:
+    repo.write("docs/adr/0003-queue.md", RECORD)
+    repo.commit(when="2017-03-01 10:00")
+    repo.write("docs/adr/0009-queue-again.md", RECORD)
+    repo.commit(when="2021-01-01 10:00")
+
+
 def copy_from_template(repo: GitRepo) -> None:
     repo.write("docs/rfc/template.md", "# RFC: <title>\n\nStatus: proposed\n\n## Context\n")
     repo.commit(when="2018-01-01 10:00")
@@ -194,6 +253,37 @@ def awkward_names(repo: GitRepo) -> None:
 
 
 STORIES = [
+    pytest.param(
+        delete_edit_and_restore,
+        {"docs/adr/0003-queue.md": ("2017-03-01", "docs/adr/0003-queue.md")},
+        id="delete-edit-restore",
+    ),
+    pytest.param(
+        delete_and_restore_elsewhere_edited,
+        {"docs/decisions/queue.md": ("2017-03-01", "docs/adr/0003-queue.md")},
+        id="delete-restore-elsewhere-edited",
+    ),
+    pytest.param(
+        squash_then_merge_of_the_same_branch,
+        {
+            "README.md": ("2020-01-01", "README.md"),
+            "docs/rfc/queue.md": ("2020-02-01", "docs/rfc/queue.md"),
+        },
+        id="squash-then-merge",
+    ),
+    pytest.param(
+        restore_on_a_backport_branch,
+        {"docs/adr/0003-queue.md": ("2017-03-01", "docs/adr/0003-queue.md")},
+        id="restore-on-backport",
+    ),
+    pytest.param(
+        copy_of_a_live_record,
+        {
+            "docs/adr/0003-queue.md": ("2017-03-01", "docs/adr/0003-queue.md"),
+            "docs/adr/0009-queue-again.md": ("2021-01-01", "docs/adr/0009-queue-again.md"),
+        },
+        id="copy-is-a-new-lineage",
+    ),
     pytest.param(rename, {"b.md": ("2020-01-01", "a.md")}, id="rename"),
     pytest.param(
         move_across_folders,
@@ -467,3 +557,18 @@ def test_skipped_rename_detection_is_an_error(repo: GitRepo) -> None:
     repo.git("config", "diff.renameLimit", "1")
     with pytest.raises(GitError, match=r"diff\.renameLimit"):
         read_history(repo.root)
+
+
+def test_a_missing_object_is_named_and_explained(repo: GitRepo) -> None:
+    repo.write("docs/adr/0001-big.md", "".join(f"line {i}\n" for i in range(200)))
+    repo.commit(when="2020-01-01 10:00")
+    blob = repo.git("rev-parse", "HEAD:docs/adr/0001-big.md").strip()
+    repo.move("docs/adr/0001-big.md", "docs/adr/0001-bigger.md")
+    repo.write("docs/adr/0001-bigger.md", "".join(f"line {i}\n" for i in range(201)))
+    repo.commit(when="2020-02-01 10:00")
+    (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    with pytest.raises(GitError) as raised:
+        read_history(repo.root)
+    message = str(raised.value)
+    assert f"git object {blob} is missing" in message
+    assert "partial clone" in message and "fatal:" not in message

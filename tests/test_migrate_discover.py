@@ -7,15 +7,20 @@ import pytest
 from docsync.config import DEFAULT_STATUSES, Source
 from docsync.markdown import parse
 from docsync.migrate.discover import (
+    RecordName,
     Tree,
     ascii_slug,
+    default_status,
     find_trees,
     index_paths,
+    lifecycle_folders,
     normalized_title,
     numbered,
     read_record,
+    record_name,
     record_paths,
     strip_title_prefix,
+    template_paths,
 )
 from docsync.migrate.status import StatusForm, detail_of, read_status, state_of
 from docsync.records.model import RecordId
@@ -36,14 +41,106 @@ PATHS = [
 ]
 
 
-def test_trees_are_found_by_folder_name_under_root_doc_and_docs() -> None:
+def test_trees_with_a_tree_name_are_found_at_any_depth() -> None:
     assert find_trees(PATHS, ()) == (
         Tree("architecture/decisions", "ADR"),
-        Tree("rfcs", "RFC"),
         Tree("doc/decisions", "ADR"),
         Tree("docs/adr", "ADR"),
         Tree("docs/rfc", "RFC"),
+        Tree("notes/adr", "ADR"),
+        Tree("rfcs", "RFC"),
     )
+
+
+# Layouts of real repositories: folder → its files → the tree found (None: not a tree).
+LAYOUTS = [
+    ("text", ["0000-template.md", "0001-a.md", "0002-b.md", "0003-c.md"], Tree("text", "TEXT")),
+    ("EIPS", ["eip-1.md", "eip-2.md", "eip-20.md"], Tree("EIPS", "EIP")),
+    ("docs/references/architecture", ["20200924-a.md", "20200925-b.md", "20201001-c.md"],
+     Tree("docs/references/architecture", "ADR")),
+    ("packages/core/docs/adr", ["20201002-a.md"], Tree("packages/core/docs/adr", "ADR")),
+    ("docs/architecture/decisions", ["0001-a.md"], Tree("docs/architecture/decisions", "ADR")),
+    ("proposals", ["ADR-013-x.md", "ADR-014-y.md", "ADR-015-z.md"], Tree("proposals", "ADR")),
+    ("docs/guide", ["01-intro.md", "02-setup.md", "03-usage.md"], None),
+    ("docs/guide", ["1-intro.md", "2-setup.md", "3-usage.md", "4-more.md"], None),
+    ("notes", ["0001-a.md", "0002-b.md"], None),
+    ("docs", ["page-001.md", "page-002.md", "page-003.md"], None),
+    ("packages/core/integration-tests/ro-project/docs/adr", ["20200101-a.md"], None),
+    ("tests/fixtures/adr", ["0001-a.md"], None),
+    ("node_modules/x/docs/adr", ["0001-a.md"], None),
+    ("docs/rfc/implemented", ["2020-01-01-a.md", "2020-01-02-b.md", "2020-01-03-c.md"], None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("folder", "names", "expected"), LAYOUTS)
+def test_layouts_of_real_repositories(folder: str, names: list[str], expected: Tree | None) -> None:
+    paths = [f"{folder}/{n}" for n in names]
+    lifecycle = lifecycle_folders("docs/rfc", ("proposed", "implemented", "rejected"))
+    assert find_trees(paths, (), lifecycle) == ((expected,) if expected else ())
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("0001-x.md", RecordName(1, "x")),
+        ("adr-012-use-x.md", RecordName(12, "use-x", "ADR")),
+        ("ADR-013-Use_X.md", RecordName(13, "use-x", "ADR")),
+        ("rfc-3-x.md", RecordName(3, "x", "RFC")),
+        ("eip-1.md", RecordName(1, "", "EIP")),
+        ("20200924-use-x.md", RecordName(None, "use-x")),
+        ("2020-09-24-use-x.md", RecordName(None, "use-x")),
+        ("template.md", None),
+        ("adr-template.md", None),
+        ("0000-template.md", None),
+        ("RFC_TEMPLATE.md", None),
+        ("eip-template.md", None),
+        ("README.md", None),
+    ],
+)
+def test_record_names(name: str, expected: RecordName | None) -> None:
+    assert record_name(name) == expected
+
+
+def test_templates_are_not_records_but_found_as_templates() -> None:
+    paths = ["text/0000-template.md", "text/0001-a.md", "docs/adr/template.md"]
+    assert [p for p, _, _ in record_paths(Tree("text", "RFC"), paths)] == ["text/0001-a.md"]
+    assert template_paths(Tree("text", "RFC"), paths) == ["text/0000-template.md"]
+    assert template_paths(Tree("docs/adr", "ADR"), paths) == ["docs/adr/template.md"]
+
+
+def test_date_named_records_have_no_id() -> None:
+    paths = ["docs/adr/20200924-use-x.md", "docs/adr/index.md"]
+    assert record_paths(Tree("docs/adr", "ADR"), paths) == [
+        ("docs/adr/20200924-use-x.md", None, "use-x")
+    ]
+
+
+def test_a_name_without_a_slug_takes_it_from_the_front_matter_title() -> None:
+    text = "---\neip: 1\ntitle: 'EIP Purpose and Guidelines'\nstatus: Living\n---\n\n## What\n"
+    record = read_record(parse("EIPS/eip-1.md", text), RecordId("EIP", 1), "", "EIP")
+    assert (record.title, record.name_slug) == (
+        "EIP Purpose and Guidelines",
+        "eip-purpose-and-guidelines",
+    )
+
+
+def test_a_name_without_a_slug_takes_it_from_the_first_heading() -> None:
+    record = read_record(parse("x/0007.md", "# Use X\n"), RecordId("ADR", 7), "")
+    assert record.name_slug == "use-x"
+
+
+def test_records_in_status_subfolders_belong_to_the_tree_with_their_default() -> None:
+    tree = Tree("rfcs", "RFC", "", {"active": "proposed", "complete": "implemented"})
+    paths = [
+        "rfcs/active/0001-a.md",
+        "rfcs/complete/0002-b.md",
+        "rfcs/0003-c.md",
+        "rfcs/x/0004-d.md",
+    ]
+    found = [p for p, _, _ in record_paths(tree, paths)]
+    assert found == ["rfcs/0003-c.md", "rfcs/active/0001-a.md", "rfcs/complete/0002-b.md"]
+    assert [default_status(tree, p) for p in found] == ["", "proposed", "implemented"]
+    assert default_status(Tree("text", "RFC", "implemented"), "text/0001-a.md") == "implemented"
 
 
 def test_architecture_decisions_is_a_tree_of_its_own() -> None:
@@ -217,3 +314,19 @@ def test_unknown_status_maps_to_nothing() -> None:
     assert reading is not None
     assert state_of(reading, DEFAULT_STATUSES) is None
     assert state_of(reading, {**DEFAULT_STATUSES, "pondering": "proposed"}) == "proposed"
+
+
+def test_a_stub_without_title_or_slug_is_named_by_its_id_and_file_name() -> None:
+    text = "---\neip: 1046\nstatus: Moved\n---\n\nThis file was moved elsewhere.\n"
+    record = read_record(parse("EIPS/eip-1046.md", text), RecordId("EIP", 1046), "", "EIP")
+    assert (record.title, record.name_slug) == ("EIP 1046", "eip-1046")
+
+
+def test_a_front_matter_title_wins_and_the_first_heading_stays_a_section() -> None:
+    text = "---\neip: 158\ntitle: State clearing\nstatus: Final\n---\n\n# Specification\n"
+    record = read_record(parse("EIPS/eip-158.md", text), RecordId("EIP", 158), "", "EIP")
+    assert (record.title, record.name_slug, record.title_heading) == (
+        "State clearing",
+        "state-clearing",
+        None,
+    )

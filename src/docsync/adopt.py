@@ -19,8 +19,8 @@ the result then exits 1 and says which file and why.
 
 The wrap convention: every paragraph is analysed once
 (:func:`docsync.wrapfix.prose_of`, the reading the ``wrap`` gate checks
-with) and measured against each candidate; the candidate fewest paragraphs
-break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
+with), in the parse workers, and reduced to what each candidate's verdict
+needs (:mod:`docsync.wrapcount`); the candidate fewest paragraphs break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
 the narrowest width, since prose wrapped at 72 columns also fits 80, 100 and
 120, and the narrowest width that fits is the one it was written to.
 """
@@ -40,17 +40,22 @@ from .config import Config, WrapMode
 from .config import load as load_config
 from .errors import ConfigError, DocsyncError
 from .gitrepo import find_repo
-from .migrate.discover import find_trees, index_paths, record_paths
-from .migrate.status import read_status
+from .migrate.discover import (
+    find_trees,
+    index_paths,
+    lifecycle_folders,
+    record_paths,
+    template_paths,
+)
+from .migrate.status import StatusForm, read_status
 from .migrate.tree import RECORD_NAME
 from .model import Document
 from .records import conventions
 from .records.gates import load_tree
-from .workspace import Progress, Workspace, load_workspace
-from .wrapfix import Prose, display_width, prose_of, violations
+from .workspace import Documents, Progress, Workspace, load_workspace
+from .wrapcount import CANDIDATES, Breaks, Summarizer, document_breaks
 from .writer import FileWrite, write_all
 
-CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
 _TIE_ORDER: tuple[WrapMode, ...] = ("none", "sentence", 72, 80, 100, 120)
 
 
@@ -73,6 +78,7 @@ class LegacyTree:
     kind: str
     records: tuple[str, ...]
     indexes: tuple[str, ...]
+    templates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,14 +148,19 @@ def _target(
 
 
 def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:
+    roots = {config.target.strip("/"), *_lifecycle_roots(paths, config.states)}
+    lifecycle = frozenset(
+        folder for root in roots for folder in lifecycle_folders(root, config.states.values())
+    )
     return tuple(
         LegacyTree(
             tree.path,
             tree.kind,
             tuple(path for path, _, _ in record_paths(tree, paths)),
             tuple(posixpath.basename(p) for p in index_paths(tree, paths)),
+            tuple(template_paths(tree, paths)),
         )
-        for tree in find_trees(paths, config.sources)
+        for tree in find_trees(paths, config.sources, lifecycle)
     )
 
 
@@ -169,11 +180,11 @@ def _status_words(
     missing: list[str] = []
     for path in records:
         doc = documents.get(path)
-        reading = read_status(doc) if doc is not None else None
-        if reading is None or not reading.word:
+        reading = read_status(doc, config.statuses) if doc is not None else None
+        if reading is None or not reading.word or reading.form == StatusForm.PROSE:
             missing.append(path)
         else:
-            seen.setdefault(reading.word, []).append(path)
+            seen.setdefault(reading.phrase(config.statuses), []).append(path)
     words = tuple(
         StatusWord(word, config.statuses.get(word), tuple(paths))
         for word, paths in sorted(seen.items(), key=lambda item: (-len(item[1]), item[0]))
@@ -181,48 +192,51 @@ def _status_words(
     return words, tuple(missing)
 
 
-@dataclass(frozen=True, slots=True)
-class _Paragraph:
-    doc: Document
-    prose: Prose
-    widest: int
-
-    def breaks(self, config: Config) -> bool:
-        if isinstance(config.wrap, int) and self.widest <= config.wrap:
-            return False  # no line is wider: nothing to report (and nothing to measure)
-        return bool(violations(self.doc, self.prose, config))
-
-
-def _paragraphs(doc: Document, config: Config) -> list[_Paragraph]:
-    """The paragraphs that could break some candidate, each read once (sentence ends
-    included); one that breaks none (the prefilter is exact about that) counts for none."""
-    found = []
-    for prose in prose_of(doc, config, [replace(config, wrap=mode) for mode in CANDIDATES]):
-        lines = range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1)
-        found.append(_Paragraph(doc, prose, max(display_width(doc.line_text(n)) for n in lines)))
-    return found
-
-
 MEASURING = "Measuring wrap conventions"
+
+
+def _counted(per_file: Sequence[Breaks]) -> tuple[WrapCount, ...]:
+    return tuple(
+        WrapCount(mode, sum(f.counts[i] for f in per_file), sum(1 for f in per_file if f.counts[i]))
+        for i, mode in enumerate(CANDIDATES)
+    )
 
 
 def wrap_counts(
     documents: Sequence[Document], config: Config, progress: Progress | None = None
 ) -> tuple[WrapCount, ...]:
     """For each candidate, the paragraphs (and files) that break it; each paragraph read once."""
-    analysed = []
+    per_file: list[Breaks] = []
     for done, doc in enumerate(documents):
         if progress is not None:
             progress(MEASURING, done, len(documents))
-        analysed.append(_paragraphs(doc, config))
+        per_file.append(document_breaks(doc, config))
     if progress is not None:
         progress(MEASURING, len(documents), len(documents))
-    counts: list[WrapCount] = []
-    for mode in CANDIDATES:
-        candidate = replace(config, wrap=mode, wrap_strict=False)
-        per_file = [sum(1 for p in paragraphs if p.breaks(candidate)) for paragraphs in analysed]
-        counts.append(WrapCount(mode, sum(per_file), sum(1 for n in per_file if n)))
-    return tuple(counts)
+    return _counted(per_file)
+
+
+def workspace_wrap_counts(
+    workspace: Workspace, progress: Progress | None = None
+) -> tuple[WrapCount, ...]:
+    """:func:`wrap_counts` of the selected files. A document parsed in a worker
+    was counted there (:class:`docsync.wrapcount.Summarizer`) and is not unpickled
+    for it; the rest are counted here."""
+    documents = workspace.documents
+    made = documents.summaries if isinstance(documents, Documents) else {}
+    paths = [p for p in workspace.selected if p in made or p in documents]
+    per_file: list[Breaks] = []
+    for done, path in enumerate(paths):
+        if progress is not None:
+            progress(MEASURING, done, len(paths))
+        summary = made.get(path)
+        if isinstance(summary, Breaks):
+            per_file.append(summary)
+        else:
+            per_file.append(document_breaks(documents[path], workspace.config))
+    if progress is not None:
+        progress(MEASURING, len(paths), len(paths))
+    return _counted(per_file)
 
 
 def choose_wrap(counts: Sequence[WrapCount]) -> WrapMode:
@@ -242,8 +256,7 @@ def inspect(
     in_tree = _tree_record_paths(target, config, paths)
     legacy = [p for tree in trees for p in tree.records]
     words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config)
-    documents = [workspace.documents[p] for p in workspace.selected if p in workspace.documents]
-    counts = wrap_counts(documents, config, progress)
+    counts = workspace_wrap_counts(workspace, progress)
     return Inspection(
         files=workspace.selected,
         trees=trees,
@@ -465,7 +478,7 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     root = find_repo(start).root
     existing = load_config(root)
     raw, where = raw_table(root)
-    workspace = load_workspace(root, config=existing, progress=progress)
+    workspace = load_workspace(root, config=existing, progress=progress, summarizer=Summarizer)
     inspection = inspect(workspace, raw, progress)
     planned = _config_plan(root, adopt_config.draft(inspection, raw), existing, where, options)
     files = [planned.file]

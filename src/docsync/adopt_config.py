@@ -141,17 +141,29 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         return Entry("sources", toml_value(raw["sources"]), kept)
     if not inspection.trees:
         none = (
-            "None found: no folder named adr, adrs, decisions, rfc or rfcs (at the root, in doc/",
-            "or docs/) holds numbered records. Empty means: look in those folders.",
+            "None found: no folder holds numbered (0001-x.md, adr-12-x.md) or date-named",
+            "(20200924-x.md) records. Empty means: look again each time.",
         )
         return Entry("sources", "[]", none)
     items = []
     for tree in inspection.trees:
         value = toml_value({"path": tree.path, "kind": tree.kind})
-        found = _plural(len(tree.records), "numbered record")
+        found = _plural(len(tree.records), "record")
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
         items.append(f"  {value},  # {found}{index}")
     return Entry("sources", "[\n" + "\n".join(items) + "\n]", comment)
+
+
+def _template(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
+    """The legacy tree's own template, for `docsync new` (a template is not a record)."""
+    found = [p for t in inspection.trees for p in t.templates]
+    if "template" in raw or not found:
+        return
+    comment = (
+        "The template `docsync new` fills in: the legacy tree's own (not a record, so",
+        "`docsync migrate` leaves it where it is).",
+    )
+    yield Entry("template", toml_value(found[0]), comment)
 
 
 def _target_comment(inspection: Inspection) -> tuple[str, ...]:
@@ -196,6 +208,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
         "Lifecycle state = its folder under the target; a record's folder is its state."
     )
     yield Entry("states", toml_value(states), (states_comment, *kept))
+    yield from _template(inspection, raw)
     conventions, kept = _kept(raw, "conventions", conventions_beside(inspection.target))
     conventions_comment = (
         "The conventions doc `docsync migrate --apply` writes (where records live, how to name",

@@ -196,10 +196,9 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
     count = sum(1 for f in findings if f.gate == "wrap")
     if count < HINT_MINIMUM:
         return None
-    from .adopt import choose_wrap, wrap_counts
+    from .adopt import choose_wrap, workspace_wrap_counts
 
-    documents = [d for p in workspace.selected if (d := workspace.documents.get(p)) is not None]
-    counts = wrap_counts(documents, workspace.config)
+    counts = workspace_wrap_counts(workspace)
     mode = choose_wrap(counts)
     if mode == workspace.config.wrap:
         return None

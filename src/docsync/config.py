@@ -12,7 +12,7 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,13 @@ from .suggest import did_you_mean
 WrapMode = str | int  # "none" | "sentence" | "off" | width
 
 DEFAULT_STATUSES: Mapping[str, str] = {
+    # Phrases: the longest one a status starts with decides, before its first word.
+    "in progress": "proposed",
+    "last call": "proposed",
+    "under review": "proposed",
+    "partially accepted": "implemented",
+    "partially implemented": "implemented",
+    "moved": "rejected",
     **dict.fromkeys(
         ["implemented", "accepted", "adopted", "approved", "done", "complete", "completed", "final", "active", "living", "shipped"],
         "implemented",
@@ -51,10 +58,16 @@ DEFAULT_RELATIONS: Mapping[str, str] = {"supersedes": "superseded by", "amends":
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A legacy record tree and the kind word of its ids (``ADR``, ``RFC``)."""
+    """A legacy record tree, the kind word of its ids (``ADR``, ``RFC``) and default statuses.
+
+    ``status`` is the state of its records that have no status construct;
+    ``folders`` maps a subfolder to the state of the records in it.
+    """
 
     path: str
     kind: str
+    status: str = ""
+    folders: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +158,26 @@ def _sources(value: Any) -> tuple[Source, ...] | None:
     for item in value:
         if isinstance(item, str):
             out.append(Source(item.rstrip("/"), ""))
-        elif isinstance(item, dict) and set(item) <= {"path", "kind"} and isinstance(
-            item.get("path"), str
-        ) and isinstance(item.get("kind", ""), str):
-            out.append(Source(item["path"].rstrip("/"), item.get("kind", "")))
+        elif isinstance(item, dict) and (source := _source_table(item)) is not None:
+            out.append(source)
         else:
             return None
     return tuple(out)
+
+
+def _source_table(item: dict[str, Any]) -> Source | None:
+    """``{ path = "text", kind = "RFC", status = "implemented" }``; ``status`` may also be a
+    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``)."""
+    if not set(item) <= {"path", "kind", "status"} or not isinstance(item.get("path"), str):
+        return None
+    kind, status = item.get("kind", ""), item.get("status", "")
+    if not isinstance(kind, str):
+        return None
+    path = item["path"].rstrip("/")
+    if isinstance(status, str):
+        return Source(path, kind, status.lower())
+    folders = _string_table(status)
+    return None if folders is None else Source(path, kind, "", folders)
 
 
 def _string_table(value: Any) -> dict[str, str] | None:
@@ -197,7 +223,7 @@ def _relations(value: Any) -> dict[str, str] | None:
 
 
 def _code_refs(value: Any) -> str | None:
-    return value if value in ("path", "off") else None
+    return value if value in ("path", "all", "off") else None
 
 
 def _optional_path(value: Any) -> str | None:
@@ -220,10 +246,13 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "cache": (_bool, "true or false"),
     "jobs": (_positive_int, "a number of worker processes (0: one per core)"),
     "target": (_folder, "a folder path inside the repository"),
-    "sources": (_sources, 'a list of folder paths or {path = "…", kind = "ADR"} tables'),
+    "sources": (
+        _sources,
+        'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
+    ),
     "states": (_states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (_string_table, "a table of status word = lifecycle state"),
-    "code_refs": (_code_refs, '"path" or "off"'),
+    "code_refs": (_code_refs, '"path", "all" or "off"'),
     "refs_exclude": (_strings, "a list of glob strings"),
     "relations": (
         _relations,
@@ -264,6 +293,11 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
                 f"{origin}: key 'statuses' maps {word!r} to unknown state {state!r} "
                 f"(states: {', '.join(states)})"
             )
+    if "sources" in values:
+        statuses = values.get("statuses", DEFAULT_STATUSES)
+        values["sources"] = tuple(
+            _source_states(s, states, statuses, origin) for s in values["sources"]
+        )
     if "relations" in values:
         values["relations"] = _merged_relations(values["relations"], origin)
     if values.get("conventions") == "":
@@ -273,10 +307,30 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
     return Config(**values, origin=origin)
 
 
+def _source_states(
+    source: Source, states: Mapping[str, str], statuses: Mapping[str, str], origin: str
+) -> Source:
+    """A source's default statuses as states: a status word (``accepted``) maps through statuses."""
+
+    def state(word: str) -> str:
+        found = word if word in states else statuses.get(word.lower())
+        if found is None:
+            raise ConfigError(
+                f"{origin}: key 'sources': the status {word!r} of {source.path!r} is neither a "
+                f"state ({', '.join(states)}) nor a status word in [statuses]"
+            )
+        return found
+
+    folders = {name: state(word) for name, word in source.folders.items()}
+    return replace(source, status=state(source.status) if source.status else "", folders=folders)
+
+
 def conventions_beside(target: str) -> str:
     """The default conventions doc: ``AGENTS.md`` in the target's parent folder
     (``docs/rfc`` → ``docs/AGENTS.md``, ``doc/adr`` → ``doc/AGENTS.md``)."""
     return posixpath.join(posixpath.dirname(target.strip("/")), "AGENTS.md")
+
+
 def _gate_hint(key: str, raw: Any) -> str:
     if key != "gates" or not isinstance(raw, list):
         return ""

@@ -8,6 +8,7 @@ Markdown.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,20 @@ class Listing:
 
     def is_symlink(self, path: str) -> bool:
         return self.tracked.get(path) == SYMLINK_MODE
+
+
+def blob_reader(root: Path) -> Callable[[str], bytes | None]:
+    """The content of a blob by id, through git's persistent cat-file process; None if missing."""
+    odb = open_repo(root).odb
+
+    def read(blob: str) -> bytes | None:
+        try:
+            data: bytes = odb.stream(bytes.fromhex(blob)).read()
+        except (ValueError, OSError, git.exc.GitError, KeyError):
+            return None
+        return data
+
+    return read
 
 
 def open_repo(start: Path) -> git.Repo:
@@ -240,8 +255,32 @@ def _stream_git(repo: git.Repo, command: str, *args: str) -> Iterator[str]:
     try:
         process.wait(stderr=err)
     except git.GitCommandError:
-        raise GitError(f"git {command} failed: {err.strip()}") from None
+        failed = GitError(f"git {command} failed: {err.strip()}")
+        raise _missing_object(repo, err) or failed from None
     _check_warnings(err)
+
+
+_MISSING_OBJECT = re.compile(
+    r"(?:unable to read|missing blob|bad object|could not read|missing object)\s+([0-9a-f]{40,64})"
+)
+
+
+def _missing_object(repo: git.Repo, stderr: str) -> GitError | None:
+    """A missing object named, with what it means: a partial clone or a mirror without it."""
+    found = _MISSING_OBJECT.search(stderr)
+    if found is None:
+        return None
+    partial = bool(repo.git.config("--get", "extensions.partialClone", with_exceptions=False))
+    what = (
+        "this is a partial clone, which fetches objects on demand and could not fetch it"
+        if partial
+        else "this clone lacks it (a partial clone, or a mirror without large objects)"
+    )
+    return GitError(
+        f"git object {found.group(1)} is missing from {repo.working_tree_dir}: {what}, so "
+        "renames cannot be detected and records cannot be dated; fetch it (`git fetch "
+        "--refetch origin` fetches every object), or migrate from a full clone"
+    )
 
 
 def _check_warnings(stderr: str) -> None:
@@ -322,7 +361,7 @@ def _parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | Non
             next(tokens)
             changes.append(FileChange("A", next(tokens), None, blob))
         elif status == "D":
-            changes.append(FileChange("D", next(tokens)))
+            changes.append(FileChange("D", next(tokens), None, fields[2]))
         else:
             changes.append(FileChange("A" if status == "A" else "M", next(tokens), None, blob))
     return tuple(changes), None

@@ -27,9 +27,17 @@ Decisions, each with a test in ``tests/test_history.py``:
 * Delete and restore: a file added at a path where the *same content* (the
   same blob) was recorded before counts as restored, and keeps the earliest
   origin that content had there (``git revert`` of a deletion, ``git checkout
-  <old> -- path``). Content that differs, or an empty file, starts a new
-  lineage: the same path alone does not prove the same record, since numbered
-  names (``0007-...``) do get reused.
+  <old> -- path``). A Markdown file added with content *similar* to Markdown
+  content deleted earlier in the replay (git's rename measure, 50%), at the
+  same path or elsewhere, continues that content's lineage too: a one-line
+  edit between the delete and the restore does not restart the date. An
+  empty file, or dissimilar content, starts a new lineage: the same path
+  alone does not prove the same record, since numbered names (``0007-...``)
+  do get reused. Similarity is only computed for the files asked about.
+* Squash and merge: a file that a merge takes unchanged from every parent
+  keeps the earliest origin any parent has for it, so a file first added on
+  a side branch keeps the side-branch date even when the first parent added
+  the same content (a squash commit) before the merge.
 * History that does not reach back to a file's creation (a parent missing
   from the history, or a change to a file never added) raises
   :class:`GitError` with the fix, rather than returning a wrong date.
@@ -38,7 +46,7 @@ Decisions, each with a test in ``tests/test_history.py``:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
@@ -65,8 +73,8 @@ class FileChange:
 
     ``status`` is ``"A"`` (added; copies count as adds), ``"M"`` (modified,
     including type changes), ``"D"`` (deleted) or ``"R"`` (renamed from
-    ``old_path``). ``blob`` is the object id of the content after the change,
-    ``None`` for a deletion.
+    ``old_path``). ``blob`` is the object id of the content after the change;
+    for a deletion, of the content deleted (or ``None``).
     """
 
     status: str
@@ -102,19 +110,98 @@ class Origin:
     original_path: str
 
 
-def first_proposed(history: Sequence[CommitChanges], paths: Iterable[str]) -> dict[str, Origin]:
+BlobReader = Callable[[str], "bytes | None"]
+RENAME_SCORE = 0.5  # git's default -M threshold
+_RECORD_SUFFIXES = (".md", ".markdown")
+
+
+def first_proposed(
+    history: Sequence[CommitChanges], paths: Iterable[str], read_blob: BlobReader | None = None
+) -> dict[str, Origin]:
     """The origin of each of ``paths`` (repository-relative, as at HEAD).
 
     ``history`` is what :func:`docsync.gitrepo.read_history` returns: HEAD
     first, every commit listed before its parents. Paths that HEAD does not
-    track (not committed yet) are left out of the result.
+    track (not committed yet) are left out of the result. With ``read_blob``
+    (blob id → content), a file re-added with content similar to a deleted
+    one continues its lineage (see the module).
     """
-    head = _Replayer(history, track_homes=False).run()
-    return {
-        path: Origin(path, root.date, root.commit, root.path)
-        for path in paths
-        if (root := head.get(path)) is not None
-    }
+    replayer = _Replayer(history, track_homes=False)
+    head = replayer.run()
+    roots = {path: root for path in paths if (root := head.get(path)) is not None}
+    if read_blob is not None:
+        resurrect = _Resurrection(replayer, read_blob)
+        roots = {path: resurrect.earliest(root) for path, root in roots.items()}
+    return {path: Origin(path, root.date, root.commit, root.path) for path, root in roots.items()}
+
+
+def similarity(a: bytes, b: bytes) -> float:
+    """Git's rename score of ``a`` → ``b``, estimated as diffcore-delta does.
+
+    Both are cut into chunks at each newline or every 64 bytes; the score is
+    the bytes of ``a``'s chunks also found in ``b``, over the larger size.
+    """
+    big = max(len(a), len(b))
+    if big == 0:
+        return 1.0
+    if min(len(a), len(b)) < big * RENAME_SCORE:
+        return 0.0
+    have = Counter(_chunks(b))
+    common = 0
+    for chunk in _chunks(a):
+        if have[chunk] > 0:
+            have[chunk] -= 1
+            common += len(chunk)
+    return common / big
+
+
+def _chunks(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        newline = data.find(b"\n", start, start + 64)
+        end = newline + 1 if newline >= 0 else min(start + 64, len(data))
+        yield data[start:end]
+        start = end
+
+
+class _Resurrection:
+    """Continues a fresh lineage from similar content deleted before it began (memoised)."""
+
+    def __init__(self, replayer: _Replayer, read_blob: BlobReader) -> None:
+        self._fresh = replayer.fresh
+        self._graves = replayer.graves
+        self._read = read_blob
+        self._blobs: dict[str, bytes | None] = {}
+        self._done: dict[_Root, _Root] = {}
+
+    def earliest(self, root: _Root) -> _Root:
+        if root in self._done:
+            return self._done[root]
+        self._done[root] = root  # a cycle cannot happen (graves are earlier), but stay safe
+        found = root
+        fresh = self._fresh.get(root)
+        if fresh is not None:
+            blob, seq = fresh
+            for grave in self._graves:
+                if grave.seq >= seq or grave.root == root:
+                    continue
+                if grave.root < found and self._similar(grave.blob, blob):
+                    found = min(found, self.earliest(grave.root))
+        self._done[root] = found
+        return found
+
+    def _similar(self, a: str, b: str) -> bool:
+        if a == b:
+            return True
+        first, second = self._blob(a), self._blob(b)
+        if first is None or second is None:
+            return False
+        return similarity(first, second) >= RENAME_SCORE
+
+    def _blob(self, blob: str) -> bytes | None:
+        if blob not in self._blobs:
+            self._blobs[blob] = self._read(blob)
+        return self._blobs[blob]
 
 
 def rename_map(history: Sequence[CommitChanges]) -> dict[str, str]:
@@ -148,6 +235,14 @@ class _Root(NamedTuple):
     path: str
 
 
+class _Grave(NamedTuple):
+    """Markdown content deleted on a first-parent line: its blob, lineage and replay position."""
+
+    blob: str
+    root: _Root
+    seq: int
+
+
 _State = dict[str, _Root]
 
 
@@ -166,16 +261,21 @@ class _Replayer:
         self._seen: dict[tuple[str, str], _Root] = {}
         self._track_homes = track_homes
         self.homes: dict[str, set[_Root]] = {}
+        self.fresh: dict[_Root, tuple[str, int]] = {}  # new Markdown lineage → (blob, seq)
+        self.graves: list[_Grave] = []
+        self._seq = 0
 
     def run(self) -> _State:
         """The state at HEAD, the first commit of the history."""
-        for commit in reversed(self._history):
+        for seq, commit in enumerate(reversed(self._history)):
+            self._seq = seq
             self._states[commit.sha] = self._replay(commit)
         return self._states[self._history[0].sha] if self._history else {}
 
     def _replay(self, commit: CommitChanges) -> _State:
         others = [self._peek(parent) for parent in commit.parents[1:]]
         state = self._take(commit.parents[0]) if commit.parents else {}
+        self._bury(state, commit)
         moved = _remove(state, commit)
         if others:
             diffs: list[tuple[FileChange, ...] | None] = list(commit.merge_changes)
@@ -186,6 +286,15 @@ class _Replayer:
         for parent in commit.parents[1:]:
             self._release(parent)
         return state
+
+    def _bury(self, state: _State, commit: CommitChanges) -> None:
+        """Remember Markdown content the commit deletes, for a similar re-add to continue."""
+        for change in commit.changes:
+            if change.status != "D" or not change.blob or not _is_record(change.path):
+                continue
+            root = state.get(change.path)
+            if root is not None and change.blob not in EMPTY_BLOBS:
+                self.graves.append(_Grave(change.blob, root, self._seq))
 
     def _add(self, state: _State, commit: CommitChanges, moved: Mapping[str, _Root]) -> None:
         for change in commit.changes:
@@ -223,6 +332,26 @@ class _Replayer:
                 raise _incomplete(change.path, commit)
             root = min(candidates) if candidates else self._added(commit, change)
             self._place(state, change, root)
+        self._earliest_of_unchanged(state, commit, others)
+
+    def _earliest_of_unchanged(
+        self,
+        state: _State,
+        commit: CommitChanges,
+        others: list[tuple[_State, tuple[FileChange, ...] | None]],
+    ) -> None:
+        """A file the merge takes unchanged from every parent keeps the earliest origin of any."""
+        changed = {c.path for c in commit.changes} | {
+            c.old_path for c in commit.changes if c.old_path
+        }
+        for other, diff in others:
+            if diff is None:
+                continue
+            differs = changed | {c.path for c in diff} | {c.old_path for c in diff if c.old_path}
+            for path, root in other.items():
+                mine = state.get(path)
+                if mine is not None and root is not mine and root < mine and path not in differs:
+                    state[path] = root
 
     def _added(self, commit: CommitChanges, change: FileChange) -> _Root:
         root = _Root(commit.author_date, commit.sha, change.path)
@@ -230,7 +359,11 @@ class _Replayer:
         if blob is None or blob in EMPTY_BLOBS:
             return root
         restored = self._seen.get((change.path, blob))
-        return restored if restored is not None and restored.date <= root.date else root
+        if restored is not None and restored.date <= root.date:
+            return restored
+        if _is_record(change.path):
+            self.fresh.setdefault(root, (blob, self._seq))
+        return root
 
     def _place(self, state: _State, change: FileChange, root: _Root) -> None:
         state[change.path] = root
@@ -270,6 +403,10 @@ class _Replayer:
             f"git history is incomplete: parent commit {sha} is missing, "
             f"so first-proposed dates would be wrong; {UNSHALLOW_FIX}"
         )
+
+
+def _is_record(path: str) -> bool:
+    return path.lower().endswith(_RECORD_SUFFIXES)
 
 
 def _remove(state: _State, commit: CommitChanges) -> dict[str, _Root]:

@@ -162,10 +162,9 @@ def _trees(records: Mapping[str, LegacyRecord]) -> list[str]:
         found.setdefault(posixpath.dirname(record.path), []).append(record)
     described = []
     for folder, group in sorted(found.items()):
-        first = min(group, key=lambda r: r.record_id)
-        described.append(
-            f"`{folder}/` ({_count(len(group), 'record')}, ids such as `{first.record_id}`)"
-        )
+        ids = sorted(r.record_id for r in group if r.record_id is not None)
+        such = f"ids such as `{ids[0]}`" if ids else "named by date"
+        described.append(f"`{folder}/` ({_count(len(group), 'record')}, {such})")
     return described
 
 

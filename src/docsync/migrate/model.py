@@ -53,6 +53,8 @@ class PlanSpec:
     commit: str | None = None
     hashes: Mapping[str, str] = field(default_factory=dict)
     version: int = PLAN_VERSION
+    # Records of one tree with equal titles, kept apart until the plan says (inferred plans only).
+    same_titles: tuple[tuple[str, ...], ...] = ()
 
 
 # --------------------------------------------------------------------------- the resolved plan

@@ -27,7 +27,7 @@ from .model import (
     Topic,
     TopicSpec,
 )
-from .status import StatusReading, detail_of, rank, state_of
+from .status import StatusForm, StatusReading, detail_of, rank, state_of
 
 _STOP_WORDS = frozenset(
     {"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"}
@@ -63,14 +63,28 @@ class Inputs:
 
 
 def infer_spec(inputs: Inputs) -> PlanSpec:
-    """One topic per record, records with the same normalised title merged."""
+    """One topic per record; records of different trees with the same normalised title merged.
+
+    Records of one tree with the same title stay apart (a copied title is not
+    a shared topic) and become a question of the plan.
+    """
     groups: dict[str, list[LegacyRecord]] = {}
     for record in sorted(inputs.records.values(), key=lambda r: _age(inputs, r.path)):
-        key = normalized_title(record.title, record.record_id.kind) or record.path
+        key = normalized_title(record.title, record.kind) or record.path
         groups.setdefault(key, []).append(record)
-    ordered = sorted(groups.values(), key=lambda group: min(r.path for r in group))
+    merged: list[list[LegacyRecord]] = []
+    same: list[tuple[str, ...]] = []
+    for group in groups.values():
+        if len({r.tree for r in group}) == len(group):
+            merged.append(group)
+        else:
+            merged.extend([r] for r in group)
+            same.append(tuple(sorted(r.path for r in group)))
+    ordered = sorted(merged, key=lambda group: min(r.path for r in group))
     topics = tuple(TopicSpec(sources=tuple(r.path for r in group)) for group in ordered)
-    return PlanSpec(inputs.target, topics, (), inputs.commit, dict(inputs.hashes))
+    return PlanSpec(
+        inputs.target, topics, (), inputs.commit, dict(inputs.hashes), same_titles=tuple(same)
+    )
 
 
 def _age(inputs: Inputs, path: str) -> tuple[date, str]:
@@ -83,7 +97,7 @@ def _age(inputs: Inputs, path: str) -> tuple[date, str]:
 
 def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
     """Decide every value of ``spec``; what cannot be decided becomes a :class:`Problem`."""
-    problems: list[Problem] = []
+    problems: list[Problem] = list(_same_titles(spec, inputs))
     if spec.target.strip("/") != inputs.target:
         problems.append(
             Problem("", f"the plan targets {spec.target!r}, but the target is {inputs.target!r}")
@@ -104,6 +118,19 @@ def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
         problems=tuple(_unique(problems)),
         suggestions=tuple(suggest(topics, inputs)),
     )
+
+
+def _same_titles(spec: PlanSpec, inputs: Inputs) -> Iterator[Problem]:
+    """The question for records of one tree that share a title, listed first."""
+    for paths in spec.same_titles:
+        title = inputs.records[paths[0]].title
+        yield Problem(
+            paths[0],
+            f"has the same title ({title!r}) as {', '.join(paths[1:])} in the same tree; a "
+            "copied title is not a shared topic, so they are kept apart: write the plan with "
+            "--write-plan and apply it to keep them apart, or list them in one topic's "
+            "sources there to merge them",
+        )
 
 
 def _unique(problems: Iterable[Problem]) -> list[Problem]:
@@ -221,15 +248,20 @@ def _derived_status(
     whole = [p.path for p in parts if p.section is None] or [p.path for p in parts[:1]]
     found: list[tuple[int, int, str, str, str]] = []
     for order, path in enumerate(whole):
-        reading = inputs.records[path].status
+        record = inputs.records[path]
+        reading = record.status
+        state = state_of(reading, inputs.statuses) if reading is not None else None
+        if state is None and record.default_status:
+            where = f"{path} (the default status of its source)"
+            found.append((-rank(record.default_status), order, record.default_status, path, where))
+            continue
         if reading is None:
             problems.append(
                 Problem(path, "no status found (add a Status: line, or set status in the plan)")
             )
             continue
-        state = state_of(reading, inputs.statuses)
         if state is None:
-            problems.append(_unknown_status(path, reading.word, reading.where(path)))
+            problems.append(_unknown_status(path, reading, inputs.statuses))
             continue
         found.append((-rank(state), order, state, path, reading.where(path)))
     if not found or len(found) < len(whole):
@@ -245,12 +277,27 @@ def _merged_detail(readings: Sequence[StatusReading | None], state: str) -> str:
     return "; ".join(dict.fromkeys(d for d in details if d))
 
 
-def _unknown_status(path: str, word: str, where: str) -> Problem:
+def _unknown_status(path: str, reading: StatusReading, statuses: Mapping[str, str]) -> Problem:
+    where = reading.where(path)
+    if reading.form == StatusForm.PROSE:
+        start = " ".join(reading.value.split()[:8])
+        return Problem(
+            path,
+            f"the Status section at {where.split(' (')[0]} is prose, not a status "
+            f'("{start} …"); set status in the plan (status = "implemented", "proposed" or '
+            '"rejected"); the paragraph stays in the record as it is',
+        )
+    word = reading.phrase(statuses)
     return Problem(
         path,
         f"unknown status {word!r} at {where}; map it in [statuses] (for example "
-        f'{word or "word"} = "proposed") or set status in the plan',
+        f'{toml_key(word or "word")} = "proposed") or set status in the plan',
     )
+
+
+def toml_key(word: str) -> str:
+    """``word`` as a TOML key: bare when it can be, quoted otherwise (``"in review"``)."""
+    return word if word.replace("-", "").replace("_", "").isalnum() else f'"{word}"'
 
 
 def _date(
@@ -323,8 +370,9 @@ def _retirement(
     if keep_in is not None and not _known_slug(keep_in, topics, spec.source, problems):
         keep_in = None
     record = inputs.records.get(spec.source)
-    if record is not None and record.record_id not in ids and (keep_in or ids):
-        ids[record.record_id] = keep_in or next(iter(ids.values()))
+    own = record.record_id if record is not None else None
+    if own is not None and own not in ids and (keep_in or ids):
+        ids[own] = keep_in or next(iter(ids.values()))
     return Retirement(spec.source, ids, dates_to, keep_in)
 
 
@@ -389,19 +437,32 @@ def _duplicate_ids(
     topics: Sequence[Topic], retirements: Sequence[Retirement], former: Mapping[str, str]
 ) -> Iterator[Problem]:
     taken = {parsed.key(): path for name, path in former.items() if (parsed := parse_id(name))}
-    owners: dict[tuple[str, int, int | None], str] = {}
-    pairs = [(i, t.slug) for t in topics for i in t.ids]
-    pairs += [(i, slug) for r in retirements for i, slug in r.ids.items()]
-    for record_id, slug in pairs:
+    owners: dict[tuple[str, int, int | None], tuple[str, str]] = {}
+    pairs = [(i, t.slug, _first_file(t)) for t in topics for i in t.ids]
+    pairs += [(i, slug, r.source) for r in retirements for i, slug in r.ids.items()]
+    for record_id, slug, source in pairs:
         if record_id.key() in taken:
             yield Problem(
                 str(record_id),
                 f"is already the former id of {taken[record_id.key()]} "
                 "(give this tree another kind in the sources config key)",
             )
-        owner = owners.setdefault(record_id.key(), slug)
-        if owner != slug:
+        owner, owner_source = owners.setdefault(record_id.key(), (slug, source))
+        if owner == slug:
+            continue
+        if owner_source != source:
+            yield Problem(
+                str(record_id),
+                f"is the id of two records, {owner_source} and {source}: say which one it "
+                f'names with ids = ["{record_id}"] on that topic in the plan and ids = [] '
+                "(or another id) on the other",
+            )
+        else:
             yield Problem(str(record_id), f"id points at two topics: {owner!r} and {slug!r}")
+
+
+def _first_file(topic: Topic) -> str:
+    return topic.parts[0].path if topic.parts else topic.slug
 
 
 # --------------------------------------------------------------------------- suggestions
@@ -465,7 +526,7 @@ def _similarity(a: _Profile, b: _Profile) -> str:
 
 
 def _cites(a: _Profile, b: _Profile) -> str:
-    if b.record.record_id.key() in a.cited:
+    if b.record.record_id is not None and b.record.record_id.key() in a.cited:
         return f"{a.record.path} cites {b.record.record_id}"
     if posixpath.basename(b.record.path) in a.record.doc.text:
         return f"{a.record.path} links to {b.record.path}"

@@ -34,7 +34,16 @@ from ..workspace import (
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, RepoView, compute
-from .discover import LegacyRecord, Tree, find_trees, index_paths, read_record, record_paths
+from .discover import (
+    LegacyRecord,
+    Tree,
+    default_status,
+    find_trees,
+    index_paths,
+    lifecycle_folders,
+    read_record,
+    record_paths,
+)
 from .model import Plan, PlanSpec, Problem
 from .plan import Dated, Inputs, infer_spec, resolve
 from .tree import read_tree_record, tree_paths
@@ -113,9 +122,13 @@ class _Found:
 def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
     workspace = load_workspace(root, config=config, progress=progress)
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
-    trees = find_trees(paths, config.sources)
+    trees = find_trees(
+        paths, config.sources, lifecycle_folders(config.target, config.states.values())
+    )
     lifecycle = set(tree_paths(config.target, config.states, paths))
-    records, problems = _records(workspace, trees, [p for p in paths if p not in lifecycle])
+    records, problems = _records(
+        workspace, trees, [p for p in paths if p not in lifecycle], config.statuses
+    )
     indexes = tuple(
         p
         for tree in trees
@@ -162,7 +175,8 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         tracked=frozenset(found.workspace.listing.tracked),
         read_text=lambda path, needles: read_text(root, path, config.max_file_size, needles),
         states=config.states,
-        code_refs=config.code_refs == "path",
+        code_refs=config.code_refs != "off",
+        code_everywhere=config.code_refs == "all",
         relations=config.relations,
         tree=found.tree,
         former=found.former,
@@ -191,27 +205,20 @@ def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
 
 
 def _records(
-    workspace: Workspace, trees: tuple[Tree, ...], paths: list[str]
+    workspace: Workspace, trees: tuple[Tree, ...], paths: list[str], statuses: Mapping[str, str]
 ) -> tuple[dict[str, LegacyRecord], list[Problem]]:
-    found = [(path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)]
-    documents = _documents(workspace, [path for path, _, _ in found])
+    found = [
+        (tree, path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)
+    ]
+    documents = _documents(workspace, [path for _, path, _, _ in found])
     records: dict[str, LegacyRecord] = {}
     problems: list[Problem] = []
-    owners: dict[tuple[str, int, int | None], str] = {}
-    for path, rid, slug in found:
+    for tree, path, rid, slug in found:
         if path not in documents:
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
-        owner = owners.setdefault(rid.key(), path)
-        if owner != path:
-            problems.append(
-                Problem(
-                    path,
-                    f"has the same id ({rid}) as {owner}; "
-                    "give each tree its own kind in the sources config key",
-                )
-            )
-        records[path] = read_record(documents[path], rid, slug)
+        default = default_status(tree, path)
+        records[path] = read_record(documents[path], rid, slug, tree.kind, default, statuses, tree.path)
     return records, problems
 
 
@@ -236,7 +243,9 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
 def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[str, Dated]:
     if not paths:
         return {}
-    origins = history.first_proposed(gitrepo.read_history(root, progress), paths)
+    origins = history.first_proposed(
+        gitrepo.read_history(root, progress), paths, gitrepo.blob_reader(root)
+    )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 

@@ -3,12 +3,17 @@
 Forms: a ``Status: X`` line (also ``**Status:** X``, ``**Status**: X``, list
 items ``* Status: X`` / ``- Status: X``), a ``## Status`` section whose first
 paragraph is the status, YAML front matter ``status: X``, and a two-column
-table row ``| Status | X |``. Line and table forms count only in the
-preamble (before the first heading below the title), where records keep
-their metadata; a ``Status:`` line deep in the prose is prose.
+table row ``| Status | X |``. Line and table forms count in the preamble
+(before the first heading below the title) and in a metadata section
+(``## Metadata``, ``## Status``, ``## Info`` …), where records keep their
+metadata; a ``Status:`` line deep in the prose is prose.
 
-The first word decides the state (case-insensitive); the rest is detail,
-kept for the new ``Status:`` line.
+The longest configured phrase the value starts with decides the state
+(case-insensitive: ``Last Call``, ``Partially Accepted``), else the first
+word; the rest is detail, kept for the new ``Status:`` line. A Status
+section whose first paragraph starts with no known phrase and reads as a
+sentence is prose (:attr:`StatusForm.PROSE`): nothing of it is removed, and
+the plan must say the status.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
+from ..config import DEFAULT_STATUSES
 from ..model import BlockKind, Document, Heading, LineSpan, Span
 
 STATE_RANK: Mapping[str, int] = {"implemented": 3, "proposed": 2, "rejected": 0}
@@ -31,6 +38,7 @@ class StatusForm(StrEnum):
     SECTION = "Status section"
     FRONT_MATTER = "front matter"
     TABLE = "table row"
+    PROSE = "Status section in prose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +61,10 @@ class StatusReading:
         match = _FIRST_WORD.search(self.value)
         return match.group(0).lower() if match else ""
 
+    def phrase(self, statuses: Mapping[str, str]) -> str:
+        """The configured phrase the value starts with (the longest), else its first word."""
+        return known_phrase(self.value, statuses) or self.word
+
     def where(self, path: str) -> str:
         return f"{path}:{self.line} ({self.form})"
 
@@ -72,9 +84,32 @@ _TABLE_ROW = re.compile(
 _WRAPPERS = "*_` \t"
 
 
+# A Status section's first paragraph with more words than this, and no known phrase first, is prose.
+PROSE_WORDS = 3
+_WORDS = re.compile(r"[a-z][a-z\-]*")
+
+
+def known_phrase(value: str, statuses: Mapping[str, str]) -> str | None:
+    """The longest key of ``statuses`` that ``value`` starts with, whole words, case ignored."""
+    words = _WORDS.findall(value.strip(_WRAPPERS).lower())
+    for count in range(min(len(words), _longest(tuple(statuses))), 0, -1):
+        phrase = " ".join(words[:count])
+        if phrase in statuses:
+            return phrase
+    return None
+
+
+@lru_cache(maxsize=8)
+def _longest(keys: tuple[str, ...]) -> int:
+    return max((len(k.split()) for k in keys), default=1)
+
+
 def state_of(reading: StatusReading, statuses: Mapping[str, str]) -> str | None:
-    """The lifecycle state the first word maps to, or None when it is unknown."""
-    return statuses.get(reading.word)
+    """The lifecycle state the phrase maps to, or None when it is unknown (or prose)."""
+    if reading.form == StatusForm.PROSE:
+        return None
+    phrase = known_phrase(reading.value, statuses)
+    return statuses[phrase] if phrase is not None else None
 
 
 def detail_of(reading: StatusReading, state: str) -> str:
@@ -101,18 +136,39 @@ def rank(state: str) -> int:
 # --------------------------------------------------------------------------- reading
 
 
-def read_status(doc: Document) -> StatusReading | None:
-    """The record's status: the first construct in document order."""
-    found = sorted(_candidates(doc), key=lambda r: r.line)
+def read_status(
+    doc: Document, statuses: Mapping[str, str] = DEFAULT_STATUSES
+) -> StatusReading | None:
+    """The record's status: the first construct in document order (prose only if nothing else)."""
+    found = sorted(_candidates(doc, statuses), key=lambda r: (r.form == StatusForm.PROSE, r.line))
     return found[0] if found else None
 
 
-def _candidates(doc: Document) -> Iterator[StatusReading]:
+_META_SECTIONS = frozenset(
+    {"metadata", "meta", "status", "info", "information", "details", "properties",
+     "document information", "record", "summary"}
+)  # fmt: skip
+
+
+def _candidates(doc: Document, statuses: Mapping[str, str]) -> Iterator[StatusReading]:
     yield from _front_matter(doc)
-    yield from _section(doc)
-    end = _preamble_end(doc)
-    yield from _lines(doc, end)
-    yield from _table_rows(doc, end)
+    yield from _section(doc, statuses)
+    lines = _metadata_lines(doc)
+    yield from _lines(doc, lines)
+    yield from _table_rows(doc, lines)
+
+
+def _metadata_lines(doc: Document) -> set[int]:
+    """The preamble's lines and those of metadata sections (``## Metadata``, ``## Status``)."""
+    lines = set(range(1, min(_preamble_end(doc), doc.line_count) + 1))
+    for index, heading in enumerate(doc.headings):
+        if heading.text.strip().rstrip(":").strip().lower() not in _META_SECTIONS:
+            continue
+        after = (
+            doc.headings[index + 1].line if index + 1 < len(doc.headings) else doc.line_count + 1
+        )
+        lines.update(range(heading.line + 1, after))
+    return lines
 
 
 def _preamble_end(doc: Document) -> int:
@@ -157,7 +213,7 @@ def _protected_lines(doc: Document) -> set[int]:
     }
 
 
-def _lines(doc: Document, end: int) -> Iterator[StatusReading]:
+def _lines(doc: Document, lines: set[int]) -> Iterator[StatusReading]:
     protected = _protected_lines(doc)
     prose = {
         n
@@ -165,7 +221,7 @@ def _lines(doc: Document, end: int) -> Iterator[StatusReading]:
         if "blockquote" not in p.containers
         for n in range(p.lines.first, p.lines.last + 1)
     }
-    for number in range(1, min(end, doc.line_count) + 1):
+    for number in sorted(lines):
         if number in protected or number not in prose:
             continue
         match = _LINE.match(doc.line_text(number))
@@ -184,7 +240,7 @@ def _lines(doc: Document, end: int) -> Iterator[StatusReading]:
         return
 
 
-def _section(doc: Document) -> Iterator[StatusReading]:
+def _section(doc: Document, statuses: Mapping[str, str]) -> Iterator[StatusReading]:
     for index, heading in enumerate(doc.headings):
         if heading.text.strip().rstrip(":").lower() != "status":
             continue
@@ -195,10 +251,19 @@ def _section(doc: Document) -> Iterator[StatusReading]:
         if paragraph is None:
             return
         value = " ".join(paragraph.content.split())
+        if _is_prose(value, statuses) or _LINE.match(value):
+            # A sentence, or a "Status: X" line the line form reads: the section stays as it is.
+            keep = Span(heading.span.start, heading.span.start)
+            yield StatusReading(value, StatusForm.PROSE, heading.line, keep)
+            return
         yield StatusReading(
             value, StatusForm.SECTION, heading.line, _section_span(doc, heading, paragraph.lines)
         )
         return
+
+
+def _is_prose(value: str, statuses: Mapping[str, str]) -> bool:
+    return known_phrase(value, statuses) is None and len(value.split()) > PROSE_WORDS
 
 
 def _section_span(doc: Document, heading: Heading, lines: LineSpan) -> Span:
@@ -229,9 +294,9 @@ def _bare_lines(doc: Document, lines: LineSpan) -> Span:
     return Span(start, end)
 
 
-def _table_rows(doc: Document, end: int) -> Iterator[StatusReading]:
+def _table_rows(doc: Document, lines: set[int]) -> Iterator[StatusReading]:
     for block in doc.blocks:
-        if block.kind != BlockKind.TABLE or block.lines.first > end:
+        if block.kind != BlockKind.TABLE or block.lines.first not in lines:
             continue
         for number in range(block.lines.first, block.lines.last + 1):
             match = _TABLE_ROW.match(doc.line_text(number))
