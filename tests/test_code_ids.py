@@ -103,6 +103,7 @@ def test_code_refs_rejects_other_values(repo: GitRepo) -> None:
         ("a.c", '#define HELP "ADR 5"\n/* ADR 5 */\n', ["/* ADR 5 */"]),
         ("ci.yml", "# ADR 5\nname: ADR 5\n", ["# ADR 5"]),
         ("a.unknownext", "# ADR 5\n", None),
+        ("notes.txt", "ADR 5 in prose\n", None),
     ],
 )
 def test_comment_spans(path: str, text: str, comments: list[str] | None) -> None:
