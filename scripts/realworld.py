@@ -446,11 +446,23 @@ _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 def words(text: str, kinds: Iterable[str]) -> list[str]:
     """The words of ``text``: link destinations and former ids dropped, lower case."""
     text = _REF_DEF.sub(r"\1", _LINK_DEST.sub("]", text))
+    return _WORD.findall(drop_ids(text, kinds).lower())
+
+
+def drop_ids(text: str, kinds: Iterable[str]) -> str:
+    """``text`` without its former ids (``RFC 1560``, also split over two lines).
+
+    An id becomes a space and the line breaks it spanned, so the lines keep
+    their numbers: an id that starts at a line's end (``[RFC`` then
+    ``1560](…)``) is dropped from both lines, as it is from the new text.
+    """
     kinds = sorted(set(kinds), key=len, reverse=True)
-    if kinds:
-        alternatives = "|".join(re.escape(k) for k in kinds)
-        text = re.sub(rf"(?i)\b(?:{alternatives})[\s_-]*\d+\b", " ", text)
-    return _WORD.findall(text.lower())
+    if not kinds:
+        return text
+    alternatives = "|".join(re.escape(k) for k in kinds)
+    return re.sub(
+        rf"(?i)\b(?:{alternatives})[\s_-]*\d+\b", lambda m: " " + "\n" * m[0].count("\n"), text
+    )
 
 
 def lost_lines(old: str, new: str, kinds: Iterable[str]) -> list[str]:
@@ -468,7 +480,7 @@ def lost_lines(old: str, new: str, kinds: Iterable[str]) -> list[str]:
     for i, w in enumerate(stream):
         positions.setdefault(w, []).append(i)
     return [
-        line for line in _checked_lines(old)
+        line for line in _checked_lines(drop_ids(old, kinds))
         if not _found_in_order(words(line, kinds), positions)
     ]  # fmt: skip
 

@@ -301,3 +301,25 @@ def test_an_id_link_in_a_heading_keeps_its_text_so_fragments_still_resolve(repo:
     text = (repo.root / "docs/rfc/implemented/2020-01-01-a.md").read_text()
     assert "## Using [ADR 0002](2020-01-01-b.md)\n" in text
     assert "[there](#using-adr-0002)" in text
+
+
+def test_a_records_own_folder_holds_companions_not_records(repo: GitRepo) -> None:
+    # rust-lang/rfcs: text/3392-leadership-council/ holds the RFC's translations and chapters.
+    repo.write(
+        ".docsync.toml",
+        'target = "text"\nsources = [{ path = "text", kind = "RFC", status = "implemented" }]\n',
+    )
+    repo.write(
+        "text/0001-council.md", "# Council\n\nSee [motivation](0001-council/motivation.md).\n"
+    )
+    repo.write("text/0001-council/motivation.md", "# Motivation\n\nText.\n")
+    repo.write("text/0001-council/council-ja.md", "# Council, translated\n\nText.\n")
+    repo.write("text/0002-other.md", "# Other\n\nText.\n")
+    repo.commit("records")
+    assert runner.invoke(app, ["migrate", "--apply", "--commit"]).exit_code == 0
+    assert (repo.root / "text/implemented/2020-01-01-council.md").is_file()
+    result = runner.invoke(app, ["check", "--select", "Y"])
+    assert result.exit_code == 0, result.output
+    repo.write("text/stray/2020-01-01-loose.md", "# Loose\n\nStatus: implemented\n")
+    result = runner.invoke(app, ["check", "--select", "Y"])
+    assert result.exit_code == 1 and "Y001" in result.output, result.output

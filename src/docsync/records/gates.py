@@ -125,6 +125,16 @@ class Tree:
         return former
 
     @cached_property
+    def companions(self) -> frozenset[str]:
+        """Files in a record's own folder: ``x/`` beside a record or former record ``x.md``.
+
+        rust-lang/rfcs keeps an RFC's translations and chapters in
+        ``text/3392-leadership-council/``; they belong to that record, they are not records.
+        """
+        owners = {p.removesuffix(".md") for p in (*self.former, *(r.path for r in self.records))}
+        return frozenset(f.path for f in self.files if owners.intersection(_ancestors(f.path)))
+
+    @cached_property
     def ids(self) -> dict[IdKey, IdTarget]:
         """The former-id table as the rewriter's id map."""
         titles = {r.path: r.title for r in self.records}
@@ -195,6 +205,13 @@ def _tree_file(path: str, target: str, folder_states: Mapping[str, str]) -> Tree
         day = None
     slug = match.group("slug")
     return TreeFile(path, state, day, slug, _SLUG.fullmatch(slug) is not None)
+
+
+def _ancestors(path: str) -> Iterator[str]:
+    folder = posixpath.dirname(path)
+    while folder:
+        yield folder
+        folder = posixpath.dirname(folder)
 
 
 def _exempt(config: Config, target: str) -> set[str]:
@@ -622,7 +639,7 @@ def check_layout(tree: Tree) -> list[Finding]:
     selected = set(tree.workspace.selected)
     findings: list[Finding] = []
     for file in tree.files:
-        if file.path not in selected:
+        if file.path not in selected or file.path in tree.companions:
             continue
         findings.extend(_placement(tree, file))
         doc = tree.workspace.documents.get(file.path)
