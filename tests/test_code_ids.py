@@ -103,9 +103,25 @@ def test_code_refs_rejects_other_values(repo: GitRepo) -> None:
         ("a.c", '#define HELP "ADR 5"\n/* ADR 5 */\n', ["/* ADR 5 */"]),
         ("ci.yml", "# ADR 5\nname: ADR 5\n", ["# ADR 5"]),
         ("a.unknownext", "# ADR 5\n", None),
+        ("notes.txt", "ADR 5 in prose\n", None),
     ],
 )
 def test_comment_spans(path: str, text: str, comments: list[str] | None) -> None:
     spans = comment_spans(path, text)
     found = None if spans is None else [text[s.start : s.end].rstrip("\n") for s in spans]
     assert found == comments
+
+
+def test_compound_ids_become_one_link_per_record(repo: GitRepo) -> None:
+    repo.write("docs/adr/0006-use-redis.md", "# ADR 6: Use Redis\n\nStatus: accepted\n\nRedis.\n")
+    repo.write("docs/guide.md", "# Guide\n\nSee ADR 5 and 6, and ADR-5/6 in 2019.\n")
+    repo.commit("second record", when="2022-02-02 10:00:00", tz="+0100")
+    _migrate(repo)
+    postgres = "rfc/implemented/2022-02-02-use-postgres.md"
+    redis = "rfc/implemented/2022-02-02-use-redis.md"
+    assert (repo.root / "docs/guide.md").read_text() == (
+        f"# Guide\n\nSee [Use Postgres]({postgres}) and [Use Redis]({redis}), "
+        f"and [Use Postgres]({postgres})/[Use Redis]({redis}) in 2019.\n"
+    )
+    check = runner.invoke(app, ["check"])
+    assert check.exit_code == 0, check.output

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from pygments.lexers import get_lexer_for_filename
+from pygments.lexers.special import TextLexer
 from pygments.token import Comment
 from pygments.util import ClassNotFound
 
@@ -24,9 +25,11 @@ __all__ = ["comment_spans"]
 @cache
 def _lexer(name: str) -> Any:
     try:
-        return get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+        lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
+    # Plain text (*.txt) has no comments and no strings: it is prose, read as before.
+    return None if isinstance(lexer, TextLexer) else lexer
 
 
 def comment_spans(path: str, text: str) -> tuple[Span, ...] | None:
