@@ -185,6 +185,25 @@ LINK_CASES += [
 ]
 
 ID_CASES = [
+    Case(
+        "compound id with a slash",
+        "per RFC-001/012/5.\n",
+        "per [Plugin API](../proposed/2026-01-01-plugin-api.md)/"
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md)/[Use Postgres](2026-01-02-use-postgres.md).\n",
+    ),
+    Case(
+        "compound id with and",
+        "RFC 1 and 5 decide, RFC 12, 5 & 1 too\n",
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md) and [Use Postgres](2026-01-02-use-postgres.md)"
+        " decide, [Plugin API](../proposed/2026-01-01-plugin-api.md), "
+        "[Use Postgres](2026-01-02-use-postgres.md) & [Plugin API](../proposed/2026-01-01-plugin-api.md) too\n",
+    ),
+    Case(
+        "a compound ends at a number that names no record",
+        "RFC 12 and 2019 and 5; RFC 1/77\n",
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md) and 2019 and 5; "
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md)/77\n",
+    ),
     Case("ADR 0007", "See ADR 0007.\n", "See [Use Postgres](2026-01-02-use-postgres.md).\n"),
     Case(
         "ADR-0007",

@@ -223,7 +223,7 @@ def _relations(value: Any) -> dict[str, str] | None:
 
 
 def _code_refs(value: Any) -> str | None:
-    return value if value in ("path", "off") else None
+    return value if value in ("path", "all", "off") else None
 
 
 def _optional_path(value: Any) -> str | None:
@@ -252,7 +252,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     ),
     "states": (_states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (_string_table, "a table of status word = lifecycle state"),
-    "code_refs": (_code_refs, '"path" or "off"'),
+    "code_refs": (_code_refs, '"path", "all" or "off"'),
     "refs_exclude": (_strings, "a list of glob strings"),
     "relations": (
         _relations,

@@ -27,6 +27,7 @@ that say more than the id are never touched either, nor are formulas (``$…$``)
 
 from __future__ import annotations
 
+import bisect
 import html
 import posixpath
 import re
@@ -38,6 +39,7 @@ from urllib.parse import quote, unquote
 
 from .errors import DocsyncError
 from .gates.links import is_external, link_targets, markdown_url, resolve_url
+from .lexing import comment_spans
 from .markdown import parse
 from .model import BlockKind, Definition, Document, Edit, Link, LinkKind, Span, apply_edits
 from .records.model import IdTarget
@@ -52,6 +54,7 @@ __all__ = [
     "bare_ids",
     "id_pattern",
     "link_text",
+    "program_text_ids",
     "relative_destination",
     "rewrite_code_text",
     "rewrite_document",
@@ -102,13 +105,49 @@ def id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
     an identifier, not an id. A mention glued to a path, a word or a file
     name (``docs/ADR-7``, ``ADR-0007-x.md``, ``!ADR 7``) is not a bare id.
     """
+    return _id_regex(kinds, r"(?![\w/]|[.\-]\w)")
+
+
+@cache
+def _prose_id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
+    """:func:`id_pattern`, also before ``/<number>`` (``RFC-041/057`` in prose is two ids)."""
+    return _id_regex(kinds, r"(?!\w|/(?!\d)|[.\-]\w)")
+
+
+def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
     return re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
-        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?![\w/]|[.\-]\w)"
+        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?{tail}"
     )
+
+
+# The further numbers of a compound id: "RFC-041/057", "ADR 12 and 13", "ADR 3, 4 & 5".
+_MORE_NUMBER = re.compile(r"(?:/|,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<number>\d{1,5})(?!\w|/(?!\d)|[.\-]\w)")
+
+
+def _compound(
+    text: str, first: _Mention, end: int, ids: Mapping[IdKey, IdTarget], pattern: re.Pattern[str]
+) -> Iterator[_Mention]:
+    """The numbers after a resolved id that name records of its kind, one mention each.
+
+    A number that names no record ends the compound and is left as text
+    (``ADR 12 and 2019`` is one id and a year).
+    """
+    head = pattern.match(text, first.span.start)
+    if head is None or first.target is None or head.group("part"):
+        return
+    kind, cursor = head.group("kind").upper(), first.span.end
+    while (more := _MORE_NUMBER.match(text, cursor, end)) is not None:
+        target = ids.get((kind, int(more.group("number")), None))
+        if target is None:
+            return
+        span = Span(more.start("number"), more.end("number"))
+        # Named in findings as the id it stands for ("RFC 057"), not as a lone number.
+        yield _Mention(span, span, f"{head.group('kind')} {more.group('number')}", target)
+        cursor = more.end()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,22 +198,52 @@ def _mentions(
         yield _Mention(span, replace, match.group(0), target)
 
 
-def bare_code_ids(text: str, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
-    """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites)."""
-    return [
+def bare_code_ids(
+    text: str, ids: Mapping[IdKey, IdTarget], *, path: str = "", everywhere: bool = True
+) -> list[BareId]:
+    """Ids in non-Markdown text that name a record (what :func:`rewrite_code_text` rewrites).
+
+    With ``everywhere`` false, only ids inside the comments Pygments' lexer
+    for ``path`` finds (every id when no lexer knows the file name).
+    """
+    found = [
         BareId(m.replace, m.written, m.target)
         for m in _mentions(text, 0, len(text), ids, _pattern_for(ids))
         if m.target is not None
     ]
+    if everywhere or not found:
+        return found
+    comments = comment_spans(path, text)
+    if comments is None:
+        return found
+    return [b for b in found if _inside(b.span, comments)]
 
 
-def rewrite_code_text(text: str, *, ids: Mapping[IdKey, IdTarget]) -> tuple[str, int]:
+def program_text_ids(text: str, ids: Mapping[IdKey, IdTarget], *, path: str) -> list[BareId]:
+    """Ids of records in a program's strings and code (outside comments): reported, kept as written."""
+    if not ids:
+        return []
+    every = bare_code_ids(text, ids, path=path)
+    commented = set(bare_code_ids(text, ids, path=path, everywhere=False))
+    return [b for b in every if b not in commented]
+
+
+def _inside(span: Span, regions: tuple[Span, ...]) -> bool:
+    index = bisect.bisect_right([r.start for r in regions], span.start) - 1
+    return index >= 0 and regions[index].start <= span.start and span.end <= regions[index].end
+
+
+def rewrite_code_text(
+    text: str, *, ids: Mapping[IdKey, IdTarget], path: str = "", everywhere: bool = True
+) -> tuple[str, int]:
     """Bare ids in non-Markdown text (comments, YAML) become the record's repository path.
 
     Returns the new text and the number of ids rewritten. Ids that name no
-    record are left alone.
+    record are left alone; with ``everywhere`` false, so are ids outside the
+    file's comments (see :func:`bare_code_ids`).
     """
-    edits = [Edit(b.span, b.target.path) for b in bare_code_ids(text, ids) if b.target]
+    found = bare_code_ids(text, ids, path=path, everywhere=everywhere)
+    edits = [Edit(b.span, b.target.path) for b in found if b.target]
     return apply_edits(text, edits), len(edits)
 
 
@@ -498,11 +567,13 @@ def _prose_mentions(
     if not ids:
         return
     by_line = _spans_by_line(doc)
-    pattern = _pattern_for(ids)
+    pattern = _prose_id_pattern(frozenset(key[0] for key in ids))
     for region in _prose_regions(doc):
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in _mentions(doc.text, free.start, free.end, ids, pattern):
                 yield region, mention
+                for more in _compound(doc.text, mention, free.end, ids, pattern):
+                    yield region, more
 
 
 def bare_ids(doc: Document, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:

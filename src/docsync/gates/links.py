@@ -10,11 +10,9 @@ case-insensitively after percent-decoding, as GitHub's page does.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import html
-import math
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
@@ -24,6 +22,7 @@ from urllib.parse import unquote
 
 from ..cache import Dependencies, ResultCache, fingerprint, source_digest
 from ..model import Definition, Document, Finding, Link, LinkKind
+from ..nearest import CloseIndex
 from ..workspace import Documents, Workspace, content_key, parse_files
 
 GATE = "links"
@@ -97,7 +96,8 @@ class RepoIndex:
     # tracked files by lowercase name and by folder, built for the first suggestion
     _by_name: dict[str, list[str]] = field(default_factory=dict)
     _by_folder: dict[str, list[str]] = field(default_factory=dict)
-    _sibling_memo: dict[str, tuple[dict[str, str], dict[int, list[str]]]] = field(default_factory=dict)
+    _sibling_memo: dict[str, tuple[dict[str, str], CloseIndex]] = field(default_factory=dict)
+    _anchor_near: dict[str, tuple[dict[str, str], CloseIndex]] = field(default_factory=dict)
     _readmes: dict[str, str] | None = None  # folder → the README GitHub shows there
 
     @classmethod
@@ -160,26 +160,29 @@ class RepoIndex:
         if same_name:
             return min(same_name, key=lambda p: (_distance(p, wanted), p))
         folder = posixpath.dirname(wanted)
-        siblings, by_length = self._siblings(folder)
-        name = posixpath.basename(wanted)
-        # Only names whose length allows a ratio of 0.75 (difflib's own upper
-        # bound, real_quick_ratio, would drop the rest): the same answer, found
-        # without scanning the whole folder once per broken link.
-        low, high = math.ceil(len(name) * 0.75 / 1.25), math.floor(len(name) * 1.25 / 0.75)
-        candidates = [n for size in range(low, high + 1) for n in by_length.get(size, ())]
-        match = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
-        return siblings[match[0]] if match else None
+        siblings, near = self._siblings(folder)
+        match = near.closest(posixpath.basename(wanted))
+        return siblings[match] if match is not None else None
 
-    def _siblings(self, folder: str) -> tuple[dict[str, str], dict[int, list[str]]]:
-        """A folder's tracked files by name, and their names by length (built once per folder)."""
+    def _siblings(self, folder: str) -> tuple[dict[str, str], CloseIndex]:
+        """A folder's tracked files by name, and their names indexed (built once per folder)."""
         found = self._sibling_memo.get(folder)
         if found is None:
             siblings = {posixpath.basename(p): p for p in self._by_folder.get(folder, ())}
-            by_length: dict[int, list[str]] = {}
-            for name in siblings:
-                by_length.setdefault(len(name), []).append(name)
-            found = self._sibling_memo[folder] = (siblings, by_length)
+            found = self._sibling_memo[folder] = (siblings, CloseIndex(siblings, _PATH_CUTOFF))
         return found
+
+    def closest_anchor(self, path: str, anchors: dict[str, str], fragment: str) -> str | None:
+        """The anchor of ``path`` nearest ``fragment`` (lowercase), from an index built once per target."""
+        found = self._anchor_near.get(path)
+        if found is None or (found[0] is not anchors and found[0] != anchors):
+            found = self._anchor_near[path] = (anchors, CloseIndex(anchors, _ANCHOR_CUTOFF))
+        return found[1].closest(fragment)
+
+
+# How alike a name or a fragment must be to be suggested (difflib's ratio).
+_PATH_CUTOFF = 0.75
+_ANCHOR_CUTOFF = 0.5
 
 
 def _distance(a: str, b: str) -> int:
@@ -488,9 +491,9 @@ def _fragment_findings(
             return [_finding(source, target, "L007", f"'#{fragment}' matches '#{exact}' only in letter case", _with_fragment(target.raw, exact))]
         return []
     where = "this file" if path == source else f"'{path or '/'}'"
-    close = difflib.get_close_matches(fragment.lower(), list(anchors), n=1, cutoff=0.5)
-    if close:
-        suggestion = _with_fragment(target.raw, anchors[close[0]])
+    close = index.closest_anchor(path, anchors, fragment.lower())
+    if close is not None:
+        suggestion = _with_fragment(target.raw, anchors[close])
         return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}", suggestion)]
     return [_finding(source, target, "L006", f"'#{fragment}' names no heading or anchor in {where}; {_anchor_list(anchors)}")]
 

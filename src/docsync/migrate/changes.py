@@ -28,7 +28,14 @@ from ..model import BlockKind, Document, Edit, apply_edits
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..records.relations import Edge
-from ..rewrite import IdKey, RewriteError, RewriteStats, rewrite_code_text, rewrite_document
+from ..rewrite import (
+    IdKey,
+    RewriteError,
+    RewriteStats,
+    program_text_ids,
+    rewrite_code_text,
+    rewrite_document,
+)
 from ..workspace import matches
 from ..writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks
@@ -49,6 +56,8 @@ class RepoView:
     """A text file as stored, or None (binary, too large, or holding none of the needles)."""
     states: Mapping[str, str]
     code_refs: bool = True
+    code_everywhere: bool = False
+    """``code_refs = "all"``: ids in a program's strings and code are rewritten too, not only in comments."""
     relations: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RELATIONS))
     tree: tuple[Record, ...] = ()
     former: Mapping[str, str] = field(default_factory=dict)
@@ -77,6 +86,8 @@ class Stats:
     """Another tool's config that points at a legacy tree: where, and the line to change."""
     relation_notes: tuple[tuple[str, str], ...] = ()
     """Relation prose left as written (its target is no record, or it is no relation)."""
+    code_kept: tuple[tuple[str, str], ...] = ()
+    """Ids of records in program strings and code, left as written: ``path:line:column`` and the id."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +283,7 @@ class _Tally:
     already_broken: int = 0
     problems: list[Problem] = field(default_factory=list)
     relation_notes: list[tuple[str, str]] = field(default_factory=list)
+    code_kept: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, path: str, stats: RewriteStats, before: frozenset[str]) -> None:
         self.links += stats.links
@@ -296,6 +308,7 @@ class _Tally:
             self.already_broken,
             (),
             tuple(self.relation_notes),
+            tuple(self.code_kept),
         )
 
 
@@ -404,11 +417,25 @@ def _code_files(
         if text is None:
             continue
         new, moved = rewrite_code_paths(text, paths, pattern) if pattern else (text, 0)
-        new, count = rewrite_code_text(new, ids=ids) if ids else (new, 0)
+        new, count = (
+            rewrite_code_text(new, ids=ids, path=path, everywhere=view.code_everywhere)
+            if ids
+            else (new, 0)
+        )
+        if ids and not view.code_everywhere:
+            tally.code_kept.extend(_kept_ids(path, new, ids))
         if moved or count:
             tally.code_paths += moved
             tally.code_refs += count
             yield FileWrite(path, new)
+
+
+def _kept_ids(path: str, text: str, ids: Mapping[IdKey, IdTarget]) -> Iterator[tuple[str, str]]:
+    """Ids left in a program's strings and code, at ``path:line:column``."""
+    for bare in program_text_ids(text, ids, path=path):
+        line = text.count("\n", 0, bare.span.start) + 1
+        column = bare.span.start - (text.rfind("\n", 0, bare.span.start) + 1) + 1
+        yield f"{path}:{line}:{column}", bare.written
 
 
 # --------------------------------------------------------------------------- the index

@@ -82,6 +82,11 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType
         for path, written in stats.unresolved
     ]
     yield from _listed(unresolved, "unresolved ids", "yellow", verbose)
+    kept = [
+        f"id in program text: {where}: '{written}' left as written (code_refs = \"all\" rewrites it)"
+        for where, written in stats.code_kept
+    ]
+    yield from _listed(kept, "ids in program text", "yellow", verbose)
     broken = [f"broken link after migration: {p}: '{d}'" for p, d in stats.dangling]
     yield from _listed(broken, "links the migration breaks", "yellow", verbose)
     if stats.already_broken:
@@ -277,6 +282,7 @@ def as_json(outcome: Outcome) -> str:
             "code_paths": changes.stats.code_paths,
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
+        "program_text_ids": [{"at": w, "id": i} for w, i in changes.stats.code_kept],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "already_broken": changes.stats.already_broken,
         "tool_pointers": list(changes.stats.tool_pointers),

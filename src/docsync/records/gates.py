@@ -740,7 +740,9 @@ def _code_file(tree: Tree, path: str, present: set[str]) -> _CodeFile | None:
     bom = raw.startswith("\ufeff")
     text, newline = raw.removeprefix("\ufeff"), "\n"
     paths = tuple(_path_mentions(tree, text, present))
-    ids = tuple(bare_code_ids(text, tree.ids)) if tree.config.code_refs == "path" else ()
+    mode = tree.config.code_refs  # "path": ids in comments only (strings are the program's); "all": every id
+    everywhere = mode == "all"
+    ids = tuple(bare_code_ids(text, tree.ids, path=path, everywhere=everywhere)) if mode != "off" else ()
     return _CodeFile(path, text, newline, bom, paths, ids, _line_starts(text))
 
 
@@ -824,7 +826,8 @@ def _fixed_code(tree: Tree, file: _CodeFile) -> FileWrite | None:
     edits = [Edit(m.span, m.replacement) for m in file.paths if m.replacement]
     text = apply_edits(file.text, edits)
     if file.ids:
-        text = rewrite_code_text(text, ids=tree.ids)[0]
+        everywhere = tree.config.code_refs == "all"
+        text = rewrite_code_text(text, ids=tree.ids, path=file.path, everywhere=everywhere)[0]
     return FileWrite(file.path, text, file.newline, file.bom) if text != file.text else None
 
 

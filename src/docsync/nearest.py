@@ -1,0 +1,115 @@
+"""``difflib.get_close_matches(word, names, n=1, cutoff)``, answered from an index.
+
+The answer is difflib's own, byte for byte: the index only leaves out names
+that difflib would reject anyway, then difflib ranks the few that remain.
+
+A name can reach the cutoff only if its length passes difflib's
+``real_quick_ratio`` and the multiset of characters it shares with the word
+passes ``quick_ratio``: ``2 * shared / (len(word) + len(name)) >= cutoff``.
+Each character occurrence is a token (``("e", 2)`` is a second ``e``), so
+``shared`` is the number of tokens the two have in common. A name needing at
+least ``t`` of the word's ``n`` tokens must hold one of any ``n - t + 1`` of
+them (prefix filtering, as similarity joins do it): the index looks up only
+the word's rarest ``n - t + 1`` tokens, whose posting lists are short.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+
+def _tokens(word: str) -> Iterator[tuple[str, int]]:
+    for char, count in Counter(word).items():
+        for k in range(1, count + 1):
+            yield char, k
+
+
+def _passes(matches: int, length: int, cutoff: float) -> bool:
+    """difflib's own test (its ``_calculate_ratio``), in the same floating point."""
+    ratio = 2.0 * matches / length if length else 1.0
+    return ratio >= cutoff
+
+
+class CloseIndex:
+    """The names, indexed once; :meth:`closest` per word, memoised."""
+
+    def __init__(self, names: Iterable[str], cutoff: float) -> None:
+        self._names = list(dict.fromkeys(names))
+        self._cutoff = cutoff
+        # Posting lists as bitsets: bit i is set when name i holds the token.
+        self._postings: dict[tuple[str, int], int] = {}
+        self._lengths: dict[int, int] = {}
+        for number, name in enumerate(self._names):
+            bit = 1 << number
+            self._lengths[len(name)] = self._lengths.get(len(name), 0) | bit
+            for token in _tokens(name):
+                self._postings[token] = self._postings.get(token, 0) | bit
+        self._memo: dict[str, str | None] = {}
+
+    def closest(self, word: str) -> str | None:
+        """What ``difflib.get_close_matches(word, names, n=1, cutoff)`` returns first, or None."""
+        if word not in self._memo:
+            match = difflib.get_close_matches(word, self.candidates(word), n=1, cutoff=self._cutoff)
+            self._memo[word] = match[0] if match else None
+        return self._memo[word]
+
+    def candidates(self, word: str) -> list[str]:
+        """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``."""
+        size = len(word)
+        planes = _count([self._postings.get(token, 0) for token in _tokens(word)])
+        everyone = (1 << len(self._names)) - 1
+        at_least: dict[int, int] = {}
+        survivors = 0
+        for length, members in self._lengths.items():
+            if not _passes(min(size, length), size + length, self._cutoff):
+                continue
+            needed = next((m for m in range(size + 1) if _passes(m, size + length, self._cutoff)), size + 1)
+            if needed not in at_least:
+                at_least[needed] = _at_least(planes, needed, everyone)
+            survivors |= at_least[needed] & members
+        return [self._names[n] for n in _bits(survivors)]
+
+
+def _count(masks: list[int]) -> list[int]:
+    """Per name, how many of ``masks`` hold it, as bit planes (plane j is bit j of the count)."""
+    planes: list[int] = []
+    for mask in masks:
+        carry = mask
+        for j, plane in enumerate(planes):
+            if not carry:
+                break
+            planes[j], carry = plane ^ carry, plane & carry
+        if carry:
+            planes.append(carry)
+    return planes
+
+
+def _at_least(planes: list[int], needed: int, everyone: int) -> int:
+    """The names whose count in ``planes`` is at least ``needed``."""
+    if needed <= 0:
+        return everyone
+    if needed >= 1 << len(planes):
+        return 0
+    greater, equal = 0, everyone
+    for j in reversed(range(len(planes))):
+        if needed >> j & 1:
+            equal &= planes[j]
+        else:
+            greater |= equal & planes[j]
+            equal &= ~planes[j]
+    return greater | equal
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def reference_closest(word: str, names: Iterable[str], cutoff: float) -> str | None:
+    """The plain search :class:`CloseIndex` must equal: difflib over every name."""
+    match = difflib.get_close_matches(word, list(dict.fromkeys(names)), n=1, cutoff=cutoff)
+    return match[0] if match else None
