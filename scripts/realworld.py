@@ -455,13 +455,14 @@ def drop_ids(text: str, kinds: Iterable[str]) -> str:
     An id becomes a space and the line breaks it spanned, so the lines keep
     their numbers: an id that starts at a line's end (``[RFC`` then
     ``1560](…)``) is dropped from both lines, as it is from the new text.
+    A word of a path or address (``/rfc2119``, ``x.rfc66``) is not an id.
     """
     kinds = sorted(set(kinds), key=len, reverse=True)
     if not kinds:
         return text
     alternatives = "|".join(re.escape(k) for k in kinds)
     return re.sub(
-        rf"(?i)\b(?:{alternatives})[\s_-]*\d+\b", lambda m: " " + "\n" * m[0].count("\n"), text
+        rf"(?i)(?<![/.])\b(?:{alternatives})[\s_-]*\d+\b", lambda m: " " + "\n" * m[0].count("\n"), text
     )
 
 
