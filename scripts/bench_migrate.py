@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import bench
+
 _WORD_TEXT = (
     "record decision context status consequence option driver review module service gateway "
     "storage index cache parser schema migration release version policy token request response "
@@ -189,20 +191,6 @@ def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
 
 DOCSYNC = [sys.executable, "-m", "docsync"]
 
-_PARSE_ALONE = """
-import subprocess, time
-from markdown_it import MarkdownIt
-md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-paths = subprocess.run(["git", "ls-files", "-z", "*.md"], capture_output=True, text=True,
-                       check=True).stdout.split("\\0")
-texts = [open(p, encoding="utf-8").read() for p in paths if p]
-start = time.perf_counter()
-for text in texts:
-    md.parse(text)
-print(time.perf_counter() - start)
-"""
-
-
 def floor(root: Path) -> float:
     """One whole-repository ``git log --name-status -M`` plus the parse of every file."""
     start = time.perf_counter()
@@ -215,15 +203,7 @@ def floor(root: Path) -> float:
             check=True,
         )
     log = time.perf_counter() - start
-    parse = subprocess.run(
-        [sys.executable, "-c", _PARSE_ALONE],
-        cwd=root,
-        env=_git_env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return log + float(parse.stdout)
+    return log + bench.parse_alone(root)
 
 
 def _fresh(corpus: Corpus, scratch: Path, name: str) -> Path:
