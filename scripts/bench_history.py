@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from docsync.gitrepo import blob_reader, read_history
-from docsync.history import Origin, first_proposed
+from docsync.repository.gitrepo import blob_reader, read_history
+from docsync.repository.history import Origin, first_proposed
 
 ZONES = ["-0800", "-0500", "+0000", "+0100", "+0530", "+0900", "+1400"]
 FOLDERS = ["docs/adr", "docs/rfc/proposed", "docs/rfc/implemented", "docs/archive"]

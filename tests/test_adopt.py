@@ -10,12 +10,15 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from docsync import __version__, adopt, adopt_config, adopt_hooks
+from docsync import __version__
+from docsync.adopt import config_text as adopt_config
+from docsync.adopt import hooks as adopt_hooks
+from docsync.adopt import plan as adopt
 from docsync.cli import app
 from docsync.config import load
 from docsync.errors import DocsyncError
-from docsync.markdown import parse
-from docsync.workspace import load_workspace
+from docsync.parse.markdown import parse
+from docsync.workspace.load import load_workspace
 from tests.gitutil import GitRepo
 
 runner = CliRunner()

@@ -32,12 +32,12 @@ def _modules() -> list[Path]:
 @pytest.mark.parametrize(
     ("library", "allowed"),
     [
-        ("markdown_it", "markdown.py"),
-        ("mdit_py_plugins", "markdown.py"),
-        ("git", "gitrepo.py"),
-        ("cmarkgfm", "render.py"),
+        ("markdown_it", "parse/markdown.py"),
+        ("mdit_py_plugins", "parse/markdown.py"),
+        ("git", "repository/gitrepo.py"),
+        ("cmarkgfm", "parse/render.py"),
         ("typer", "cli.py"),
-        ("pygments", "lexing.py"),
+        ("pygments", "parse/lexing.py"),
     ],
 )
 def test_one_module_imports_each_boundary_library(library: str, allowed: str) -> None:

@@ -18,11 +18,13 @@ from pathlib import Path
 import pytest
 
 import docsync
-from docsync import cache, model
-from docsync.checks import run_check
-from docsync.gates import links, wrap
+from docsync import model
+from docsync.check.run import run_check
+from docsync.gates.links import check as links
+from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import Workspace, load_workspace
+from docsync.workspace import cache
+from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 
 PAGES = {

@@ -67,7 +67,7 @@ def test_check_github_annotations_byte_for_byte(repo: Path) -> None:
 
 def test_github_escaping() -> None:
     from docsync.model import Finding
-    from docsync.report import as_github
+    from docsync.report.formats import as_github
 
     finding = Finding("links", "L001", "a,b:c%.md", 2, 3, "50% broken\nreally")
     assert as_github([finding]) == (
@@ -193,8 +193,8 @@ def test_rules_lists_and_explains() -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    from docsync.ruledocs import DOCS, section
-    from docsync.rules import all_rules
+    from docsync.gates.pages import DOCS, section
+    from docsync.gates.registry import all_rules
 
     for rule in all_rules():
         page = DOCS / f"{rule.gate}.md"

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from docsync.cli import app
-from docsync.lexing import comment_spans
+from docsync.parse.lexing import comment_spans
 from tests.gitutil import GitRepo
 
 runner = CliRunner()

@@ -1,6 +1,6 @@
 """The parser's speed shortcuts change nothing the model reads.
 
-``docsync.markdown`` builds its markdown-it parser with shortcuts (its own
+``docsync.parse.markdown`` builds its markdown-it parser with shortcuts (its own
 link-destination scanner, no URL normalisation where it cannot matter, block
 rules tried only where they can start, inline rules skipped at characters
 they cannot start on). Each document must come out exactly as the parser
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync import markdown
 from docsync.model import Document
+from docsync.parse import markdown
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted(

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from docsync import lifecycle, transaction, writer
-from docsync.checks import run_fix
+from docsync.check.run import run_fix
 from docsync.errors import DocsyncError
+from docsync.lifecycle import commands as lifecycle
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
+from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git
 
 TODAY = date(2026, 12, 1)

@@ -26,12 +26,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from docsync import checks, transaction, writer
+from docsync.check import run as checks
 from docsync.cli import app
 from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
+from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git, git_environ
 
 runner = CliRunner()
@@ -222,7 +223,7 @@ def test_git_missing_from_path_is_one_line(legacy: GitRepo) -> None:
 
 
 def test_a_failed_git_command_shows_its_first_line_without_hints() -> None:
-    from docsync.gitrepo import _first_line
+    from docsync.repository.gitrepo import _first_line
 
     stderr = "stderr: 'The following paths are ignored:\ndocs/AGENTS.md\nhint: Use -f\nhint: Turn this off'"
     assert _first_line(stderr) == "The following paths are ignored:"
@@ -391,7 +392,7 @@ def _full_state(root: Path) -> tuple[str, str, dict[str, tuple[bytes, int]]]:
 
 _KILLER = """
 import os, signal, sys
-from docsync import writer
+from docsync.write import writer
 at, seen = int(os.environ["DOCSYNC_KILL_AT"]), 0
 def point(kind, path):
     global seen
@@ -489,7 +490,7 @@ def test_json_output_keeps_the_value_but_escapes_what_a_terminal_would_act_on() 
     import json
 
     from docsync.model import Finding
-    from docsync.report import as_json
+    from docsync.report.formats import as_json
 
     text = as_json(1, [Finding("links", "L001", "a.md", 1, 1, HOSTILE)])
     assert not set(text) & {"\x1b", "\x9b", "\u202e"}

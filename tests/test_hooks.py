@@ -191,7 +191,7 @@ def test_pre_commit_installs_the_distribution_and_fails_a_breaking_rename(
 
 @pytest.mark.parametrize("form", ["package", "local", "https://example.invalid/hooks"])
 def test_pre_commit_accepts_every_form_init_writes(form: str, tmp_path: Path) -> None:
-    from docsync.adopt_hooks import with_hook
+    from docsync.adopt.hooks import with_hook
 
     config = tmp_path / ".pre-commit-config.yaml"
     config.write_text(with_hook(None, form) or "")

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync import lifecycle, writer
-from docsync.checks import run_check, run_fix
+from docsync.check.run import run_check, run_fix
 from docsync.cli import app
 from docsync.config import Config
 from docsync.errors import DocsyncError
+from docsync.lifecycle import commands as lifecycle
+from docsync.write import writer
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -507,7 +508,7 @@ def test_move_whose_rewrite_github_would_render_otherwise_is_refused(
 ) -> None:
     # GitHub's page made to change with every byte: the cmark-gfm comparison
     # refuses the first rewrite, and the move changes nothing
-    from docsync import rewrite
+    from docsync.rewrite import references as rewrite
 
     monkeypatch.setattr(rewrite, "github_structure", lambda text: text)
     before = {path: _read(repo, path) for path in FILES}

@@ -18,9 +18,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync import lifecycle
-from docsync.checks import run_check, run_fix
-from docsync.rewrite import relative_destination
+from docsync.check.run import run_check, run_fix
+from docsync.lifecycle import commands as lifecycle
+from docsync.rewrite.references import relative_destination
 from tests.gitutil import GitRepo
 
 STATES = ("proposed", "implemented", "rejected")

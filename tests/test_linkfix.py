@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from docsync.checks import run_check, run_fix
+from docsync.check.run import run_check, run_fix
 from tests.gitutil import GitRepo
 
 
@@ -104,8 +104,8 @@ def test_fragment_of_a_deleted_heading_is_not_guessed(repo: GitRepo) -> None:
     ],
 )
 def test_follow_heading(history: list[list[str]], fragment: str, expected: str | None) -> None:
-    from docsync.linkfix import follow_heading, sections
-    from docsync.markdown import parse
+    from docsync.gates.links.fix import follow_heading, sections
+    from docsync.parse.markdown import parse
 
     versions = [sections(parse("x.md", "".join(f"## {h}\n\n" for h in heads))) for heads in history]
     assert follow_heading(fragment, versions) == expected
@@ -116,7 +116,7 @@ def test_a_repair_github_would_render_differently_is_reported_not_written(
 ) -> None:
     # GitHub's page made to change with every byte, so that the cmark-gfm
     # comparison refuses the repair the markdown-it checks accept
-    from docsync import rewrite
+    from docsync.rewrite import references as rewrite
 
     monkeypatch.setattr(rewrite, "github_structure", lambda text: text)
     before = (repo.root / "README.md").read_text()

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from docsync.gates import links
+from docsync.gates.links import check as links
 from docsync.model import Finding
-from docsync.workspace import load_workspace
+from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 
 HERE = Path(__file__).resolve().parent

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync import slugs
-from docsync.markdown import SourceError, decode, parse, parse_bytes
 from docsync.model import BlockKind, LinkKind
-from docsync.slugs import slugify, unique_slugs
+from docsync.parse import slugs
+from docsync.parse.markdown import SourceError, decode, parse, parse_bytes
+from docsync.parse.slugs import slugify, unique_slugs
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from docsync import gitrepo
 from docsync.cli import app
 from docsync.errors import DocsyncError, GitError, PlanError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
+from docsync.repository import gitrepo
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -154,7 +154,7 @@ def test_failure_while_writing_restores_everything(
             failed.append(path)
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr("docsync.writer.mutation_point", broken_write)
+    monkeypatch.setattr("docsync.write.writer.mutation_point", broken_write)
     _, outcome = run(repo.root, Options())
     with pytest.raises(DocsyncError, match=r"the disk is full.*every change was undone"):
         apply(repo.root, outcome)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from docsync.config import DEFAULT_STATUSES, Source
-from docsync.markdown import parse
 from docsync.migrate.discover import (
     RecordName,
     Tree,
@@ -23,6 +22,7 @@ from docsync.migrate.discover import (
     template_paths,
 )
 from docsync.migrate.status import StatusForm, detail_of, read_status, state_of
+from docsync.parse.markdown import parse
 from docsync.records.model import RecordId
 
 PATHS = [

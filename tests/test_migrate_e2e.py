@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from docsync.checks import run_check
+from docsync.check.run import run_check
 from docsync.cli import app
-from docsync.gates.links import resolve_url
-from docsync.markdown import parse
+from docsync.gates.links.check import resolve_url
+from docsync.parse.markdown import parse
 from tests.gitutil import GitRepo, isolate_git_environ
 from tests.migrate_repos import BINARY, edited_plan, mission_repo
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from docsync.checks import run_check
+from docsync.check.run import run_check
 from docsync.cli import app
 from tests.gitutil import GitRepo, isolate_git_environ
 
@@ -177,7 +177,7 @@ def test_relate_never_raises_and_twice_is_once(a: list[str], b: list[str]) -> No
     from docsync.config import DEFAULT_RELATIONS
     from docsync.migrate.relations import relate
     from docsync.records.model import IdTarget
-    from docsync.writer import FileWrite
+    from docsync.write.writer import FileWrite
 
     folder = "docs/rfc/implemented"
     titles = {f"{folder}/a.md": "A", f"{folder}/b.md": "B"}

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync import nearest
-from docsync.gates import links
-from docsync.workspace import load_workspace
+from docsync.gates.links import check as links
+from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 from tests.test_links_conformance import build_cases_repo
 

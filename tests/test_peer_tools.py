@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from docsync.gates import links
-from docsync.workspace import load_workspace
+from docsync.gates.links import check as links
+from docsync.workspace.load import load_workspace
 from tests.gitutil import git_environ
 from tests.test_links_conformance import build_cases_repo
 

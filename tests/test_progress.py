@@ -9,10 +9,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from docsync import adopt
+from docsync.adopt import plan as adopt
 from docsync.cli import PROGRESS_MINIMUM, ProgressBar, app
 from docsync.config import Config
-from docsync.workspace import PARSING, load_workspace
+from docsync.workspace.load import PARSING, load_workspace
 from tests.gitutil import GitRepo, isolate_git_environ
 
 runner = CliRunner()
@@ -95,7 +95,7 @@ def test_the_core_reports_cold_parsing_and_stays_quiet_when_warm(repo: GitRepo) 
 
 
 def test_the_history_scan_reports_commits_read(repo: GitRepo) -> None:
-    from docsync.gitrepo import HISTORY, read_history
+    from docsync.repository.gitrepo import HISTORY, read_history
 
     for n in range(3):
         repo.write(f"docs/n{n}.md", f"# N{n}\n")

@@ -9,19 +9,14 @@ from typing import Any
 import pytest
 
 from docsync.config import Config
-from docsync.gates import links, wrap
+from docsync.gates import tree as gates
+from docsync.gates.links import check as links
+from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.records import gates
-from docsync.records.index import (
-    BEGIN,
-    END,
-    IndexMarkersError,
-    parse_former_ids,
-    render_index,
-)
+from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
 from docsync.records.model import Record
-from docsync.workspace import load_workspace
-from docsync.writer import write_all
+from docsync.workspace.load import load_workspace
+from docsync.write.writer import write_all
 from tests.gitutil import GitRepo, isolate_git_environ
 
 STATES = {"proposed": "proposed", "implemented": "implemented", "rejected": "rejected"}

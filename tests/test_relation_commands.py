@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync import lifecycle
-from docsync.checks import run_check, run_fix
+from docsync.check.run import run_check, run_fix
 from docsync.cli import app
 from docsync.errors import DocsyncError
-from docsync.transaction import Transaction
+from docsync.lifecycle import commands as lifecycle
+from docsync.write.transaction import Transaction
 from tests.gitutil import GitRepo, isolate_git_environ
 
 runner = CliRunner()
@@ -180,7 +180,7 @@ def test_a_failure_at_any_step_puts_everything_back(
             (repo.root / "docs/guide.md").write_text("half written\n")
         raise OSError("disk full")
 
-    if name == "write_all":  # the journalled transaction's writes (docsync.transaction)
+    if name == "write_all":  # the journalled transaction's writes (docsync.write.transaction)
         monkeypatch.setattr(Transaction, "write_all", broken)
     else:
         monkeypatch.setattr(lifecycle.gitrepo, name, broken)

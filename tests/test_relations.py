@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.checks import run_check, run_fix
+from docsync.check.run import run_check, run_fix
 from docsync.config import ConfigError, parse_table
-from docsync.markdown import parse
+from docsync.parse.markdown import parse
 from docsync.records.graph import Graph, as_json, build, dot, mermaid
 from docsync.records.model import Record
 from docsync.records.relations import Edge, read_mentions, with_relation_lines

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from docsync.gates.links import markdown_url, resolve_url
-from docsync.markdown import parse
+from docsync.gates.links.check import markdown_url, resolve_url
+from docsync.parse.markdown import parse
 from docsync.records.model import IdTarget
-from docsync.rewrite import (
+from docsync.rewrite.references import (
     IdKey,
     RewriteError,
     RewriteStats,

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from docsync import markdown
-from docsync.markdown import parse
+from docsync.parse import markdown
+from docsync.parse.markdown import parse
+from docsync.parse.render import github_structure
 from docsync.records.model import IdTarget
-from docsync.render import github_structure
-from docsync.rewrite import IdKey, id_pattern, rewrite_document
+from docsync.rewrite.references import IdKey, id_pattern, rewrite_document
 
 OLD = "docs/rfc/005-umbrella.md"
 NEW = "docs/rfc/implemented/2026-01-05-umbrella.md"

@@ -31,10 +31,10 @@ from jsonschema import Draft4Validator, Draft202012Validator
 from rich.console import Console
 from typer.testing import CliRunner
 
-from docsync import report
 from docsync.cli import app
 from docsync.model import Finding, Severity
-from docsync.report import as_sarif
+from docsync.report import formats as report
+from docsync.report.formats import as_sarif
 from tests.gitutil import GitRepo, isolate_git_environ
 
 SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-subset.schema.json"

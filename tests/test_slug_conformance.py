@@ -18,8 +18,8 @@ import unicodedata
 
 import pytest
 
-from docsync.markdown import parse
-from docsync.slugs import ALPHABETIC_SYMBOLS, Slugger, slugify
+from docsync.parse.markdown import parse
+from docsync.parse.slugs import ALPHABETIC_SYMBOLS, Slugger, slugify
 
 # (behaviour, heading text, slug)
 CATEGORIES = [

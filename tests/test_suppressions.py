@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from docsync.checks import _kept_lines
+from docsync.check.run import _kept_lines
 from docsync.cli import app
-from docsync.markdown import parse
-from docsync.rules import by_code
-from docsync.suppressions import FileSuppressions
+from docsync.gates.registry import by_code
+from docsync.parse.markdown import parse
+from docsync.report.suppressions import FileSuppressions
 from tests.gitutil import GitRepo
 
 runner = CliRunner()

@@ -13,11 +13,8 @@ from pathlib import Path
 import pytest
 
 from docsync.config import Config
-from docsync.gates import wrap
-from docsync.markdown import decode, parse, render_signature
-from docsync.model import Document, Edit, Finding, Span
-from docsync.render import github_rendering
-from docsync.wrapfix import (
+from docsync.gates.wrap import check as wrap
+from docsync.gates.wrap.fix import (
     _proven,
     _Rewrite,
     analyse,
@@ -26,6 +23,9 @@ from docsync.wrapfix import (
     is_sentence_end,
     starts_block,
 )
+from docsync.model import Document, Edit, Finding, Span
+from docsync.parse.markdown import decode, parse, render_signature
+from docsync.parse.render import github_rendering
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE / "cases" / "wrap"
@@ -470,7 +470,7 @@ def test_github_sees_what_cmark_gfm_alone_does_not(written: str, joined: str) ->
 
 
 def _cmark_words(text: str) -> list[str]:
-    from docsync.render import _cmark
+    from docsync.parse.render import _cmark
 
     return _cmark(text).split()
 
@@ -479,7 +479,7 @@ def test_a_rewrite_only_github_renders_differently_is_put_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # markdown-it made blind, so that the cmark-gfm comparison alone decides
-    from docsync import wrapfix
+    from docsync.gates.wrap import fix as wrapfix
 
     monkeypatch.setattr(wrapfix, "render_signature", lambda text: ())
     text = "> [!NOTE]\n> Useful information.\n\nalpha beta\n"

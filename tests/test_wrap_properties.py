@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config
-from docsync.gates import wrap
-from docsync.markdown import parse, render_signature
+from docsync.gates.wrap import check as wrap
+from docsync.gates.wrap.fix import analyse, fix_document, may_violate, violations
 from docsync.model import Document, Paragraph
-from docsync.render import github_rendering
-from docsync.wrapfix import analyse, fix_document, may_violate, violations
+from docsync.parse.markdown import parse, render_signature
+from docsync.parse.render import github_rendering
 
 WORDS = st.sampled_from(
     [

@@ -3,7 +3,7 @@
 The reference is what init computed before: every paragraph read by
 ``prose_of`` and asked the gate's own ``violations`` under each candidate
 (not strict). The fast count reduces each reading to three facts once
-(:mod:`docsync.wrapcount`). Both run on every case file of the test suite, on
+(:mod:`docsync.gates.wrap.count`). Both run on every case file of the test suite, on
 this repository's own docs, and on generated documents with lines on both
 sides of every candidate width.
 """
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config
-from docsync.markdown import parse
+from docsync.gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
+from docsync.gates.wrap.fix import prose_of, violations
 from docsync.model import Document
-from docsync.wrapcount import CANDIDATES, Breaks, Summarizer, document_breaks
-from docsync.wrapfix import prose_of, violations
+from docsync.parse.markdown import parse
 from tests.test_wrap_properties import DOCUMENTS, TOKENS, blocks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.checks import run_fix
-from docsync.markdown import decode
-from docsync.writer import FileWrite
+from docsync.check.run import run_fix
+from docsync.parse.markdown import decode
+from docsync.write.writer import FileWrite
 from tests.gitutil import GitRepo
 
 BODIES = st.sampled_from(["", "alpha", "beta gamma", "# Title", "- item", "  x", "\t"])

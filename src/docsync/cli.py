@@ -22,22 +22,23 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from . import __version__, report
-from .adopt_hooks import DEFAULT_HOOK_REPO
-from .checks import CheckResult, FixResult, run_check, run_fix
+from . import __version__
+from .adopt.hooks import DEFAULT_HOOK_REPO
+from .check.run import CheckResult, FixResult, run_check, run_fix
 from .config import Config
 from .errors import DocsyncError, Interrupted, describe_os_error
-from .gitrepo import find_repo
+from .gates.registry import all_rules, by_code
 from .model import Finding
-from .rules import all_rules, by_code
-from .transaction import Pending, finished_count, finished_since, refuse_pending
-from .transaction import abort as abort_pending
-from .workspace import relative_to_root
+from .report import formats as report
+from .repository.gitrepo import find_repo
+from .workspace.load import relative_to_root
+from .write.transaction import Pending, finished_count, finished_since, refuse_pending
+from .write.transaction import abort as abort_pending
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from . import lifecycle
+    from .lifecycle import commands as lifecycle
     from .migrate.verdict import Verdict
 
 PROGRESS_MINIMUM = 50
@@ -453,7 +454,7 @@ def rules(
         hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
         stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         raise typer.Exit(2)
-    from .ruledocs import explain
+    from .gates.pages import explain
 
     stdout.print(explain(found), markup=False)
 
@@ -701,7 +702,7 @@ def new(
 ) -> None:
     """Create <target>/<state>/<today>-<slug>.md from the template, update the index, print the path."""
     with _errors():
-        from . import lifecycle
+        from .lifecycle import commands as lifecycle
 
         found = _finish_pending("new", abort, resume)
         if abort:
@@ -747,7 +748,7 @@ def move(
 ) -> None:
     """Move a record to another lifecycle folder with git; rewrite its status, every link to it and the index."""
     with _errors():
-        from . import lifecycle
+        from .lifecycle import commands as lifecycle
 
         found = _finish_pending("move", abort, resume)
         if abort:
@@ -815,7 +816,7 @@ def init(
     Exit 0 when every file is written or already right, 1 when one was kept
     because it differs (--force overwrites), 2 on an error.
     """
-    from . import adopt
+    from .adopt import plan as adopt
 
     options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
     with _errors():

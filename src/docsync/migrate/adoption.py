@@ -28,15 +28,15 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from ..config import Config
-from ..gates import wrap
-from ..markdown import parse
+from ..gates.wrap import check as wrap
+from ..gates.wrap.fix import fix_document
+from ..parse.markdown import parse
+from ..parse.slugs import slugify
 from ..records.conventions import ADOPTION_SLUG, ConventionsMarkersError, conventions_for, render
 from ..records.index import FORMER_HEADING
 from ..records.model import Record
-from ..rewrite import link_text, relative_destination
-from ..slugs import slugify
-from ..wrapfix import fix_document
-from ..writer import FileWrite
+from ..rewrite.references import link_text, relative_destination
+from ..write.writer import FileWrite
 from .changes import ChangeSet, RepoView, Stats, index_path
 from .discover import LegacyRecord
 from .model import Plan, Problem

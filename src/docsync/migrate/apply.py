@@ -4,7 +4,7 @@ Order: ``git mv`` every moved record (and, with ``commit``, commit those
 pure renames alone, so ``git log --follow`` sees 100% renames), then write
 every new text through the guarded writer, ``git rm`` what was merged away,
 stage everything, and with ``commit`` make the second commit. All of it runs
-in a :class:`docsync.transaction.Transaction`: HEAD, the index and every
+in a :class:`docsync.write.transaction.Transaction`: HEAD, the index and every
 touched file are journalled first, and any failure (or a later
 ``docsync migrate --abort`` after a kill) restores them exactly.
 """
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import gitrepo, writer
 from ..errors import PlanError
-from ..transaction import Transaction
+from ..repository import gitrepo
+from ..write import writer
+from ..write.transaction import Transaction
 from .changes import ChangeSet
 from .run import Outcome
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..markdown import parse
 from ..model import BlockKind, Document, Edit, Heading, Span, apply_edits
+from ..parse.markdown import parse
 from .discover import LegacyRecord
 from .model import Part, Topic
 

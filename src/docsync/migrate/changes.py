@@ -7,7 +7,7 @@ record, every other Markdown file whose links or bare ids change, non-
 Markdown text files whose bare ids change (``code_refs = "path"``), and the
 tree's index. The dry run shows its counts; :mod:`.apply` writes it.
 
-References are rewritten by :func:`docsync.rewrite.rewrite_document`, which
+References are rewritten by :func:`docsync.rewrite.references.rewrite_document`, which
 verifies each result by re-parsing it. A link into a section that became a
 record of its own (a split, or a part of a retired umbrella) is first
 pointed at that record here, since the rewriter's moves are per file.
@@ -22,13 +22,13 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from ..config import DEFAULT_RELATIONS
-from ..gates.links import link_targets, markdown_url, resolve_url
-from ..markdown import parse
+from ..gates.links.check import link_targets, markdown_url, resolve_url
 from ..model import BlockKind, Document, Edit, apply_edits
+from ..parse.markdown import parse
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..records.relations import Edge
-from ..rewrite import (
+from ..rewrite.references import (
     IdKey,
     RewriteError,
     RewriteStats,
@@ -36,8 +36,8 @@ from ..rewrite import (
     rewrite_code_text,
     rewrite_document,
 )
-from ..workspace import matches
-from ..writer import FileWrite
+from ..workspace.load import matches
+from ..write.writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks
 from .discover import LegacyRecord, part_id
 from .model import Plan, Problem, Retirement, Topic

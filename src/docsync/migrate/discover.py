@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..config import DEFAULT_STATUSES, Source
+from ..gates.tree import record_title
 from ..model import BlockKind, Document, Heading
-from ..records.gates import record_title
 from ..records.model import RecordId
 from .status import StatusReading, read_status
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlanError
-from ..writer import write_named
+from ..write.writer import write_named
 from .model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
 
 PROBLEM = "# PROBLEM:"

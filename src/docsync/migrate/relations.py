@@ -22,20 +22,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..gates.links import link_url, resolve_url
-from ..markdown import parse
+from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
+from ..parse.markdown import parse
 from ..records.model import ID_PATTERN, IdTarget, parse_id
-from ..records.relations import (
-    Edge,
-    Phrases,
-    label,
-    read_mentions,
-    reverses,
-    with_relation_lines,
-)
-from ..rewrite import IdKey, link_text, relative_destination
-from ..writer import FileWrite
+from ..records.relations import Edge, Phrases, label, read_mentions, reverses, with_relation_lines
+from ..rewrite.references import IdKey, link_text, relative_destination
+from ..write.writer import FileWrite
 
 _EMPHASIS = r"(?:\*\*|__|\*|_)?"
 _PARTIAL = re.compile(r"(?i)\b(?:partly|partially|in\s+part|part)\s+$")

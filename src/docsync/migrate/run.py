@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from .. import gitrepo, history
 from ..config import Config, Source, conventions_beside
 from ..config import load as load_config
 from ..errors import PlanError
@@ -23,7 +22,8 @@ from ..model import Document
 from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..workspace import (
+from ..repository import gitrepo, history
+from ..workspace.load import (
     Progress,
     Workspace,
     excluded_documents,

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import date
 
+from ..gates.tree import record_title
 from ..model import Document
-from ..records.gates import record_title
 from ..records.model import Record
 from .status import read_status
 

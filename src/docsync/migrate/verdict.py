@@ -14,9 +14,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..checks import run_check
+from ..check.run import run_check
 from ..model import Finding
-from ..workspace import MARKDOWN_SUFFIXES
+from ..workspace.load import MARKDOWN_SUFFIXES
 from .changes import ChangeSet
 
 _Key = tuple[str, str]  # (path after the migration, rule code)

@@ -25,17 +25,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..markdown import parse
+from ..gates.wrap.fix import fix_document
 from ..model import Document, Finding
-from ..rewrite import link_text, relative_destination
-from ..wrapfix import fix_document
-from ..writer import FileWrite
+from ..parse.markdown import parse
+from ..rewrite.references import link_text, relative_destination
+from ..write.writer import FileWrite
 from .markers import MarkersError, marked_span
 from .model import Record
 from .relations import label
 
 if TYPE_CHECKING:
-    from .gates import Tree
+    from ..gates.tree import Tree
 
 BEGIN = "<!-- docsync:conventions:begin -->"
 END = "<!-- docsync:conventions:end -->"

@@ -162,8 +162,8 @@ def render(graph: Graph, fmt: str) -> str:
 def graph_of(start: Path, fmt: str) -> str:
     """``docsync graph``: the relation graph of the tree of the repository at ``start``."""
     # Imported here: the gates import this module (for the index) before they are defined.
-    from ..workspace import load_workspace
-    from .gates import load_tree
+    from ..gates.tree import load_tree
+    from ..workspace.load import load_workspace
 
     tree = load_tree(load_workspace(start))
     if tree is None:

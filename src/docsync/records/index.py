@@ -19,8 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
-from ..gates.links import markdown_url
-from ..rewrite import link_text, relative_destination
+from ..gates.links.check import markdown_url
+from ..rewrite.references import link_text, relative_destination
 from . import graph
 from .markers import MarkersError, marked_span
 from .model import Record, parse_id

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..errors import DocsyncError
-from ..gates.links import link_url, resolve_url
+from ..gates.links.check import link_url, resolve_url
 from ..model import Document, Edit, Link, LinkKind, Paragraph, Span, apply_edits
-from ..rewrite import link_text, relative_destination
+from ..rewrite.references import link_text, relative_destination
 
 SUPERSEDES = "supersedes"
 _STATUS = re.compile(r"Status:[ \t]*")

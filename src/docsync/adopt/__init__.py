@@ -1,0 +1,1 @@
+"""``docsync init``: plan and write the files that adopt docsync."""

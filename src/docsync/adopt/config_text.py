@@ -1,0 +1,430 @@
+"""The configuration ``docsync init`` writes, as commented TOML text.
+
+Every value is written with a comment saying what it means and what init
+found. The text goes to ``.docsync.toml``, or into ``pyproject.toml`` as a
+``[tool.docsync]`` table: appended at the end, or (with ``--force``) put in
+place of the existing table, every other byte of the file kept. Whatever is
+written is read back through :func:`docsync.config.parse_table` before it
+is returned, so ``docsync init`` never leaves a config that does not load.
+
+Keys init does not decide (``jobs``, ``cache``, ``code_refs`` …) are kept
+from the existing config with their values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
+from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from .plan import Inspection
+
+DEDICATED = ".docsync.toml"
+PYPROJECT = "pyproject.toml"
+PYPROJECT_ORIGIN = "pyproject.toml [tool.docsync]"
+MANAGED = (
+    "include",
+    "exclude",
+    "gates",
+    "wrap",
+    "target",
+    "sources",
+    "states",
+    "conventions",
+    "statuses",
+)
+DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+# --------------------------------------------------------------------------- TOML values
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+
+
+def toml_value(value: Any) -> str:
+    """TOML source for a string, number, boolean, list or table (inline)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, Mapping):
+        items = ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items())
+        return "{ " + items + " }" if items else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+# --------------------------------------------------------------------------- the draft
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One key: the comment lines above it and the TOML source of its value."""
+
+    key: str
+    value: str
+    comment: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StatusEntry:
+    """One line of the statuses table; ``state`` None writes it commented out, to decide."""
+
+    word: str
+    state: str | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The config init writes: top-level entries, then the statuses table."""
+
+    entries: tuple[Entry, ...]
+    statuses: tuple[StatusEntry, ...]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _scope_summary(files: Sequence[str]) -> str:
+    """``README.md, docs/ (14), src/ (1)``: files at the root by name, folders by count."""
+    groups: dict[str, int] = {}
+    for path in files:
+        head, sep, _ = path.partition("/")
+        key = head + "/" if sep else head
+        groups[key] = groups.get(key, 0) + 1
+    shown = [k if not k.endswith("/") else f"{k} ({n})" for k, n in sorted(groups.items())]
+    if len(shown) > 8:
+        shown = [*shown[:8], f"and {len(shown) - 8} more"]
+    return ", ".join(shown) if shown else "none yet"
+
+
+def _wrap_comment(inspection: Inspection) -> tuple[str, ...]:
+    counts = ", ".join(f"{_mode(c.mode)} {c.paragraphs}" for c in inspection.wrap)
+    chosen = next(c for c in inspection.wrap if c.mode == inspection.chosen)
+    return (
+        '"none" (one physical line per paragraph), a width such as 80, "sentence" (one sentence',
+        'per line) or "off". Paragraphs that break each candidate now:',
+        f"  {counts}.",
+        f"{_mode(inspection.chosen)} breaks the fewest (ties: none, sentence, then the narrowest "
+        "width);",
+        f"`docsync fix` would rewrite {_plural(chosen.paragraphs, 'paragraph')}.",
+    )
+
+
+def _mode(mode: str | int) -> str:
+    return str(mode) if isinstance(mode, int) else f'"{mode}"'
+
+
+def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
+    comment = (
+        "The legacy record trees `docsync migrate` merges into the target, and the kind word",
+        'their ids start with ("ADR", "RFC").',
+    )
+    detected = tuple(Source(t.path, t.kind) for t in inspection.trees)
+    if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
+        kept = (*comment, "Kept from the existing configuration.")
+        return Entry("sources", toml_value(raw["sources"]), kept)
+    if not inspection.trees:
+        none = (
+            "None found: no folder holds numbered (0001-x.md, adr-12-x.md) or date-named",
+            "(20200924-x.md) records. Empty means: look again each time.",
+        )
+        return Entry("sources", "[]", none)
+    items = []
+    for tree in inspection.trees:
+        value = toml_value({"path": tree.path, "kind": tree.kind})
+        found = _plural(len(tree.records), "record")
+        index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
+        items.append(f"  {value},  # {found}{index}")
+    return Entry("sources", "[\n" + "\n".join(items) + "\n]", comment)
+
+
+def _template(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
+    """The legacy tree's own template, for `docsync new` (a template is not a record)."""
+    found = [p for t in inspection.trees for p in t.templates]
+    if "template" in raw or not found:
+        return
+    comment = (
+        "The template `docsync new` fills in: the legacy tree's own (not a record, so",
+        "`docsync migrate` leaves it where it is).",
+    )
+    yield Entry("template", toml_value(found[0]), comment)
+
+
+def _target_comment(inspection: Inspection) -> tuple[str, ...]:
+    if inspection.tree_records:
+        found = f"It exists: {_plural(inspection.tree_records, 'record')} in its lifecycle folders."
+    else:
+        found = "It does not exist yet; `docsync migrate --apply` creates it."
+    return (
+        "The record tree: one folder per lifecycle state, each record named",
+        "yyyy-mm-dd-topic-title.md after the day its topic was first proposed.",
+        found,
+    )
+
+
+def _kept(raw: Mapping[str, Any], key: str, default: Any) -> tuple[Any, tuple[str, ...]]:
+    """The existing config's value (said so when it is not the default), else the default."""
+    if key in raw and raw[key] != default:
+        return raw[key], ("Kept from the existing configuration.",)
+    return default, ()
+
+
+def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
+    include, kept = _kept(raw, "include", DEFAULT_INCLUDE)
+    summary = _scope_summary(inspection.files)
+    scope = f"Markdown files in scope now: {len(inspection.files)} ({summary})."
+    yield Entry("include", toml_value(include), ("Which files are Markdown.", scope, *kept))
+    exclude, kept = _kept(raw, "exclude", [])
+    yield Entry(
+        "exclude", toml_value(exclude), ('Globs of files to skip ("**" crosses folders).', *kept)
+    )
+    gates, kept = _kept(raw, "gates", list(GATES))
+    gates_comment = (
+        "The gates `docsync check` runs: links (relative links and #fragments resolve), wrap",
+        "(the wrap convention below), layout (the record tree's shape), refs (no bare former ids).",
+    )
+    yield Entry("gates", toml_value(gates), (*gates_comment, *kept))
+    yield Entry("wrap", toml_value(inspection.chosen), _wrap_comment(inspection))
+    yield Entry("target", toml_value(inspection.target), _target_comment(inspection))
+    yield _sources(inspection, raw)
+    states, kept = _kept(raw, "states", dict(DEFAULT_STATES))
+    states_comment = (
+        "Lifecycle state = its folder under the target; a record's folder is its state."
+    )
+    yield Entry("states", toml_value(states), (states_comment, *kept))
+    yield from _template(inspection, raw)
+    conventions, kept = _kept(raw, "conventions", conventions_beside(inspection.target))
+    conventions_comment = (
+        "The conventions doc `docsync migrate --apply` writes (where records live, how to name",
+        "and link them, the gates and commands) and `docsync fix` keeps current; false: none.",
+    )
+    yield Entry("conventions", toml_value(conventions), (*conventions_comment, *kept))
+    for key, value in raw.items():
+        if key not in MANAGED:
+            yield Entry(key, toml_value(value), ("Kept from the existing configuration.",))
+
+
+def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEntry, ...]:
+    """Words seen (mapped as the config in force maps them), words the config adds, unknowns."""
+    custom = {str(k).lower(): v for k, v in raw.get("statuses", {}).items()}
+    seen = {w.word for w in inspection.words}
+    entries = [StatusEntry(w.word, w.state, _seen(w.paths)) for w in inspection.words if w.state]
+    entries += [
+        StatusEntry(word, str(state), "kept from the existing configuration")
+        for word, state in custom.items()
+        if word not in seen
+    ]
+    states = ", ".join(raw.get("states", DEFAULT_STATES))
+    entries += [
+        StatusEntry(
+            w.word,
+            None,
+            f"{_seen(w.paths)} (docsync migrate names them); map it to one of {states}",
+        )
+        for w in inspection.words
+        if w.state is None
+    ]
+    return tuple(entries)
+
+
+def _seen(paths: Sequence[str]) -> str:
+    # Counts, not paths: a record path here would go stale when the record moves,
+    # and the refs gate reports stale record paths in tracked files.
+    return _plural(len(paths), "record")
+
+
+def draft(inspection: Inspection, raw: Mapping[str, Any]) -> Draft:
+    """What init writes, from what it found and the existing config's raw table."""
+    return Draft(tuple(_entries(inspection, raw)), _statuses(inspection, raw))
+
+
+# --------------------------------------------------------------------------- text
+
+
+_HEADER = (
+    "# docsync configuration, written by `docsync init`: each value says what init found.",
+    "# Delete a key to get its default; README.md's Configuration section lists every key.",
+)
+_STATUSES_COMMENT = (
+    "# Status words seen in the records, and the lifecycle state each maps to. docsync knows",
+    "# the words written as keys and lists them so the mapping is visible; a word it does not",
+    "# know is commented out: map it to a state, then uncomment the line.",
+)
+
+
+def _entry_lines(entry: Entry) -> list[str]:
+    return [*(f"# {line}" for line in entry.comment), f"{toml_key(entry.key)} = {entry.value}"]
+
+
+def _status_line(entry: StatusEntry) -> str:
+    if entry.state is None:
+        return f'# {toml_key(entry.word)} = "?"  # {entry.note}'
+    return f"{toml_key(entry.word)} = {toml_value(entry.state)}  # {entry.note}"
+
+
+def render(config_draft: Draft, table: str = "") -> str:
+    """The config as TOML: top level (no ``table``), or in ``[table]`` and ``[table.statuses]``."""
+    lines = list(_HEADER)
+    if table:
+        lines.append(f"[{table}]")
+    for entry in config_draft.entries:
+        lines += ["", *_entry_lines(entry)]
+    if config_draft.statuses:
+        name = f"{table}.statuses" if table else "statuses"
+        lines += ["", *_STATUSES_COMMENT, f"[{name}]"]
+        lines += [_status_line(s) for s in config_draft.statuses]
+    return "\n".join(lines) + "\n"
+
+
+def loaded(text: str, origin: str, table: str = "") -> Config:
+    """The config ``text`` holds, read as :func:`docsync.config.load` reads it."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: docsync init wrote TOML that does not parse: {exc}") from None
+    for part in table.split(".") if table else ():
+        data = data.get(part, {})
+    return parse_table(data, origin)
+
+
+# --------------------------------------------------------------------------- pyproject.toml
+
+
+_TABLE_HEADER = re.compile(r"^[ \t]*\[\[?(?P<name>[^\]#]*)\]\]?[ \t]*(?:#.*)?$")
+
+
+def _is_docsync(name: str) -> bool:
+    key = re.sub(r"[\s\"']", "", name)
+    return key == "tool.docsync" or key.startswith("tool.docsync.")
+
+
+def _docsync_regions(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """Line ranges of ``[tool.docsync]`` and its sub-tables (see :func:`_content_end`)."""
+    regions: list[tuple[int, int]] = []
+    start: int | None = None
+    for number, line in enumerate([*lines, "[end]"]):
+        header = _TABLE_HEADER.match(line.rstrip("\r\n"))
+        if header is None:
+            continue
+        if start is not None and not _is_docsync(header.group("name")):
+            regions.append((start, _content_end(lines, start, number)))
+            start = None
+        if start is None and _is_docsync(header.group("name")):
+            start = number
+    return regions
+
+
+def _content_end(lines: Sequence[str], start: int, end: int) -> int:
+    """Where the region from ``start`` ends: trailing blank lines left out, and a comment block
+    that stands apart (a blank line above it) before the next table, which introduces that table."""
+    end = _skip_back(lines, start, end, _blank)
+    if end == len(lines):
+        return end
+    block = _skip_back(lines, start, end, _comment)
+    if block < end and (block == start + 1 or _blank(lines[block - 1])):
+        return _skip_back(lines, start, block, _blank)
+    return end
+
+
+def _blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _skip_back(lines: Sequence[str], start: int, end: int, skip: Callable[[str], bool]) -> int:
+    while end > start + 1 and skip(lines[end - 1]):
+        end -= 1
+    return end
+
+
+def has_table(text: str) -> bool:
+    """Whether ``pyproject.toml``'s text defines ``tool.docsync`` in any form."""
+    tool = tomllib.loads(text).get("tool", {})
+    return isinstance(tool, dict) and "docsync" in tool
+
+
+def _newline(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def appended(text: str, block: str) -> str:
+    """``text`` with ``block`` appended after one blank line, in the file's line ending."""
+    newline = _newline(text)
+    body = text if not text or text.endswith("\n") else text + newline
+    separator = newline if body.strip() else ""
+    return body + separator + block.replace("\n", newline)
+
+
+def replaced(text: str, block: str) -> str:
+    """``text`` with its docsync tables replaced by ``block`` (in the first one's place).
+
+    Raises :class:`ConfigError` when the table is written in a form this cannot
+    edit safely (dotted keys, an inline table).
+    """
+    lines = text.splitlines(keepends=True)
+    regions = _docsync_regions(lines)
+    if not regions:
+        raise ConfigError(
+            f"{PYPROJECT}: tool.docsync is not written as a [tool.docsync] table; "
+            "edit it by hand or move it to .docsync.toml"
+        )
+    newline = _newline(text)
+    out: list[str] = []
+    cursor = 0
+    for number, (start, end) in enumerate(regions):
+        start = _with_our_header(lines, start)
+        out += lines[cursor:start]
+        if number == 0:
+            out.append(block.replace("\n", newline))
+        cursor = end
+    out += lines[cursor:]
+    result = "".join(out)
+    _check_rest_kept(text, result)
+    return result
+
+
+def _with_our_header(lines: Sequence[str], start: int) -> int:
+    """``start``, moved up over the comment lines init wrote above the table last time."""
+    above = [line.rstrip("\r\n") for line in lines[max(0, start - len(_HEADER)) : start]]
+    return start - len(_HEADER) if tuple(above) == _HEADER else start
+
+
+def _without_docsync(text: str) -> dict[str, Any]:
+    data = tomllib.loads(text)
+    tool = data.get("tool")
+    if isinstance(tool, dict):
+        tool.pop("docsync", None)
+        if not tool:
+            data.pop("tool")
+    return data
+
+
+def _check_rest_kept(before: str, after: str) -> None:
+    try:
+        same = _without_docsync(before) == _without_docsync(after)
+    except tomllib.TOMLDecodeError:
+        same = False
+    if not same:
+        raise ConfigError(
+            f"{PYPROJECT}: cannot replace [tool.docsync] without changing the rest of the file; "
+            "edit it by hand"
+        )

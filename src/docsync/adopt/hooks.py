@@ -1,0 +1,160 @@
+"""The pre-commit hook and the GitHub Actions workflow ``docsync init --hooks`` writes.
+
+``.pre-commit-config.yaml`` is edited as text, never loaded and dumped: the
+docsync entry is appended to the end of the ``repos:`` list in the list's own
+indentation style, so every other hook, comment and blank line stays as it
+was (and no YAML library is needed). A file that already runs a docsync hook
+is left alone.
+
+The hook comes in three forms. By default (``--hook-repo package``) it is a
+``repo: local`` hook with ``language: python`` whose
+``additional_dependencies`` name the published distribution at the version
+running, which pre-commit installs from the package index into its own
+environment: no hooks repository or tag has to exist. ``--hook-repo local``
+writes a ``language: system`` hook instead, which runs the ``docsync`` already
+installed (for repositories that pin docsync among their own dependencies).
+Any other value is used as a hooks repository URL at ``rev: v<version>``.
+
+Every form runs ``docsync check --staged`` with ``pass_filenames: false`` and
+``always_run: true``: a commit that only renames or deletes a file must still
+run the hook, and the files that link into it must be checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import DISTRIBUTION, __version__
+from ..errors import DocsyncError
+
+PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+WORKFLOW = ".github/workflows/docsync.yml"
+PACKAGE = "package"
+LOCAL = "local"
+DEFAULT_HOOK_REPO = PACKAGE
+REQUIREMENT = f"{DISTRIBUTION}=={__version__}"
+HOOK_ENTRY = "docsync check --staged"
+
+_REPOS = re.compile(r"^repos[ \t]*:[ \t]*(?P<rest>[^#\n]*?)[ \t]*(?:#.*)?$", re.MULTILINE)
+_ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?P<gap>[ \t]+)\S")
+_HAS_DOCSYNC = re.compile(
+    r"""^[ \t]*(?:-[ \t]+)?(?:id[ \t]*:[ \t]*["']?docsync-(?:check|fix)\b"""
+    r"""|entry[ \t]*:[ \t]*["']?docsync\b)""",
+    re.MULTILINE,
+)
+_COMMENT = "docsync: links, wrapping and the record tree (added by docsync init)"
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """How the ``repos:`` list writes its items: ``<indent>-<gap>repo: …``."""
+
+    indent: str = "  "
+    gap: str = " "
+
+    @property
+    def key(self) -> str:
+        """The indentation of an item's keys (they line up after the dash)."""
+        return self.indent + " " * (1 + len(self.gap))
+
+
+def hook_entry(repo: str, style: _Style = _Style()) -> list[str]:
+    """The lines of the docsync item of ``repos:``."""
+    item, key = f"{style.indent}-{style.gap}", style.key
+    hook = f"{key}  -{style.gap}"
+    inner = key + "  " + " " * (1 + len(style.gap))
+    lines = [f"{style.indent}# {_COMMENT}"]
+    if repo not in (LOCAL, PACKAGE):
+        return [
+            *lines,
+            f"{item}repo: {repo}",
+            f"{key}rev: v{__version__}",
+            f"{key}hooks:",
+            f"{hook}id: docsync-check",
+        ]
+    language = ["language: system"]
+    if repo == PACKAGE:
+        language = ["language: python", f'additional_dependencies: ["{REQUIREMENT}"]']
+    return [
+        *lines,
+        f"{item}repo: local",
+        f"{key}hooks:",
+        f"{hook}id: docsync-check",
+        f"{inner}name: docsync check",
+        f"{inner}entry: {HOOK_ENTRY}",
+        *(f"{inner}{line}" for line in language),
+        f"{inner}pass_filenames: false",
+        f"{inner}always_run: true",
+        f"{inner}require_serial: true",
+    ]
+
+
+def has_docsync_hook(text: str) -> bool:
+    return _HAS_DOCSYNC.search(text) is not None
+
+
+def _block_end(lines: list[str], start: int) -> tuple[int, _Style | None]:
+    """The line after the last item line of the ``repos:`` list at ``start``, and its style."""
+    last, style = start + 1, None
+    for number in range(start + 1, len(lines)):
+        line = lines[number]
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace() and not line.startswith("-"):
+            break  # the next top-level key
+        last = number + 1
+        item = _ITEM.match(line)
+        if style is None and item is not None:
+            style = _Style(item.group("indent"), item.group("gap"))
+    return last, style
+
+
+def with_hook(text: str | None, repo: str) -> str | None:
+    """``.pre-commit-config.yaml`` with the docsync hook added; None when it has one already.
+
+    Raises :class:`DocsyncError` for a ``repos:`` list written in flow style
+    (``repos: [...]``), which cannot be appended to line by line.
+    """
+    if text is None or not text.strip():
+        return "repos:\n" + "\n".join(hook_entry(repo)) + "\n"
+    if has_docsync_hook(text):
+        return None
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    found = _REPOS.search("\n".join(lines))
+    if found is None:
+        lines += ["repos:", *hook_entry(repo)]
+    elif found.group("rest") in ("", "[]"):
+        start = "\n".join(lines)[: found.start()].count("\n")
+        if found.group("rest"):
+            lines[start] = lines[start].replace("[]", "", 1).rstrip()
+        end, style = _block_end(lines, start)
+        lines[end:end] = hook_entry(repo, style or _Style())
+    else:
+        raise DocsyncError(
+            f"{PRE_COMMIT_CONFIG}: 'repos:' is written in flow style; add the docsync hook by hand"
+        )
+    return newline.join(lines) + newline
+
+
+def workflow() -> str:
+    """The GitHub Actions workflow: full history, docsync installed, the gates as annotations."""
+    return f"""# Runs docsync's gates on every push and pull request (written by docsync init).
+name: docsync
+on: [push, pull_request]
+jobs:
+  docsync:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0  # the full history, which docsync migrate dates records from
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - run: pip install "{REQUIREMENT}"
+      - run: docsync check --format github
+"""

@@ -1,0 +1,1 @@
+"""``docsync check`` and ``docsync fix`` as plain functions: results in, no printing."""

@@ -1,0 +1,1 @@
+"""Gate ``links``: its check and its fix."""

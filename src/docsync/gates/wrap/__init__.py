@@ -1,0 +1,1 @@
+"""Gate ``wrap``: its check, its fix, and the counts ``init`` weighs."""

@@ -1,0 +1,148 @@
+"""Gate ``wrap``: prose paragraphs follow the repository's wrap convention.
+
+``wrap = "none"`` wants one physical line per paragraph, a width wants lines
+no wider than that, ``"sentence"`` wants one sentence per line, ``"off"``
+checks nothing. Only paragraph text is checked: headings, tables, code,
+HTML blocks, front matter and definitions are never reported. The analysis
+lives in :mod:`docsync.gates.wrap.fix`, shared with the fixer, so that this gate
+passes exactly when ``docsync fix`` would change nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ...config import Config
+from ...model import Document, Finding
+from ...parse.markdown import parse
+from ...workspace.cache import ResultCache, fingerprint, source_digest
+from ...workspace.load import MARKDOWN_SUFFIXES, Documents, Workspace
+from ...write.writer import FileWrite
+from . import fix as wrapfix
+from .fix import GATE, Violation, fix_document, prose_of, violations
+
+__all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
+
+RULES: dict[str, tuple[str, str]] = {
+    "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
+    "W002": ("line-too-wide", "line of prose wider than the configured width"),
+    "W003": ("sentences-on-one-line", 'more than one sentence on a line under wrap = "sentence"'),
+    "W004": ("sentence-split", 'sentence split across lines under wrap = "sentence"'),
+    "W005": (
+        "unbreakable-line",
+        "line wider than the width with no place to break it (wrap_strict)",
+    ),
+    "W900": ("not-fixed", "paragraph `docsync fix` left alone because a rewrite would be unsafe"),
+}
+
+_FIX = "run `docsync fix`"
+
+
+def _message(violation: Violation, config: Config) -> str:
+    rule = violation.rule
+    if rule == "W001":
+        return (
+            f"paragraph is hard-wrapped over {violation.measured} lines; "
+            f'wrap = "none" wants one line per paragraph: join the lines ({_FIX})'
+        )
+    if rule == "W002":
+        return (
+            f"line is {violation.measured} columns wide, over the limit of {config.wrap}; "
+            f"re-wrap the paragraph ({_FIX})"
+        )
+    if rule == "W003":
+        return f"a second sentence starts on this line; start it on a new line ({_FIX})"
+    if rule == "W004":
+        return f"sentence continues on the next line; join the lines ({_FIX})"
+    return (
+        f"line is {violation.measured} columns wide, over the limit of {config.wrap}, "
+        "with no place to break it (long URL, code span or word); shorten it or use a "
+        "reference link"
+    )
+
+
+def check(doc: Document, config: Config) -> list[Finding]:
+    """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
+    if config.wrap == "off":
+        return []
+    findings: list[Finding] = []
+    for prose in prose_of(doc, config):
+        for violation in violations(doc, prose, config):
+            line, column = doc.position(violation.offset)
+            fixable = violation.rule != "W005"
+            findings.append(
+                Finding(
+                    GATE,
+                    violation.rule,
+                    doc.path,
+                    line,
+                    column,
+                    _message(violation, config),
+                    "docsync fix" if fixable else None,
+                )
+            )
+    return sorted(findings, key=Finding.sort_key)
+
+
+def check_workspace(workspace: Workspace) -> list[Finding]:
+    """:func:`check` on every selected document, through a result cache.
+
+    A document's wrap findings depend on its content and the config alone,
+    so they are cached by the document's content key, under a key for the
+    config and this gate's code: a run on an unchanged tree reads no
+    document at all, and an edit re-checks only the files it touched.
+    """
+    config = workspace.config
+    documents = workspace.documents
+    if config.wrap == "off":
+        return []
+    if not config.cache or not isinstance(documents, Documents):
+        return [f for path in workspace.selected if (doc := documents.get(path)) for f in check(doc, config)]
+    store = ResultCache.open(workspace.git_dir, GATE)
+    run = _run_key(config)
+    known = store.get(run)
+    earlier = known[1] if known is not None else {}
+    keys = documents.content_keys
+    found: dict[str, tuple[Finding, ...]] = {}
+    for path in workspace.selected:
+        key = keys.get(path)
+        if key is None or path not in documents:
+            continue
+        cached = earlier.get(key)
+        found[key] = cached if cached is not None else tuple(check(documents[path], config))
+    if any(key not in earlier for key in found):
+        current = set(keys.values())
+        kept = {key: hit for key, hit in earlier.items() if key in current}
+        store.put(run, (), {**kept, **found})
+    return [f for path in workspace.selected if (key := keys.get(path)) in found for f in found[key]]
+
+
+def _run_key(config: Config) -> str:
+    """What a document's findings depend on besides its content: config and code."""
+    return hashlib.blake2b(
+        f"{source_digest(__file__, wrapfix.__file__)}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+    ).hexdigest()
+
+
+def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+    """``write`` with the paragraphs its edit changed re-wrapped, where they now break the wrap.
+
+    A bare id that became a link, or a longer relative path, can push a line
+    of hard-wrapped prose past the width; such a paragraph is re-wrapped, as
+    ``docsync fix`` would, so that ``docsync check`` passes right after a
+    migration or a move. A paragraph the edit did not change keeps every
+    byte, even when it breaks the convention already: that is the user's
+    business, and re-wrapping it would bury the edit in an unreviewable diff.
+    """
+    if "wrap" not in config.gates or config.wrap == "off":
+        return write
+    if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
+        return write
+    if before is not None and not isinstance(config.wrap, int):
+        return write  # a rewritten reference adds no line end: only a width can be broken
+    after = parse(write.path, write.text, write.newline, write.bom)
+    if not check(after, config):
+        return write
+    unchanged = {p.content for p in before.paragraphs} if before is not None else set()
+    fixed = fix_document(after, config, only=lambda p: p.content not in unchanged)
+    return FileWrite(write.path, fixed.text, write.newline, write.bom)

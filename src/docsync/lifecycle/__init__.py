@@ -1,0 +1,1 @@
+"""``docsync new`` and ``docsync move``: records enter the tree and change state."""

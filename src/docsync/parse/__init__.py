@@ -1,0 +1,1 @@
+"""The parsers: bytes to the document model (markdown-it), GitHub's slugs and rendering, program comments."""

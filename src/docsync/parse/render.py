@@ -1,0 +1,93 @@
+"""What GitHub renders a Markdown file to, for proving a rewrite safe.
+
+GitHub renders Markdown with cmark-gfm (through the ``cmarkgfm`` package
+here, the binding PyPI renders READMEs with), GFM extensions on, and then
+applies rules of its own that the library does not have:
+
+- **alerts**: a block quote whose first line is ``[!NOTE]`` (``TIP``,
+  ``IMPORTANT``, ``WARNING``, ``CAUTION``, any case) alone becomes an alert;
+  with anything else on that line it stays a plain quote;
+- **math**: ``$…$`` and ``$$…$$`` are formulas (read through the document
+  model's math rules, :func:`docsync.parse.markdown.math_signature`);
+- **footnote ids** and every other ``id``/``name`` get the ``user-content-``
+  prefix.
+
+:func:`github_rendering` is the page as a reader sees it, whitespace runs
+outside ``<pre>`` read as one space (a browser does); a re-wrap must leave
+it exactly as it was. :func:`github_structure` is the same page without the
+link targets and text, for rewrites whose whole point is to change a link.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+
+from .markdown import math_signature
+
+__all__ = ["GithubRendering", "github_html", "github_rendering", "github_structure"]
+
+_OPTIONS = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
+
+
+def _cmark(text: str) -> str:
+    html: str = cmarkgfm.github_flavored_markdown_to_html(text, options=_OPTIONS)
+    return html
+
+
+_ALERT = re.compile(
+    r"<blockquote>\n<p>\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|</p>\n)", re.IGNORECASE
+)
+_IDS = re.compile(r'\b(id|name)="(?!user-content-)')
+_FOOTNOTE_HREF = re.compile(r'href="#(fn(?:ref)?-)')
+
+
+def github_html(text: str) -> str:
+    """cmark-gfm's HTML for ``text`` with GitHub's alert and id rules applied."""
+    html = _cmark(text)
+    html = _ALERT.sub(lambda m: f'<blockquote class="markdown-alert-{m.group(1).lower()}">\n<p>', html)
+    html = _IDS.sub(r'\1="user-content-', html)
+    return _FOOTNOTE_HREF.sub(r'href="#user-content-\1', html)
+
+
+@dataclass(frozen=True, slots=True)
+class GithubRendering:
+    """What a reader sees on GitHub: the page's HTML and its formulas."""
+
+    html: str
+    math: tuple[tuple[str, str], ...]
+
+
+_PRE = re.compile(r"(<pre\b.*?</pre>)", re.DOTALL)
+_SPACE = re.compile(r"\s+")
+
+
+def _collapsed(html: str) -> str:
+    """Whitespace runs outside ``<pre>`` as one space, as a browser shows them."""
+    parts = _PRE.split(html)
+    return "".join(part if k % 2 else _SPACE.sub(" ", part) for k, part in enumerate(parts))
+
+
+def github_rendering(text: str) -> GithubRendering:
+    return GithubRendering(_collapsed(github_html(text)).strip(), math_signature(text))
+
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
+_LINK_ATTRS = re.compile(r'\s(?:href|src)="[^"]*"')
+
+
+def github_structure(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The page's elements in order with their attributes, links and link
+    targets left out, and its formulas: what a link rewrite must not change."""
+    tags: list[str] = []
+    depth = 0  # inside how many links: their text is the rewrite's to change
+    for match in _TAG.finditer(github_html(text)):
+        closing, name, attrs = match.groups()
+        if name.lower() == "a":
+            depth = max(0, depth - 1) if closing else depth + 1
+        elif not depth:
+            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs))}>")
+    return tuple(tags), math_signature(text)

@@ -1,0 +1,1 @@
+"""Which findings are reported (selection, suppressions) and how they are rendered."""

@@ -1,0 +1,295 @@
+"""Render findings: text (rich), concise, JSON and JSON lines (schema in
+docs/schema/), GitHub annotations, GitLab Code Quality, SARIF 2.1.0, JUnit XML.
+
+Data goes to stdout; the CLI sends people's messages to stderr.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+from urllib.parse import quote
+
+from rich.console import Console
+from rich.markup import escape
+
+from .. import __version__
+from ..gates.registry import Rule, by_code
+from ..model import Finding
+
+FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
+SCHEMA_VERSION = 1
+"""The version of the JSON and JSON-lines output (docs/schema/); bumped on an incompatible change."""
+
+
+def _record(f: Finding, rules: dict[str, Rule]) -> dict[str, Any]:
+    return {
+        "gate": f.gate,
+        "rule": f.rule,
+        "name": rules[f.rule].name if f.rule in rules else f.rule,
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "message": f.message,
+        "suggestion": f.suggestion,
+        "severity": f.severity.value,
+    }
+
+
+def as_json(files: int, findings: Sequence[Finding]) -> str:
+    rules = by_code()
+    payload = {
+        "version": SCHEMA_VERSION,
+        "files": files,
+        "findings": [_record(f, rules) for f in findings],
+    }
+    return _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
+
+
+# What a file name, link target or link text can carry that would act on the
+# reader's terminal instead of showing: C0 controls (escape sequences, a
+# newline that forges a finding line), DEL, C1 controls (U+009B is a
+# one-character CSI), bidirectional overrides and isolates (which reorder
+# what is shown), and the Unicode line and paragraph separators.
+_WIDE_UNSAFE = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE = re.compile(f"[\x00-\x1f{_WIDE_UNSAFE}]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group(0)
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that could act on a terminal shown as an escape (``\\x1b``)."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+# json.dumps escapes C0 controls inside strings itself; its own newlines are layout.
+_UNSAFE_IN_JSON = re.compile(f"[{_WIDE_UNSAFE}]")
+
+
+_UNSAFE_IN_LINES = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_WIDE_UNSAFE}]|\r(?!\n)")
+
+
+def visible_diff(text: str) -> str:
+    """A diff (or any multi-line text) with the unsafe characters escaped, newlines and tabs kept."""
+    return _UNSAFE_IN_LINES.sub(_escaped, text)
+
+
+_UNSAFE_BUT_BREAKS = re.compile(f"[\x00-\x09\x0b\x0c\x0e-\x1f{_WIDE_UNSAFE}]")
+
+
+def _json_visible(text: str) -> str:
+    """JSON whose strings keep their values but spell the unsafe characters as ``\\uXXXX``."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def as_json_lines(findings: Sequence[Finding]) -> str:
+    """One JSON object per finding, each with the schema version."""
+    rules = by_code()
+    return "".join(
+        json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False) + "\n"
+        for f in findings
+    )
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def as_github(findings: Sequence[Finding]) -> str:
+    """GitHub Actions workflow commands, one annotation per finding."""
+    rules = by_code()
+    lines = []
+    for f in findings:
+        name = rules[f.rule].name if f.rule in rules else f.gate
+        title = f"docsync {f.rule} ({name})"
+        lines.append(
+            f"::{f.severity.value} file={_escape_property(_UNSAFE_BUT_BREAKS.sub(_escaped, f.path))},line={f.line},"
+            f"col={f.column},title={_escape_property(title)}::{_escape_data(_UNSAFE_BUT_BREAKS.sub(_escaped, f.message))}"
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def as_sarif(findings: Sequence[Finding]) -> str:
+    rules = by_code()
+    used = sorted({f.rule for f in findings})
+    driver_rules = [
+        {
+            "id": code,
+            "name": rules[code].name if code in rules else code,
+            "shortDescription": {"text": rules[code].summary if code in rules else code},
+            "helpUri": f"https://github.com/docsync/docsync/blob/main/docs/rules/{rules[code].gate if code in rules else 'files'}.md",
+        }
+        for code in used
+    ]
+    results: list[dict[str, Any]] = [
+        {
+            "ruleId": f.rule,
+            "ruleIndex": used.index(f.rule),
+            "level": "error" if f.severity.value == "error" else "warning",
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": quote(f.path), "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": f.line, "startColumn": f.column},
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "docsync",
+                        "version": __version__,
+                        "informationUri": "https://github.com/docsync/docsync",
+                        "rules": driver_rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"  # ensure_ascii: every unsafe character is \\u-escaped
+
+
+def print_text(
+    console: Console, files: int, findings: Sequence[Finding], summary_line: bool = True
+) -> None:
+    """Findings grouped by file, then the summary line. One print per file:
+    rich's cost is per call, and an adoption run can report thousands. Without
+    colour (a pipe, NO_COLOR) the same text is written directly."""
+    if console.color_system is None and not console.record:
+        _write_plain(console, files, findings, summary_line)
+        return
+    for path, group in groupby(findings, key=lambda f: f.path):
+        lines = [f"[bold]{escape(visible(path))}[/bold]"]
+        lines.extend(
+            f"  {f.line}:{f.column}  [red]{f.rule}[/red]  {escape(visible(f.message))}  [dim]{f.gate}[/dim]"
+            for f in group
+        )
+        console.print("\n".join(lines), soft_wrap=True, highlight=False)
+    if summary_line:
+        console.print(summary(files, findings), highlight=False)
+
+
+def _write_plain(
+    console: Console, files: int, findings: Sequence[Finding], summary_line: bool = True
+) -> None:
+    lines: list[str] = []
+    for path, group in groupby(findings, key=lambda f: f.path):
+        lines.append(visible(path))
+        lines.extend(f"  {f.line}:{f.column}  {f.rule}  {visible(f.message)}  {f.gate}" for f in group)
+    if summary_line:
+        lines.append(summary(files, findings))
+    if not lines:
+        return
+    console.file.write("\n".join(lines) + "\n")
+    console.file.flush()
+
+
+def summary(files: int, findings: Sequence[Finding]) -> str:
+    noun = "file" if files == 1 else "files"
+    if not findings:
+        return f"All clear: {files} Markdown {noun} checked, no findings."
+    per_gate = Counter(f.gate for f in findings)
+    gates = ", ".join(f"{gate}: {count}" for gate, count in sorted(per_gate.items()))
+    touched = len({f.path for f in findings})
+    return (
+        f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {touched} "
+        f"file{'s' if touched != 1 else ''} ({gates}); {files} Markdown {noun} checked."
+    )
+
+
+def _shown(path: str, prefix: str) -> str:
+    """A repository path as seen from the current directory (``prefix``: its relative way to the root)."""
+    if not prefix:
+        return path
+    return posixpath.normpath(posixpath.join(prefix, path))
+
+
+def as_concise(findings: Sequence[Finding], prefix: str = "") -> str:
+    """``path:line:col: CODE message``, one line per finding (paths from the current directory)."""
+    return "".join(
+        visible(f"{_shown(f.path, prefix)}:{f.line}:{f.column}: {f.rule} {f.message}")
+        + "\n"
+        for f in findings
+    )
+
+
+def statistics(findings: Sequence[Finding]) -> str:
+    """Count, code and name of every rule with findings, most frequent first."""
+    rules = by_code()
+    counts = Counter(f.rule for f in findings)
+    width = len(str(max(counts.values(), default=0)))
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return "".join(
+        f"{count:>{width}}  {code}  {rules[code].name if code in rules else code}\n"
+        for code, count in rows
+    )
+
+
+def as_gitlab(findings: Sequence[Finding]) -> str:
+    """GitLab Code Quality: a JSON array of issues with stable fingerprints."""
+    issues = [
+        {
+            "description": f"{f.rule} {f.message}",
+            "check_name": f.rule,
+            "fingerprint": hashlib.sha256(
+                "\0".join((f.rule, f.path, str(f.line), str(f.column), f.message)).encode()
+            ).hexdigest(),
+            "severity": "major" if f.severity.value == "error" else "minor",
+            "location": {"path": f.path, "lines": {"begin": f.line}},
+        }
+        for f in findings
+    ]
+    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_junit(files: int, findings: Sequence[Finding]) -> str:
+    """JUnit XML: one test case per file with findings, one failure per finding."""
+    from xml.sax.saxutils import quoteattr
+
+    def attr(value: str) -> str:
+        return quoteattr(_XML_INVALID.sub("\ufffd", value))
+
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="docsync" tests="{files}" failures="{len(findings)}">',
+        f'  <testsuite name="docsync" tests="{files}" failures="{len(findings)}">',
+    ]
+    for path, group in groupby(findings, key=lambda f: f.path):
+        lines.append(f"    <testcase name={attr(path)} classname={attr(path)}>")
+        lines.extend(
+            f"      <failure type={attr(f.rule)} message={attr(f'{f.line}:{f.column}: {f.rule} {f.message}')}/>"
+            for f in group
+        )
+        lines.append("    </testcase>")
+    lines += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(lines) + "\n"
+
+
+# Characters XML 1.0 cannot hold at all, even escaped.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

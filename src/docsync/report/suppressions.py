@@ -1,0 +1,181 @@
+"""Inline suppressions, as markdownlint and rumdl write them, in HTML comments:
+
+* ``<!-- docsync-disable-next-line L001 W001 -->``: the next line, or the whole
+  paragraph that starts on it (a wrap finding sits on the line where a
+  paragraph breaks, not always its first);
+* ``<!-- docsync-disable-line L001 -->``: its own line;
+* ``<!-- docsync-disable L001 -->`` … ``<!-- docsync-enable L001 -->``: the lines
+  from the first comment to the one before the second (to the end without one);
+* ``<!-- docsync-disable-file W001 -->``: the whole file.
+
+Without codes a comment means every rule; a code may be a prefix (``L``) or a
+gate name (``links``). ``docsync-enable`` without codes ends every open
+``disable``; with codes it ends those codes' ranges, or, inside a ``disable``
+of every rule, turns just those rules back on. Comments inside code (fences,
+indented code, code spans) are text, not suppressions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..gates.registry import SUPPRESSIONS_GATE, UNUSED_SUPPRESSION, Rule, all_rules
+from ..model import BlockKind, Document, Finding, Severity
+
+MARKER = "docsync-"
+_DIRECTIVE = re.compile(
+    r"<!--[ \t]*docsync-(?P<kind>disable-next-line|disable-line|disable-file|disable|enable)"
+    r"(?P<codes>(?:[ \t]+[A-Za-z][A-Za-z0-9]*)*)[ \t]*-->"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    kind: str
+    codes: tuple[str, ...]
+    line: int
+    column: int
+
+    @property
+    def text(self) -> str:
+        return " ".join([f"docsync-{self.kind}", *self.codes])
+
+
+@dataclass(frozen=True, slots=True)
+class _Range:
+    """Lines ``first``..``last`` where ``code`` (None: every rule) is off, bar ``exceptions``."""
+
+    directive: Directive
+    code: str | None
+    first: int
+    last: int
+    exceptions: tuple[tuple[str, int], ...] = ()
+
+
+def _names(code: str, rule: Rule) -> bool:
+    return code.lower() == rule.gate or rule.code.startswith(code.upper())
+
+
+def _in_code(doc: Document, line: int, offset: int) -> bool:
+    for block in doc.blocks:
+        if block.kind in (BlockKind.FENCE, BlockKind.CODE) and block.lines.first <= line <= block.lines.last:
+            return True
+    return any(span.contains(offset) for span in doc.code_spans)
+
+
+def directives(doc: Document) -> tuple[Directive, ...]:
+    if MARKER not in doc.text:
+        return ()
+    found: list[Directive] = []
+    for match in _DIRECTIVE.finditer(doc.text):
+        line, column = doc.position(match.start())
+        if not _in_code(doc, line, match.start()):
+            found.append(Directive(match["kind"], tuple(match["codes"].split()), line, column))
+    return tuple(found)
+
+
+def _next_lines(doc: Document, line: int) -> tuple[int, int]:
+    """The line after ``line``, or the paragraph that starts there."""
+    for paragraph in doc.paragraphs:
+        if paragraph.lines.first == line + 1:
+            return paragraph.lines.first, paragraph.lines.last
+    return line + 1, line + 1
+
+
+def _ranges(doc: Document, found: Sequence[Directive]) -> list[_Range]:
+    last_line = doc.line_count
+    done: list[_Range] = []
+    open_: list[_Range] = []
+    for d in found:
+        if d.kind == "disable-file":
+            done += [_Range(d, c, 1, last_line) for c in d.codes or (None,)]
+        elif d.kind == "disable-line":
+            done += [_Range(d, c, d.line, d.line) for c in d.codes or (None,)]
+        elif d.kind == "disable-next-line":
+            first, last = _next_lines(doc, d.line)
+            done += [_Range(d, c, first, last) for c in d.codes or (None,)]
+        elif d.kind == "disable":
+            open_ += [_Range(d, c, d.line, last_line) for c in d.codes or (None,)]
+        else:
+            open_ = _enable(open_, d, done)
+    return done + open_
+
+
+def _enable(open_: list[_Range], d: Directive, done: list[_Range]) -> list[_Range]:
+    still: list[_Range] = []
+    for r in open_:
+        if _ends(r, d):
+            done.append(_Range(r.directive, r.code, r.first, d.line - 1, r.exceptions))
+        elif r.code is None:
+            extra = tuple((c, d.line) for c in d.codes)
+            still.append(_Range(r.directive, None, r.first, r.last, r.exceptions + extra))
+        else:
+            still.append(r)
+    return still
+
+
+def _ends(r: _Range, enable: Directive) -> bool:
+    """Whether ``enable`` closes ``r``: it names no codes, or a code of ``r``'s."""
+    if not enable.codes:
+        return True
+    code = r.code
+    return code is not None and any(
+        code.upper().startswith(c.upper()) or code.lower() == c.lower() for c in enable.codes
+    )
+
+
+def _covers(r: _Range, rule: Rule, line: int) -> bool:
+    if not r.first <= line <= r.last:
+        return False
+    if r.code is not None:
+        return _names(r.code, rule)
+    return not any(_names(code, rule) and since <= line for code, since in r.exceptions)
+
+
+@dataclass
+class FileSuppressions:
+    """The suppressions of one document, and which of them silenced something."""
+
+    found: tuple[Directive, ...]
+    ranges: list[_Range]
+    used: set[tuple[Directive, str | None]] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, doc: Document) -> FileSuppressions:
+        found = directives(doc)
+        return cls(found, _ranges(doc, found) if found else [])
+
+    def silences(self, rule: Rule, line: int) -> bool:
+        hit = False
+        for r in self.ranges:
+            if _covers(r, rule, line):
+                self.used.add((r.directive, r.code))
+                hit = True
+        return hit
+
+    def unused(self, path: str, ran: Iterable[str], every_gate: bool) -> Iterator[Finding]:
+        """S001 for each directive (or code of one) that silenced nothing, among the
+        codes of the gates that ran (a directive without codes: only when all ran)."""
+        gates = set(ran)
+        for d in self.found:
+            if d.kind == "enable":
+                continue
+            idle = [c for c in d.codes or (None,) if (d, c) not in self.used]
+            idle = [c for c in idle if (every_gate if c is None else _gate_ran(c, gates))]
+            if idle and (d.codes or every_gate):
+                shown = " ".join(c for c in idle if c) or "(every rule)"
+                yield Finding(
+                    SUPPRESSIONS_GATE,
+                    UNUSED_SUPPRESSION,
+                    path,
+                    d.line,
+                    d.column,
+                    f"'{d.text}' silences no finding for {shown}; remove it",
+                    severity=Severity.WARNING,
+                )
+
+
+def _gate_ran(code: str, gates: set[str]) -> bool:
+    return any(_names(code, rule) and rule.gate in gates for rule in all_rules())

@@ -1,0 +1,1 @@
+"""What docsync reads from git: tracked files, changes, and the history records were dated by."""

@@ -1,0 +1,525 @@
+"""Everything docsync reads from git. The only module that imports GitPython.
+
+Plain data goes out: repository paths, what the index tracks, and (in
+:mod:`docsync.repository.history`'s terms) the history of files. Nothing here knows
+Markdown.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+
+# GitPython raises ImportError at import when git is not on PATH; docsync
+# says so in one line instead (open_repo), so the import must not fail.
+os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
+
+import git
+
+from ..errors import GitError
+from ..write import writer
+from .history import UNSHALLOW_FIX, CommitChanges, FileChange
+
+SYMLINK_MODE = "120000"
+GITLINK_MODE = "160000"
+
+
+@dataclass(frozen=True, slots=True)
+class RepoPaths:
+    root: Path
+    git_dir: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What the index tracks (path → mode) and untracked files git does not ignore."""
+
+    tracked: dict[str, str]
+    untracked: frozenset[str]
+
+    def is_symlink(self, path: str) -> bool:
+        return self.tracked.get(path) == SYMLINK_MODE
+
+
+def blob_reader(root: Path) -> Callable[[str], bytes | None]:
+    """The content of a blob by id, through git's persistent cat-file process; None if missing."""
+    odb = open_repo(root).odb
+
+    def read(blob: str) -> bytes | None:
+        try:
+            data: bytes = odb.stream(bytes.fromhex(blob)).read()
+        except (ValueError, OSError, git.exc.GitError, KeyError):
+            return None
+        return data
+
+    return read
+
+
+def open_repo(start: Path) -> git.Repo:
+    if shutil.which(str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")) is None:
+        raise GitError("git is not installed or not on PATH; install git, then run docsync again")
+    try:
+        repo = git.Repo(start, search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise GitError(f"not inside a git repository: {start}") from None
+    except git.GitCommandNotFound:
+        raise GitError("git is not installed or not on PATH") from None
+    if repo.bare or repo.working_tree_dir is None:
+        raise GitError(f"{start} is a bare repository; docsync needs a working tree")
+    return repo
+
+
+def find_repo(start: Path) -> RepoPaths:
+    """The work tree root and git directory of the repository holding ``start``."""
+    repo = open_repo(start)
+    assert repo.working_tree_dir is not None
+    return RepoPaths(Path(repo.working_tree_dir).resolve(), Path(repo.git_dir).resolve())
+
+
+def _z_list(output: str) -> list[str]:
+    return [item for item in output.split("\0") if item]
+
+
+def list_files(root: Path) -> Listing:
+    """Tracked paths with their modes, and untracked non-ignored paths."""
+    repo = open_repo(root)
+    try:
+        staged = repo.git.ls_files("-s", "-z", "--full-name")
+        others = repo.git.ls_files("-o", "--exclude-standard", "-z", "--full-name")
+    except git.GitCommandError as exc:
+        raise GitError(f"git ls-files failed: {exc.stderr.strip()}") from None
+    tracked: dict[str, str] = {}
+    for entry in _z_list(staged):
+        meta, _, path = entry.partition("\t")
+        mode = meta.split(" ", 1)[0]
+        if mode != GITLINK_MODE:
+            tracked[path] = mode
+    return Listing(tracked, frozenset(_z_list(others)))
+
+
+def changed_files(root: Path, rev: str | None) -> frozenset[str]:
+    """Files changed between ``rev`` (default: merge base with the default branch) and the work tree."""
+    repo = open_repo(root)
+    try:
+        if rev is None:
+            rev = _default_base(repo)
+        diff = repo.git.diff("--name-only", "-z", "--no-renames", rev)
+        others = repo.git.ls_files("-o", "--exclude-standard", "-z", "--full-name")
+    except git.GitCommandError as exc:
+        raise GitError(f"cannot diff against {rev!r}: {exc.stderr.strip()}") from None
+    return frozenset(_z_list(diff)) | frozenset(_z_list(others))
+
+
+def staged_changes(root: Path) -> frozenset[str]:
+    """Paths the index changes against HEAD: both sides of a staged rename, deletes too."""
+    repo = open_repo(root)
+    try:
+        diff = repo.git.diff("--cached", "--name-only", "-z", "--no-renames")
+    except git.GitCommandError as exc:
+        raise GitError(f"cannot read the staged changes: {exc.stderr.strip()}") from None
+    return frozenset(_z_list(diff))
+
+
+def _default_base(repo: git.Repo) -> str:
+    for candidate in ("origin/HEAD", "origin/main", "origin/master", "main", "master"):
+        try:
+            return str(repo.git.merge_base("HEAD", candidate)).strip()
+        except git.GitCommandError:
+            continue
+    return "HEAD"
+
+
+def head_commit(root: Path) -> str | None:
+    repo = open_repo(root)
+    try:
+        return repo.head.commit.hexsha
+    except ValueError:
+        return None
+
+
+# History: one `git log` over every commit reachable from HEAD, then one
+# `git diff-tree --stdin` for the merges, against each of their parents.
+# `git log -m` cannot give merges' diffs: it omits a parent's block when that
+# diff is empty, so the blocks cannot be told apart. Only flags that git 2.25
+# knows are used.
+
+_RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
+_LOG_FORMAT = "--format=%H %P%x00%ai"
+_LOG_OPTIONS = (
+    *_RAW_DIFF,
+    "--topo-order",
+    "--root",
+    "--no-color",
+    "--no-notes",
+    "--no-show-signature",
+)
+_RENAME_LIMIT_WARNING = "diff.renameLimit"
+
+
+def is_shallow(root: Path) -> bool:
+    """Whether the repository holding ``root`` is a shallow clone."""
+    return _is_shallow(open_repo(root))
+
+
+HISTORY = "Reading git history"
+
+
+def read_history(
+    root: Path, progress: Callable[[str, int, int], None] | None = None
+) -> list[CommitChanges]:
+    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
+
+    Raises :class:`GitError` for a shallow clone, or when git skipped rename
+    detection, since either would date records wrongly. ``progress`` hears
+    (:data:`HISTORY`, commits read, commits in all); counting them costs one
+    more git command, so it runs only when someone listens.
+    """
+    repo = open_repo(root)
+    if _is_shallow(repo):
+        raise GitError(
+            f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
+            f"back to when records were first proposed; {UNSHALLOW_FIX}"
+        )
+    try:
+        tokens = _stream_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--")
+        history = _parse_log(tokens, _commit_counter(repo, progress))
+    except GitError:
+        if not repo.head.is_valid():
+            return []
+        raise
+    merges = [
+        (commit.sha, parent)
+        for commit in history
+        if len(commit.parents) > 1
+        for parent in commit.parents
+    ]
+    if not merges:
+        return history
+    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
+    output = _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines)
+    diffs = _parse_merge_diffs(iter(output.split("\0")), merges)
+    return [_with_merge_diffs(commit, diffs) for commit in history]
+
+
+def _with_merge_diffs(
+    commit: CommitChanges, diffs: dict[str, tuple[tuple[FileChange, ...], ...]]
+) -> CommitChanges:
+    if len(commit.parents) < 2:
+        return commit
+    first, *others = diffs[commit.sha]
+    return replace(commit, changes=first, merge_changes=tuple(others))
+
+
+def _is_shallow(repo: git.Repo) -> bool:
+    """What `git rev-parse --is-shallow-repository` checks, without starting git."""
+    return Path(repo.common_dir, "shallow").is_file()
+
+
+def _run_git(repo: git.Repo, command: str, *args: str, stdin: str) -> str:
+    """Run one git command with ``stdin`` as its input; all its output at once."""
+    try:
+        with tempfile.TemporaryFile() as feed:
+            feed.write(stdin.encode())
+            feed.seek(0)
+            run = getattr(repo.git, command.replace("-", "_"))
+            _, out, err = run(
+                *args, istream=feed, with_extended_output=True, strip_newline_in_stdout=False
+            )
+    except git.GitCommandError as exc:
+        raise GitError(f"git {command} failed: {str(exc.stderr).strip()}") from None
+    _check_warnings(str(err))
+    return str(out)
+
+
+def _stream_git(repo: git.Repo, command: str, *args: str) -> Iterator[str]:
+    """The NUL-separated fields of a git command's output, as git writes them.
+
+    Parsing while git still computes diffs keeps both cores busy.
+    """
+    process = getattr(repo.git, command.replace("-", "_"))(*args, as_process=True)
+    stdout, stderr = process.proc.stdout, process.proc.stderr
+    rest = b""
+    while chunk := stdout.read1(1 << 16):
+        done, separator, rest = (rest + chunk).rpartition(b"\0")
+        if separator:
+            yield from done.decode("utf-8", "surrogateescape").split("\0")
+    if rest:
+        yield rest.decode("utf-8", "surrogateescape")
+    err = stderr.read().decode("utf-8", "replace")
+    try:
+        process.wait(stderr=err)
+    except git.GitCommandError:
+        failed = GitError(f"git {command} failed: {err.strip()}")
+        raise _missing_object(repo, err) or failed from None
+    _check_warnings(err)
+
+
+_MISSING_OBJECT = re.compile(
+    r"(?:unable to read|missing blob|bad object|could not read|missing object)\s+([0-9a-f]{40,64})"
+)
+
+
+def _missing_object(repo: git.Repo, stderr: str) -> GitError | None:
+    """A missing object named, with what it means: a partial clone or a mirror without it."""
+    found = _MISSING_OBJECT.search(stderr)
+    if found is None:
+        return None
+    partial = bool(repo.git.config("--get", "extensions.partialClone", with_exceptions=False))
+    what = (
+        "this is a partial clone, which fetches objects on demand and could not fetch it"
+        if partial
+        else "this clone lacks it (a partial clone, or a mirror without large objects)"
+    )
+    return GitError(
+        f"git object {found.group(1)} is missing from {repo.working_tree_dir}: {what}, so "
+        "renames cannot be detected and records cannot be dated; fetch it (`git fetch "
+        "--refetch origin` fetches every object), or migrate from a full clone"
+    )
+
+
+def _check_warnings(stderr: str) -> None:
+    """Skipped rename detection would date moved records by their move: an error, not a warning."""
+    if _RENAME_LIMIT_WARNING in stderr:
+        advice = " ".join(line.removeprefix("warning: ") for line in stderr.splitlines())
+        raise GitError(
+            f"git skipped rename detection, so moved records would be dated by their move: "
+            f"{advice} (`git config diff.renameLimit <N>`)"
+        )
+
+
+def _commit_counter(
+    repo: git.Repo, progress: Callable[[str, int, int], None] | None
+) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    try:
+        total = int(repo.git.rev_list("--count", "HEAD"))
+    except (git.GitCommandError, ValueError):
+        return None
+
+    def seen(done: int) -> None:
+        if done % 250 == 0 or done == total:
+            progress(HISTORY, done, total)
+
+    return seen
+
+
+def _parse_log(
+    tokens: Iterator[str], seen: Callable[[int], None] | None = None
+) -> list[CommitChanges]:
+    commits: list[CommitChanges] = []
+    header = next(tokens, None)
+    while header is not None:
+        if not header.strip():
+            header = next(tokens, None)
+            continue
+        sha, *parents = header.split()
+        stamp = next(tokens)
+        changes, header = _parse_raw(tokens)
+        if commits and commits[-1].sha == sha:
+            continue  # another block of a merge's diffs; diff-tree's diffs replace them
+        day = date.fromisoformat(stamp[:10])
+        commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
+        if seen is not None:
+            seen(len(commits))
+    return commits
+
+
+def _parse_merge_diffs(
+    tokens: Iterator[str], merges: list[tuple[str, str]]
+) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+    """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
+    found: dict[str, list[tuple[FileChange, ...]]] = {}
+    header = next(tokens, None)
+    for sha, _parent in merges:
+        if header is None or header.strip() != sha:
+            raise GitError(f"unexpected output from git diff-tree for merge {sha}")
+        changes, header = _parse_raw(tokens)
+        found.setdefault(sha, []).append(changes)
+    return {sha: tuple(diffs) for sha, diffs in found.items()}
+
+
+def _parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | None]:
+    """Raw diff entries (``:mode mode blob blob status\\0path[\\0path]``), and the token after them."""
+    changes: list[FileChange] = []
+    for token in tokens:
+        meta = token.lstrip("\n")
+        if not meta.startswith(":"):
+            return tuple(changes), meta
+        fields = meta.split(" ")
+        blob, status = fields[3], fields[4][0]
+        if status == "R":
+            old = next(tokens)
+            changes.append(FileChange("R", next(tokens), old, blob))
+        elif status == "C":
+            next(tokens)
+            changes.append(FileChange("A", next(tokens), None, blob))
+        elif status == "D":
+            changes.append(FileChange("D", next(tokens), None, fields[2]))
+        else:
+            changes.append(FileChange("A" if status == "A" else "M", next(tokens), None, blob))
+    return tuple(changes), None
+
+
+# --------------------------------------------------------------------------- writing (migrate --apply)
+# The only git commands that change a repository; each is a mutation point
+# (docsync.write.writer). They run inside a docsync.write.transaction.Transaction, which
+# records HEAD, the index and every touched file first and restores them on
+# any failure.
+
+
+def _git(root: Path, *args: str) -> str:
+    repo = open_repo(root)
+    try:
+        return str(repo.git.execute(["git", *args], with_extended_output=False))
+    except git.GitCommandError as exc:
+        raise GitError(f"git {args[0]} failed: {_first_line(str(exc.stderr))}") from None
+
+
+def _first_line(stderr: str) -> str:
+    """git's message without its ``hint:`` lines and the quoting GitPython adds."""
+    text = stderr.strip().removeprefix("stderr:").strip().strip("'").strip()
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("hint:")]
+    return lines[0].strip() if lines else "no message"
+
+
+def _mutating(root: Path, *args: str) -> str:
+    """A git command that changes the repository: a mutation the fault tests can fail."""
+    writer.mutation_point("git", root)
+    return _git(root, *args)
+
+
+def dirty_files(root: Path) -> list[str]:
+    """Tracked files with uncommitted changes (staged or not)."""
+    output = _git(root, "status", "--porcelain", "-z", "--untracked-files=no")
+    return [entry[3:] for entry in _z_list(output) if len(entry) > 3 and entry[2] == " "]
+
+
+def is_ancestor(root: Path, commit: str) -> bool:
+    """Whether ``commit`` is HEAD or one of its ancestors."""
+    repo = open_repo(root)
+    try:
+        repo.git.merge_base("--is-ancestor", commit, "HEAD")
+    except git.GitCommandError:
+        return False
+    return True
+
+
+_BATCH = 200  # paths per git command, well under any command-line length limit
+
+
+def _batches(paths: list[str]) -> list[list[str]]:
+    return [paths[i : i + _BATCH] for i in range(0, len(paths), _BATCH)]
+
+
+def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
+    """What ``git mv`` does for each (old, new), in a few git commands instead of one per file.
+
+    The files are renamed on disk through the guarded writer (a symlink moves
+    as a symlink), the old paths leave the index and the new ones enter it
+    with the same content, so the next commit records pure renames that
+    ``git log --follow`` follows.
+    """
+    writer.preflight(root, [], moves)
+    for old, new in moves:
+        writer.rename(root, old, new)
+    for batch in _batches([old for old, _ in moves]):
+        _mutating(root, "rm", "-q", "--cached", "--", *batch)
+    stage(root, [new for _, new in moves])
+
+
+def remove_files(root: Path, paths: list[str]) -> None:
+    writer.preflight(root, [], removals=paths)
+    for batch in _batches(paths):
+        _mutating(root, "rm", "-q", "--", *batch)
+
+
+def ignored(root: Path, paths: list[str]) -> list[str]:
+    """The paths among ``paths`` that a ``.gitignore`` (or the exclude file) ignores."""
+    if not paths:
+        return []
+    repo = open_repo(root)
+    with tempfile.TemporaryFile() as feed:
+        feed.write("\0".join(paths).encode() + b"\0")
+        feed.seek(0)
+        try:
+            out = repo.git.check_ignore("-z", "--stdin", istream=feed)
+        except git.GitCommandError as exc:
+            if exc.status == 1:  # none ignored
+                return []
+            raise GitError(f"git check-ignore failed: {_first_line(str(exc.stderr))}") from None
+    return _z_list(str(out))
+
+
+def stage(root: Path, paths: list[str]) -> list[str]:
+    """``git add`` the paths; ignored ones deliberately (``-f``). Returns those."""
+    forced = ignored(root, paths)
+    plain = [p for p in paths if p not in set(forced)]
+    for batch in _batches(plain):
+        _mutating(root, "add", "-A", "--", *batch)
+    for batch in _batches(forced):
+        _mutating(root, "add", "-A", "-f", "--", *batch)
+    return forced
+
+
+def refuse_sparse(root: Path, what: str) -> None:
+    """A sparse checkout hides files a rewrite must reach: refuse before any change."""
+    repo = open_repo(root)
+    try:
+        sparse = repo.git.config("--bool", "core.sparseCheckout").strip() == "true"
+    except git.GitCommandError:
+        sparse = False
+    if sparse:
+        raise GitError(
+            f"this is a sparse checkout, and {what} must rewrite files outside its cone; "
+            "run `git sparse-checkout disable` first (re-enable it afterwards)"
+        )
+
+
+def staged_files(root: Path) -> list[str]:
+    """Paths whose staged content differs from HEAD."""
+    return _z_list(_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames"))
+
+
+def commit_index(root: Path, message: str) -> str:
+    """Commit what is staged; returns the new HEAD.
+
+    Hooks are skipped: the pure-move commit has links that only the next
+    commit fixes, and a hook must not change what is committed.
+    """
+    _mutating(root, "commit", "-q", "--no-verify", "-m", message)
+    return _git(root, "rev-parse", "HEAD").strip()
+
+
+def index_file(root: Path) -> Path:
+    """The index file of the work tree at ``root``."""
+    return root / _git(root, "rev-parse", "--git-path", "index").strip()
+
+
+def set_head(root: Path, head: str | None) -> None:
+    """Point HEAD (its branch) back at ``head``; None: back to an unborn branch."""
+    now = head_commit(root)
+    if now == head:
+        return
+    if head is None:
+        _mutating(root, "update-ref", "-d", "HEAD")
+    else:
+        _mutating(root, "update-ref", "-m", "docsync: roll back", "HEAD", head)
+
+
+def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by id, through git's object database (one cat-file process)."""
+    repo = open_repo(root)
+    found: dict[str, bytes] = {}
+    for sha in dict.fromkeys(shas):
+        try:
+            found[sha] = repo.odb.stream(bytes.fromhex(sha)).read()
+        except (ValueError, git.BadName, git.BadObject):
+            continue
+    return found

@@ -1,0 +1,1 @@
+"""Rewriting references when files move: links, fragments and bare ids."""

@@ -1,0 +1,466 @@
+"""A content-keyed cache of parsed documents under ``<git dir>/docsync/``.
+
+The key is a hash of docsync's version, the file's path and its bytes, so
+an edited file, a renamed file or a new docsync version misses the cache.
+
+The cache is one pickle file: a header and, per key, the document pickled
+on its own (what a parse worker sends back anyway, so a cold run stores its
+results without pickling them again, and a run unpickles only the documents
+it asks for).
+
+The cache is never trusted. The file is read with an unpickler that
+constructs nothing at all (the header and entries are plain strings, ints,
+bytes, tuples and dicts), and each document with one that only constructs
+docsync's frozen model classes. A file that fails to load for any reason
+(corrupt, truncated, written by another docsync version or model layout, or
+holding anything else) is ignored and rebuilt; an entry that fails to load
+is parsed again.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import dataclasses
+import functools
+import hashlib
+import io
+import pickle
+from collections.abc import Callable
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+from .. import __version__, model
+from ..parse.markdown import PARSER_VERSIONS
+
+_MAGIC = "docsync-parse-cache"
+_FORMAT = 2
+# An entry no run has used for this many saves (an old version of an edited
+# file, a deleted file) is dropped, so the file does not grow without bound.
+_KEEP_UNUSED_SAVES = 3
+_MODEL_CLASSES = (
+    model.Span,
+    model.LineSpan,
+    model.Link,
+    model.Definition,
+    model.Heading,
+    model.Anchor,
+    model.Block,
+    model.Paragraph,
+    model.Document,
+    model.Finding,
+)
+_ALLOWED = {
+    ("docsync.model", "LinkKind"),
+    ("docsync.model", "BlockKind"),
+    ("docsync.model", "Severity"),
+    ("builtins", "frozenset"),
+    ("builtins", "set"),
+}
+
+
+def _layout() -> str:
+    """The model's field layout: a document pickled under another layout is not loaded."""
+    return ";".join(
+        f"{cls.__name__}({','.join(f.name for f in dataclasses.fields(cls))})"
+        for cls in _MODEL_CLASSES
+    )
+
+
+@functools.cache
+def fingerprint() -> str:
+    """docsync's version, the model's layout, the parser's source and the
+    versions of the Markdown libraries under it.
+
+    The source is there for development: an edited parser in an editable
+    install must not be served documents its old self parsed. The library
+    versions because upgrading markdown-it-py alone can change a parse.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(PARSER_VERSIONS.encode())
+    for name in ("parse/markdown.py", "parse/slugs.py", "model.py"):
+        try:
+            digest.update((Path(__file__).parents[1] / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return f"{__version__}|{_layout()}|{digest.hexdigest()}"
+
+
+# --------------------------------------------------------------------------- one document
+
+
+def _builder(cls: type) -> Callable[..., Any]:
+    """A function that makes an instance of a frozen slots dataclass from its field values.
+
+    Unpickling half a million small model objects is most of a warm run, and
+    the dataclass's own ``__init__`` (``object.__setattr__`` per field,
+    because the class is frozen) is most of that. Writing the slots through
+    their descriptors does the same thing in half the time. Generated like
+    dataclasses generates ``__init__``, one straight-line function per class.
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    if hasattr(cls, "__post_init__"):
+        return cls  # it has work of its own to do: let the constructor do it
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = ["    self = _new(_cls)"]
+    for i, name in enumerate(names):
+        namespace[f"_set{i}"] = cls.__dict__[name].__set__
+        lines.append(f"    _set{i}(self, a{i})")
+    name = f"_build_{cls.__name__}"
+    params = ", ".join(f"a{i}" for i in range(len(names)))
+    exec(f"def {name}({params}):\n" + "\n".join(lines) + "\n    return self\n", namespace)
+    built: Callable[..., Any] = namespace[name]
+    built.__module__ = __name__
+    globals()[name] = built  # pickle names it by module and qualified name
+    return built
+
+
+_BUILDERS: dict[type, Callable[..., Any]] = {cls: _builder(cls) for cls in _MODEL_CLASSES}
+_ALLOWED |= {(build.__module__, build.__qualname__) for build in _BUILDERS.values()}
+
+
+def _by_constructor(cls: type) -> Callable[[Any], tuple[Any, tuple[Any, ...]]]:
+    """Pickle a frozen dataclass as its builder called with its field values.
+
+    The dataclass default goes through ``__getstate__``/``__setstate__``,
+    which call ``dataclasses.fields`` per object: several times slower both
+    ways. What loading may call is still only a builder of a model class.
+    """
+    build = _BUILDERS[cls]
+    values = attrgetter(*[f.name for f in dataclasses.fields(cls)])
+    if len(dataclasses.fields(cls)) == 1:
+        return lambda obj: (build, (values(obj),))
+    return lambda obj: (build, values(obj))
+
+
+_DISPATCH: dict[type, Callable[[Any], Any]] = {
+    **copyreg.dispatch_table,
+    **{cls: _by_constructor(cls) for cls in _MODEL_CLASSES},
+}
+
+
+class _Pickler(pickle.Pickler):
+    dispatch_table = _DISPATCH
+
+
+def dumps(document: model.Document) -> bytes:
+    """One document as bytes, for the cache and for sending between processes."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(document)
+    return buffer.getvalue()
+
+
+class _ModelUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"refusing {module}.{name}")
+        return super().find_class(module, name)
+
+
+class _DataUnpickler(pickle.Unpickler):
+    """Builtin containers and scalars only: the cache file's outer layer."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"refusing {module}.{name}")
+
+
+def loads(blob: bytes) -> model.Document | None:
+    """A document from :func:`dumps`'s bytes; None for anything else."""
+    try:
+        document = _ModelUnpickler(io.BytesIO(blob)).load()
+    except Exception:  # corrupt or foreign: not a document
+        return None
+    return document if isinstance(document, model.Document) else None
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+def _key(path: str, data: bytes) -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(__version__.encode())
+    digest.update(b"\0" + path.encode() + b"\0")
+    digest.update(data)
+    return digest.hexdigest()
+
+
+class ParseCache:
+    """Documents by key; ``put`` what was parsed, ``save`` once at the end."""
+
+    def __init__(
+        self, file: Path | None, entries: dict[str, tuple[int, bytes]], saves: int
+    ) -> None:
+        self._file = file
+        self._entries = entries
+        self._saves = saves
+        self._used: dict[str, bytes | model.Document] = {}
+        self._dirty = False
+
+    key = staticmethod(_key)
+
+    def get(self, key: str, path: str) -> model.Document | None:
+        blob = self.get_blob(key)
+        document = loads(blob) if blob is not None else None
+        return document if document is not None and document.path == path else None
+
+    def get_blob(self, key: str) -> bytes | None:
+        """The entry's bytes, not yet unpickled: :func:`loads` them when needed."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._used[key] = entry[1]
+        return entry[1]
+
+    def put(self, key: str, document: model.Document, blob: bytes | None = None) -> None:
+        """Remember a parsed document; ``blob`` is its :func:`dumps` when already made."""
+        if self._file is None:
+            return
+        self._used[key] = document if blob is None else blob
+        self._dirty = True
+
+    def put_blob(self, key: str, blob: bytes) -> None:
+        """Remember a document by its :func:`dumps` alone (a parse worker's)."""
+        if self._file is None:
+            return
+        self._used[key] = blob
+        self._dirty = True
+
+    def save(self) -> None:
+        if self._file is None or not self._dirty:
+            return
+        saves = self._saves + 1
+        entries = {
+            key: entry
+            for key, entry in self._entries.items()
+            if saves - entry[0] <= _KEEP_UNUSED_SAVES and key not in self._used
+        }
+        for key, value in self._used.items():
+            entries[key] = (saves, value if isinstance(value, bytes) else dumps(value))
+        payload = {
+            "magic": _MAGIC,
+            "format": _FORMAT,
+            "fingerprint": fingerprint(),
+            "saves": saves,
+            "entries": entries,
+        }
+        _write(self._file, payload)
+
+
+def _write(file: Path, payload: object) -> None:
+    """Pickle ``payload`` to replace ``file`` atomically (through the guarded
+    writer); a cache that cannot be written only costs speed. Streamed: one
+    30 MB ``bytes`` first is slower."""
+    from ..write.writer import write_cache
+
+    try:
+        write_cache(file, lambda handle: pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        return
+
+
+def disabled() -> ParseCache:
+    return ParseCache(None, {}, 0)
+
+
+def cache_file(git_dir: Path) -> Path:
+    return git_dir / "docsync" / "parse-cache.pickle"
+
+
+def open_cache(git_dir: Path) -> ParseCache:
+    file = cache_file(git_dir)
+    entries, saves = _load(file)
+    return ParseCache(file, entries, saves)
+
+
+def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
+    try:
+        with open(file, "rb") as handle:
+            payload = _DataUnpickler(handle).load()
+    except Exception:  # any failure means: not our cache, rebuild it
+        return {}, 0
+    if (
+        not isinstance(payload, dict)
+        or payload.get("magic") != _MAGIC
+        or payload.get("format") != _FORMAT
+        or payload.get("fingerprint") != fingerprint()
+        or not isinstance(payload.get("saves"), int)
+        or not isinstance(payload.get("entries"), dict)
+    ):
+        return {}, 0
+    entries: dict[str, tuple[int, bytes]] = {
+        key: entry
+        for key, entry in payload["entries"].items()
+        if isinstance(key, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[0], int)
+        and isinstance(entry[1], bytes)
+    }
+    return entries, payload["saves"]
+
+
+# --------------------------------------------------------------------------- gate results
+
+_RESULTS_MAGIC = "docsync-gate-results"
+_RESULTS_KEPT = 4  # runs whose results are kept, newest first
+
+
+Dependencies = tuple[tuple[str, str | None], ...]
+"""Files a gate read beyond the run's own inputs: (path, digest of its bytes or None)."""
+
+
+class ResultCache:
+    """A gate's findings per document for one exact set of inputs (the run key).
+
+    Same distrust as the parse cache: plain data outside, findings unpickled
+    only as docsync's own ``Finding``, anything else ignored.
+    """
+
+    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, bytes]]) -> None:
+        self._file = file
+        self._runs = runs
+
+    @classmethod
+    def open(cls, git_dir: Path, gate: str) -> ResultCache:
+        file = git_dir / "docsync" / f"{gate}-results.pickle"
+        return cls(file, _load_runs(file))
+
+    def get(self, run: str) -> tuple[Dependencies, dict[str, tuple[model.Finding, ...]]] | None:
+        entry = self._runs.get(run)
+        if entry is None:
+            return None
+        dependencies, blob = entry
+        try:
+            findings = _ModelUnpickler(io.BytesIO(blob)).load()
+        except Exception:  # corrupt or foreign: recompute
+            return None
+        if not isinstance(findings, dict) or not all(
+            isinstance(path, str)
+            and isinstance(found, tuple)
+            and all(isinstance(f, model.Finding) for f in found)
+            for path, found in findings.items()
+        ):
+            return None
+        return dependencies, findings
+
+    def put(
+        self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
+    ) -> None:
+        buffer = io.BytesIO()
+        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
+        kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
+        self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
+        payload = {"magic": _RESULTS_MAGIC, "fingerprint": fingerprint(), "runs": self._runs}
+        _write(self._file, payload)
+
+
+def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
+    try:
+        with open(file, "rb") as handle:
+            payload = _DataUnpickler(handle).load()
+    except Exception:  # any failure means: not ours, start afresh
+        return {}
+    if (
+        not isinstance(payload, dict)
+        or payload.get("magic") != _RESULTS_MAGIC
+        or payload.get("fingerprint") != fingerprint()
+        or not isinstance(payload.get("runs"), dict)
+    ):
+        return {}
+    return {
+        run: entry
+        for run, entry in payload["runs"].items()
+        if isinstance(run, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[1], bytes)
+        and _dependencies(entry[0])
+    }
+
+
+def _dependencies(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and (item[1] is None or isinstance(item[1], str))
+        for item in value
+    )
+
+
+@functools.cache
+def source_digest(*modules: str) -> str:
+    """Digest of docsync modules' source files, for a gate's result-cache key: an
+    edited gate in an editable install must not be served its old self's findings."""
+    digest = hashlib.blake2b(digest_size=20)
+    for module in modules:
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    """Digest of a file's bytes, None when it cannot be read (a dependency's state)."""
+    try:
+        data = path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+_TARGETS_MAGIC = "docsync-link-targets"
+
+
+class TargetCache:
+    """The repository paths each document's links resolve to, by path and content key:
+    what ``--changed`` and ``--staged`` ask of every file ("does it link into what
+    changed?") without unpickling a single document on a warm run. Plain data only."""
+
+    def __init__(self, file: Path, entries: dict[str, tuple[str, ...]]) -> None:
+        self._file = file
+        self._entries = entries
+        self._added = False
+
+    @classmethod
+    def open(cls, git_dir: Path) -> TargetCache:
+        file = git_dir / "docsync" / "link-targets.pickle"
+        try:
+            with open(file, "rb") as handle:
+                payload = _DataUnpickler(handle).load()
+        except Exception:  # missing, corrupt or foreign: start afresh
+            return cls(file, {})
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _TARGETS_MAGIC
+            or payload.get("fingerprint") != fingerprint()
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return cls(file, {})
+        entries = {
+            key: value
+            for key, value in payload["entries"].items()
+            if isinstance(key, str)
+            and isinstance(value, tuple)
+            and all(isinstance(v, str) for v in value)
+        }
+        return cls(file, entries)
+
+    @staticmethod
+    def key(path: str, content_key: str) -> str:
+        return f"{path}\0{content_key}"
+
+    def get(self, key: str) -> tuple[str, ...] | None:
+        return self._entries.get(key)
+
+    def put(self, key: str, targets: tuple[str, ...]) -> None:
+        self._entries[key] = targets
+        self._added = True
+
+    def save(self, keep: set[str]) -> None:
+        """Write the entries in ``keep`` (the files as they are now), if anything was added."""
+        if not self._added:
+            return
+        kept = {k: v for k, v in self._entries.items() if k in keep}
+        _write(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})

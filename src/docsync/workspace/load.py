@@ -1,0 +1,571 @@
+"""Discover the Markdown files of a repository and parse each exactly once.
+
+The result, a :class:`Workspace`, is what every gate and rewriter reads: the
+repository's tracked and untracked files, and one :class:`Document` per
+Markdown file in scope. Parsing runs in parallel across cores and goes
+through a content-keyed cache under the git directory.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path, PurePosixPath
+
+from ..config import Config
+from ..config import load as load_config
+from ..errors import DocsyncError
+from ..model import Document, Finding
+from ..parse.markdown import SourceError, decode, parse
+from ..repository.gitrepo import Listing, find_repo, list_files
+from . import cache as parse_cache
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+_PARALLEL_THRESHOLD = 64
+_PAUSE_COLLECTOR_FROM = 500  # files; see _collector_paused
+
+Summarize = Callable[[Document], object]
+"""Made in a parse worker beside each document it parses (see :func:`parse_files`)."""
+SummarizerFactory = Callable[["Workspace"], Summarize]
+"""Makes a :data:`Summarize` from the workspace as known before parsing (no documents yet)."""
+
+Progress = Callable[[str, int, int], None]
+"""A progress hook: (description, done, total). The core reports; the CLI decides whether to show it."""
+PARSING = "Parsing Markdown"
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+    git_dir: Path
+    config: Config
+    listing: Listing
+    documents: Mapping[str, Document]
+    problems: tuple[Finding, ...]
+    selected: tuple[str, ...]
+
+    @property
+    def files_checked(self) -> int:
+        return len(self.selected)
+
+    def tracked(self, path: str) -> bool:
+        return path in self.listing.tracked
+
+
+# --------------------------------------------------------------------------- globs
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a gitignore-like glob (``**`` crosses folders, ``*`` does not)."""
+    out: list[str] = []
+    i = 0
+    if "/" not in pattern.rstrip("/"):
+        out.append("(?:.*/)?")
+    pattern = pattern.lstrip("/")
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    if pattern.endswith("/"):
+        out.append(".*")
+    return re.compile("".join(out) + r"(?:/.*)?\Z")
+
+
+def matches(path: str, patterns: Iterable[str]) -> bool:
+    return any(_glob_regex(p).match(path) for p in patterns)
+
+
+def in_scope(path: str, config: Config) -> bool:
+    return matches(path, config.include) and not matches(path, config.exclude)
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def _is_markdown(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def discover(root: Path, listing: Listing, config: Config) -> list[str]:
+    """Every Markdown file in scope: tracked ones plus untracked, non-ignored ones.
+
+    A tracked symlink is not a file of its own (its target, if in the
+    repository, is checked under its real path), so a file reached twice is
+    checked once and nothing outside the repository is read.
+    """
+    return _markdown_files(root, listing, lambda path: in_scope(path, config))
+
+
+def out_of_scope(root: Path, listing: Listing, config: Config) -> list[str]:
+    """The Markdown files :func:`discover` leaves out only because config's
+    ``include`` / ``exclude`` say so (unchecked, but still somebody's docs)."""
+    return _markdown_files(root, listing, lambda path: not in_scope(path, config))
+
+
+def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool]) -> list[str]:
+    found: list[str] = []
+    for path in sorted(set(listing.tracked) | listing.untracked):
+        if not _is_markdown(path) or not wanted(path):
+            continue
+        if listing.is_symlink(path):
+            continue
+        mode = _lstat_mode(root / path)
+        if mode is not None and not stat.S_ISLNK(mode) and stat.S_ISREG(mode):
+            found.append(path)
+    return found
+
+
+# What Path.is_symlink() and Path.is_file() read as "no such file"; and a
+# tracked name longer than the file system allows, which cannot exist on disk.
+_MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP, errno.ENAMETOOLONG})
+
+
+def _lstat_mode(path: Path) -> int | None:
+    """One lstat for Path.is_symlink() then Path.is_file() (same answers, half the calls)."""
+    try:
+        return os.lstat(path).st_mode
+    except OSError as exc:
+        if exc.errno not in _MISSING:
+            raise
+        return None
+    except ValueError:
+        return None
+
+
+def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
+    """A path given on the command line as a repository-relative POSIX path."""
+    candidate = Path(raw) if Path(raw).is_absolute() else cwd / raw
+    try:
+        resolved = candidate.resolve(strict=False)
+    except RuntimeError:
+        raise DocsyncError(f"{raw}: symlink loop") from None
+    try:
+        return PurePosixPath(resolved.relative_to(root)).as_posix()
+    except ValueError:
+        raise DocsyncError(f"{raw}: path is outside the repository {root}") from None
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    path: str
+    document: Document | None
+    problem: Finding | None
+
+
+def _problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    return Finding("files", rule, path, line, column, message)
+
+
+def _parse_one(path: str, data: bytes) -> _Parsed:
+    try:
+        text, newline, bom = decode(data)
+    except SourceError as exc:
+        return _Parsed(path, None, _problem(path, exc.rule, exc.message, exc.line, exc.column))
+    return _Parsed(path, parse(path, text, newline, bom), None)
+
+
+_Sent = tuple[str, bytes | None, Finding | None, object]
+"""What a worker sends back per file: path, pickled document, problem, summary."""
+
+# The worker's summarizer, set once per worker process by _start_worker.
+_worker_summarize: Summarize | None = None
+
+
+def _start_worker(summarize: Summarize | None) -> None:
+    global _worker_summarize
+    _worker_summarize = summarize
+
+
+def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
+    """Parse in a worker. Each document travels back pickled once, in the form
+    the cache stores, so the parent neither pickles it again nor unpickles it
+    until something reads it; with it, its summary when there is a summarizer."""
+    out: list[_Sent] = []
+    for path, data in batch:
+        parsed = _parse_one(path, data)
+        document = parsed.document
+        blob = parse_cache.dumps(document) if document is not None else None
+        summary = (
+            _worker_summarize(document)
+            if document is not None and _worker_summarize is not None
+            else None
+        )
+        out.append((path, blob, parsed.problem, summary))
+    return out
+
+
+def _read(root: Path, path: str, config: Config) -> bytes | Finding:
+    full = os.path.join(root, path)
+    try:
+        size = os.stat(full).st_size
+        if size > config.max_file_size:
+            return _problem(
+                path,
+                "F003",
+                f"file is {size} bytes, over max_file_size ({config.max_file_size}); "
+                "not read as prose (raise max_file_size or exclude it)",
+            )
+        with open(full, "rb") as handle:
+            return handle.read()
+    except RuntimeError:
+        return _problem(path, "F004", "symlink loop; the file cannot be read")
+    except OSError as exc:
+        return _problem(path, "F004", f"cannot read file: {exc.strerror}")
+
+
+def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) -> str | None:
+    """A text file's content exactly as stored (line endings and any BOM kept,
+    so that ``.encode("utf-8")`` gives its bytes back), or None when it is a
+    symlink, a binary (a NUL byte), larger than ``limit`` bytes, not UTF-8,
+    unreadable, or holds none of ``needles`` (checked before decoding).
+
+    For the files docsync rewrites without parsing them as Markdown (code
+    and config that name records by path or id): a rewrite then changes the
+    words it means to and not a byte more, even in a file whose line endings
+    are mixed.
+    """
+    full = root / path
+    try:
+        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
+            return None
+        data = full.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data or (needles and not any(needle in data for needle in needles)):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def content_key(root: Path, path: str, config: Config) -> str | None:
+    """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
+    data = _read(root, path, config)
+    return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
+
+
+def _workers(config: Config, pending: int) -> int:
+    if pending < _PARALLEL_THRESHOLD:
+        return 1
+    cores = config.jobs or os.cpu_count() or 1
+    return max(1, min(cores, pending // 32))
+
+
+def parse_files(
+    root: Path,
+    git_dir: Path,
+    paths: Sequence[str],
+    config: Config,
+    progress: Progress | None = None,
+    summarize: Summarize | None = None,
+) -> tuple[Documents, list[Finding]]:
+    """Parse every path once, through the cache and in parallel.
+
+    ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
+    did not have, once before the first and after each one. ``summarize``,
+    when given, runs in the parse workers on each document they parse; the
+    results are :attr:`Documents.summaries` (documents parsed here or taken
+    from the cache have none).
+    """
+    if len(paths) < _PAUSE_COLLECTOR_FROM:
+        return _parse_files(root, git_dir, paths, config, progress, summarize)
+    with _collector_paused():
+        return _parse_files(root, git_dir, paths, config, progress, summarize)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the documents of a large repository.
+
+    Loading thousands of documents makes half a million small objects that
+    all live on. Left alone, the collector walks them again and again as
+    they age through its generations: more than a third of loading a cached
+    repository. So: collect what is garbage now (cheap, little exists yet),
+    pause while the documents load, then freeze (``gc.freeze``): everything
+    alive joins the permanent generation, which collections never walk.
+    Documents hold no cycles, so nothing they own needs the collector; freed
+    objects are still freed as their references go. The freeze is
+    process-wide, which suits a command-line run that loads once and exits.
+    Parse workers forked meanwhile inherit the paused collector and need it
+    no more: parsing leaves no reference cycles behind (markdown-it's tokens
+    and our documents are trees).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+def _parse_files(
+    root: Path,
+    git_dir: Path,
+    paths: Sequence[str],
+    config: Config,
+    progress: Progress | None,
+    summarize: Summarize | None,
+) -> tuple[Documents, list[Finding]]:
+    store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
+    found: dict[str, Document] = {}
+    packed: dict[str, tuple[bytes, bytes]] = {}
+    problems: list[Finding] = []
+    pending: list[tuple[str, bytes]] = []
+    keys: dict[str, str] = {}
+    for path in paths:
+        data = _read(root, path, config)
+        if isinstance(data, Finding):
+            problems.append(data)
+            continue
+        key = keys[path] = store.key(path, data)
+        blob = store.get_blob(key)
+        if blob is not None:
+            packed[path] = (blob, data)
+        else:
+            pending.append((path, data))
+    if progress is not None:
+        progress(PARSING, 0, len(pending))
+    summaries: dict[str, object] = {}
+    contents = dict(pending)
+    parse_problems: list[Finding] = []
+    for done, (path, made, problem, summary) in enumerate(
+        _parse_pending(pending, config, summarize), start=1
+    ):
+        if progress is not None:
+            progress(PARSING, done, len(pending))
+        if isinstance(made, bytes):  # a worker's: stays packed, like the cache's
+            packed[path] = (made, contents[path])
+            store.put_blob(keys[path], made)
+        elif made is not None:
+            found[path] = made
+            store.put(keys[path], made)
+        if summary is not None:
+            summaries[path] = summary
+        if problem is not None:
+            parse_problems.append(problem)
+    place = {path: i for i, path in enumerate(contents)}
+    problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))
+    store.save()
+    return Documents(paths, found, packed, keys, summaries), problems
+
+
+# How many documents are unpickled one at a time before the rest go in one batch.
+_SINGLE_READS = 64
+
+
+class Documents(Mapping[str, Document]):
+    """Parsed documents by path, in the order they were asked for.
+
+    Documents that come from the cache stay pickled until read. The first
+    few reads unpickle just the document read (a pre-commit run on one file
+    reads that file and the files it links to); from the
+    ``_SINGLE_READS``-th on, or on iterating, all the rest are unpickled in
+    one go (a run that reads most of them is fastest that way). So a run
+    whose gates answer from result caches of their own unpickles nothing. An entry that does not unpickle to the
+    document it should be is parsed again from the file's bytes.
+    ``content_keys`` holds the cache key (the identity of the content) of
+    every file that was read, for such result caches. Documents a parse
+    worker made stay pickled too, and ``summaries`` holds what the
+    summarizer given to :func:`parse_files` made of them in the worker.
+    """
+
+    def __init__(
+        self,
+        order: Sequence[str],
+        ready: dict[str, Document],
+        packed: dict[str, tuple[bytes, bytes]],
+        content_keys: dict[str, str],
+        summaries: Mapping[str, object] | None = None,
+    ) -> None:
+        self._order = [path for path in order if path in ready or path in packed]
+        self._single_reads = 0
+        self._ready = ready
+        self._packed = packed
+        self.content_keys: Mapping[str, str] = content_keys
+        self.summaries: Mapping[str, object] = summaries or {}
+
+    def __getitem__(self, path: str) -> Document:
+        if path in self._packed:
+            if self._single_reads < _SINGLE_READS:
+                self._single_reads += 1
+                self._unpack_one(path)
+            else:
+                self._unpack()
+        return self._ready[path]
+
+    def _unpack_one(self, path: str) -> None:
+        document = _unpickled(path, *self._packed.pop(path))
+        if document is not None:
+            self._ready[path] = document
+        else:
+            self._order = [p for p in self._order if p != path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._ready or path in self._packed
+
+    def __iter__(self) -> Iterator[str]:
+        if self._packed:
+            self._unpack()
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        if self._packed:
+            self._unpack()
+        return len(self._order)
+
+    def _unpack(self) -> None:
+        packed, self._packed = self._packed, {}
+        paused = _collector_paused() if len(packed) >= _PAUSE_COLLECTOR_FROM else nullcontext()
+        with paused:
+            for path, (blob, data) in packed.items():
+                document = _unpickled(path, blob, data)
+                if document is not None:
+                    self._ready[path] = document
+        self._order = [path for path in self._order if path in self._ready]
+
+
+def _unpickled(path: str, blob: bytes, data: bytes) -> Document | None:
+    """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
+    document = parse_cache.loads(blob)
+    if document is None or document.path != path:
+        document = _parse_one(path, data).document
+    return document
+
+
+def _parse_pending(
+    pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    """Parse results as they come, in no particular order: (path, the document
+    or a worker's pickle of it, problem, summary). Documents parsed here get no summary."""
+    workers = _workers(config, len(pending))
+    if workers == 1:
+        for path, data in pending:
+            parsed = _parse_one(path, data)
+            yield path, parsed.document, parsed.problem, None
+        return
+    # Largest files first and small batches keep both cores busy to the end
+    # (the last batch, of the smallest files, is all that can leave a worker idle).
+    size = max(8, min(32, len(pending) // (workers * 8)))
+    ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
+    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    # Imported here: multiprocessing is a startup cost a cached run never needs.
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(summarize,)
+    ) as pool:
+        for batch in pool.map(_parse_batch, batches):
+            yield from batch
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def load_workspace(
+    start: Path,
+    paths: Sequence[str] | None = None,
+    config: Config | None = None,
+    extra: Iterable[str] = (),
+    progress: Progress | None = None,
+    summarizer: SummarizerFactory | None = None,
+) -> Workspace:
+    """Discover and parse the repository holding ``start``.
+
+    ``paths`` (repository-relative) narrows what is reported on; every
+    Markdown file in scope is still parsed so that links into other files
+    resolve against their headings. ``progress`` is passed to :func:`parse_files`,
+    and so is what ``summarizer`` makes of the workspace as known before parsing.
+    """
+    repo = find_repo(start)
+    config = config or load_config(repo.root)
+    listing = list_files(repo.root)
+    everything = discover(repo.root, listing, config)
+    selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
+    to_parse = sorted(set(everything) | set(selected) | set(extra))
+    chosen = set(selected)
+    summarize = None
+    if summarizer is not None:
+        unparsed = Workspace(repo.root, repo.git_dir, config, listing, {}, (), selected)
+        summarize = summarizer(unparsed)
+    documents, problems = parse_files(
+        repo.root, repo.git_dir, to_parse, config, progress, summarize
+    )
+    return Workspace(
+        root=repo.root,
+        git_dir=repo.git_dir,
+        config=config,
+        listing=listing,
+        documents=documents,
+        problems=tuple(p for p in problems if p.path in chosen),
+        selected=selected,
+    )
+
+
+def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mapping[str, Document]:
+    """The Markdown files config's ``include`` / ``exclude`` keep out of the gates,
+    parsed (``skip`` aside); for rewriters that keep links in them working."""
+    left_out = set(skip)
+    paths = [
+        p
+        for p in out_of_scope(workspace.root, workspace.listing, workspace.config)
+        if p not in left_out
+    ]
+    if not paths:
+        return {}
+    documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
+    return documents
+
+
+def _select(
+    root: Path, paths: Sequence[str], listing: Listing, config: Config
+) -> tuple[str, ...]:
+    """Named files and folders; ``exclude`` still applies, as pre-commit passes everything.
+
+    A path that does not exist, a file that is not Markdown and a folder with
+    no Markdown file in it are errors: a mistyped path must not pass as clean.
+    """
+    chosen: list[str] = []
+    known = sorted(set(listing.tracked) | listing.untracked)
+    for path in paths:
+        full = root / path
+        if full.is_dir():
+            prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
+            inside = [p for p in known if p.startswith(prefix) and _is_markdown(p)]
+            if not inside:
+                raise DocsyncError(f"{path}: no Markdown file in this folder")
+            chosen.extend(p for p in inside if not (root / p).is_symlink())
+        elif not full.exists() and not full.is_symlink():
+            raise DocsyncError(f"{path}: no such file or folder")
+        elif not _is_markdown(path):
+            raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
+        elif not full.is_symlink():
+            chosen.append(path)
+    return tuple(p for p in dict.fromkeys(chosen) if not matches(p, config.exclude))

@@ -1,0 +1,1 @@
+"""The one guarded writer and the transactions that complete or roll back."""

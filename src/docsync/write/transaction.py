@@ -1,0 +1,392 @@
+"""Changes that complete, or leave the repository exactly as it was: even after a kill.
+
+``migrate --apply``, ``fix``, ``move`` and ``new`` change a repository inside
+a :class:`Transaction`. Before its first change, it records HEAD, the index
+and every path it will touch (bytes and mode, a symlink's target, or
+absence) in a journal under the git directory, ``docsync/journal/``: the
+bytes as blobs beside ``state.json``, which is written last and whose
+presence means "a run is under way". It changes files only through
+:mod:`docsync.write.writer`, and removes the journal after the last change.
+
+Any failure (an error, Ctrl-C, a full disk) rolls back: HEAD, the index and
+every path are put back, one failure never stopping the others, and the
+journal goes. When something cannot be put back, the journal stays. A run
+that was killed leaves it too; every later run then refuses other work with
+one message naming ``docsync <command> --abort`` (:func:`abort`: put
+everything back, from the journal) and ``--continue`` (abort, then run the
+recorded command again to its end).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ..errors import DocsyncError, Interrupted, describe_os_error
+from ..repository import gitrepo
+from . import writer
+from .writer import Files, FileState, FileWrite, NotRestored
+
+JOURNAL = "docsync/journal"
+STATE = f"{JOURNAL}/state.json"
+FORMAT = 1
+
+_finished: list[str] = []
+
+
+def finished_count() -> int:
+    """How many transactions have finished in this process (a mark for :func:`finished_since`)."""
+    return len(_finished)
+
+
+def finished_since(mark: int) -> str | None:
+    """The command whose transaction last finished after ``mark``, if any.
+
+    The CLI reads it after an interrupt, to say the work was done rather than undone.
+    """
+    return _finished[-1] if len(_finished) > mark else None
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A journal a run left: its command and what ``--continue`` runs again."""
+
+    command: str
+    redo: Mapping[str, Any]
+    head: str | None
+    index: bool
+    files: Files
+
+
+def _pending_message(command: str) -> str:
+    return (
+        f"an earlier `docsync {command}` did not finish (it was killed, or could not undo its "
+        f"changes) and left a journal in the git directory; run `docsync {command} --abort` to "
+        f"put the repository back exactly as it was before it, or `docsync {command} --continue` "
+        "to finish it"
+    )
+
+
+def pending(git_dir: Path) -> Pending | None:
+    """The journal an unfinished run left, or None."""
+    state = git_dir / STATE
+    try:
+        raw = json.loads(state.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise DocsyncError(
+            f"{state}: the journal of an unfinished docsync run cannot be read ({exc}); "
+            "restore the repository with git, then remove that folder"
+        ) from None
+    states = tuple(_state_from(git_dir, item) for item in raw["files"])
+    files = Files(states, tuple(raw["absent_folders"]))
+    return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files)
+
+
+def refuse_pending(git_dir: Path) -> None:
+    """Raise the one message that names ``--abort`` and ``--continue`` when a journal is there."""
+    found = pending(git_dir)
+    if found is not None:
+        raise DocsyncError(_pending_message(found.command))
+
+
+def _blob_name(data: bytes) -> str:
+    return f"{JOURNAL}/blob-{writer.digest(data)}"
+
+
+def _state_from(git_dir: Path, item: Mapping[str, Any]) -> FileState:
+    kind = item["kind"]
+    data = b""
+    if kind == "file":
+        data = (git_dir / _blob_name_from(item["blob"])).read_bytes()
+    elif kind == "symlink":
+        data = os.fsencode(item["target"])
+    return FileState(item["path"], kind, data, item["mode"])
+
+
+def _blob_name_from(sha: str) -> str:
+    return f"{JOURNAL}/blob-{sha}"
+
+
+def _state_json(state: FileState) -> dict[str, Any]:
+    item: dict[str, Any] = {"path": state.path, "kind": state.kind, "mode": state.mode}
+    if state.kind == "file":
+        item["blob"] = writer.digest(state.data)
+    elif state.kind == "symlink":
+        item["target"] = os.fsdecode(state.data)
+    return item
+
+
+def _index_name(root: Path, git_dir: Path) -> str:
+    return gitrepo.index_file(root).resolve().relative_to(git_dir.resolve()).as_posix()
+
+
+@dataclass
+class Transaction:
+    """One all-or-nothing change to a repository; see the module docstring."""
+
+    root: Path
+    git_dir: Path
+    command: str
+    redo: Mapping[str, Any]
+    head: str | None = None
+    index: bytes | None = None
+    files: Files = field(default_factory=lambda: Files(()))
+    _expected: dict[str, bytes | None] = field(default_factory=dict)
+
+    @classmethod
+    def begin(
+        cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str]
+    ) -> Transaction:
+        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
+        git_dir = gitrepo.find_repo(root).git_dir
+        refuse_pending(git_dir)
+        _remove_leftover_journal(git_dir)
+        index = gitrepo.index_file(root)
+        txn = cls(root, git_dir, command, redo, gitrepo.head_commit(root))
+        txn.index = index.read_bytes() if index.is_file() else None
+        try:
+            if txn.index is not None:
+                writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
+            txn.cover(paths)
+        except BaseException as exc:
+            with _no_interrupts():
+                _discard_journal(git_dir)
+            if isinstance(exc, OSError):
+                raise DocsyncError(
+                    f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed"
+                ) from None
+            raise
+        return txn
+
+    def cover(self, paths: Iterable[str]) -> None:
+        """Add ``paths`` to what a rollback puts back (before the first change to them)."""
+        fresh = [p for p in dict.fromkeys(paths) if self.files.state(p) is None]
+        if not fresh and self.files.states:
+            return
+        more = writer.snapshot(self.root, fresh)
+        for state in more.states:
+            if state.kind == "file":
+                writer.write_file(self.git_dir, _blob_name(state.data), state.data)
+            self._expected[state.path] = _expected_bytes(state)
+        self.files = self.files.merged(more)
+        self._write_state()
+
+    def _write_state(self) -> None:
+        payload = {
+            "format": FORMAT,
+            "command": self.command,
+            "redo": dict(self.redo),
+            "head": self.head,
+            "index": self.index is not None,
+            "files": [_state_json(s) for s in self.files.states],
+            "absent_folders": list(self.files.absent_folders),
+        }
+        writer.write_file(self.git_dir, STATE, json.dumps(payload, indent=1).encode())
+
+    # ----------------------------------------------------------------- changes
+
+    def write(self, change: FileWrite, read: str | None = None) -> None:
+        """Write one file, only while it still holds what was read and snapshotted."""
+        if self.files.state(change.path) is None:
+            self.cover([change.path])
+        writer.write_atomic(self.root, change, read=read, expect=self._expected.get(change.path))
+        self._expected[change.path] = (self.root / change.path).read_bytes()
+
+    def write_all(self, changes: Sequence[FileWrite]) -> None:
+        writer.preflight(self.root, [c.path for c in changes])
+        for change in changes:
+            self.write(change)
+
+    def move(self, moves: Sequence[tuple[str, str]]) -> None:
+        """``git mv`` each (old, new); a symlink moves as a symlink."""
+        gitrepo.move_files(self.root, list(moves))
+        for old, new in moves:
+            self._expected[new] = self._expected.pop(old, None)
+
+    # ----------------------------------------------------------------- the end
+
+    def finish(self) -> None:
+        """The last change is made: the journal goes. Removing ``state.json`` is
+        the moment the run counts as done; what else the journal holds is
+        removed now or, should that fail, by a later run."""
+        writer.remove(self.git_dir, STATE)
+        _finished.append(self.command)
+        try:
+            _remove_leftover_journal(self.git_dir)
+        except Exception:  # the run is done; a later run tidies up
+            return
+
+    def rollback(self) -> list[NotRestored]:
+        """Put everything back; what could not be. The journal goes only when all was."""
+        with _no_interrupts():
+            failed = _put_back(self.root, self.head, self.index, self.files)
+            if not failed:
+                try:
+                    _remove_journal(self.git_dir)
+                except (OSError, DocsyncError) as exc:
+                    failed.append(NotRestored(f"(remove) {JOURNAL}", _message(self.git_dir, exc)))
+        return failed
+
+    def __enter__(self) -> Transaction:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            try:
+                self.finish()
+                return
+            except BaseException as error:  # not done yet: undo it all
+                exc = error
+        failed = self.rollback()
+        raise _after_rollback(self.root, self.command, exc, failed) from (
+            None if _expected_error(exc) else exc
+        )
+
+
+def _expected_bytes(state: FileState) -> bytes | None:
+    if state.kind == "file":
+        return state.data
+    return b"" if state.kind == "absent" else None
+
+
+def _expected_error(exc: BaseException) -> bool:
+    return isinstance(exc, DocsyncError | OSError | KeyboardInterrupt)
+
+
+def _after_rollback(
+    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored]
+) -> BaseException:
+    """The one error to raise: the original first, then what could not be put back."""
+    if not _expected_error(exc):
+        if failed:
+            exc.add_note(_kept(command, failed))
+        return exc
+    first = "interrupted" if isinstance(exc, KeyboardInterrupt) else _message(root, exc)
+    if failed:
+        text = f"{first}; {_kept(command, failed)}"
+    else:
+        text = f"{first}; every change was undone, the repository is as it was"
+    if isinstance(exc, KeyboardInterrupt):
+        return Interrupted(text)
+    if isinstance(exc, DocsyncError):  # the same kind of error, with what happened after it
+        kept = copy.copy(exc)
+        kept.args = (text,)
+        return kept
+    return DocsyncError(text)
+
+
+def _kept(command: str, failed: Sequence[NotRestored]) -> str:
+    return (
+        f"then {writer.not_restored_note(failed)}; the journal is kept: fix that, then run "
+        f"`docsync {command} --abort`"
+    )
+
+
+def _message(root: Path, exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return describe_os_error(exc, root)
+    return str(exc)
+
+
+def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -> list[NotRestored]:
+    failed: list[NotRestored] = []
+    try:
+        gitrepo.set_head(root, head)
+    except (OSError, DocsyncError) as exc:
+        failed.append(NotRestored("HEAD", _message(root, exc)))
+    try:
+        _put_back_index(root, index)
+    except (OSError, DocsyncError) as exc:
+        failed.append(NotRestored("the git index", _message(root, exc)))
+    failed.extend(writer.restore(root, files))
+    folders = {os.path.dirname(s.path) for s in files.states}
+    writer.remove_stale_temps(root, _temps_in(root, folders))
+    return failed
+
+
+def _put_back_index(root: Path, index: bytes | None) -> None:
+    git_dir = gitrepo.find_repo(root).git_dir
+    name = _index_name(root, git_dir)
+    writer.remove(git_dir, f"{name}.lock")
+    if index is None:
+        writer.remove(git_dir, name)
+    elif (git_dir / name).read_bytes() != index:
+        writer.write_file(git_dir, name, index)
+
+
+def _temps_in(root: Path, folders: Iterable[str]) -> Iterator[str]:
+    for folder in folders:
+        try:
+            names = os.listdir(root / folder) if (root / folder).is_dir() else []
+        except OSError:
+            continue
+        for name in names:
+            yield f"{folder}/{name}" if folder else name
+
+
+def _remove_journal(git_dir: Path) -> None:
+    writer.remove(git_dir, STATE)
+    _remove_leftover_journal(git_dir)
+
+
+def _discard_journal(git_dir: Path) -> None:
+    """Best effort: remove a journal whose writing failed (nothing was changed yet)."""
+    try:
+        _remove_journal(git_dir)
+    except (OSError, DocsyncError):
+        return
+
+
+def _remove_leftover_journal(git_dir: Path) -> None:
+    """A journal folder without ``state.json`` is what a run killed while removing it left."""
+    if (git_dir / JOURNAL).is_dir() and not (git_dir / STATE).exists():
+        writer.remove_folder(git_dir, JOURNAL)
+
+
+@contextmanager
+def _no_interrupts() -> Iterator[None]:
+    """Ctrl-C while putting things back would leave them half put back: it waits."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def abort(start: Path, command: str) -> Pending:
+    """``docsync <command> --abort``: put back what the journal recorded, and remove it."""
+    repo = gitrepo.find_repo(start)
+    found = pending(repo.git_dir)
+    if found is None:
+        raise DocsyncError(f"no unfinished `docsync {command}` to abort; nothing was changed")
+    if found.command != command:
+        raise DocsyncError(_pending_message(found.command))
+    index = (repo.git_dir / JOURNAL / "index").read_bytes() if found.index else None
+    with _no_interrupts():
+        failed = _put_back(repo.root, found.head, index, found.files)
+        if failed:
+            raise DocsyncError(
+                f"{writer.not_restored_note(failed)}; the journal is kept: fix that, "
+                f"then run `docsync {command} --abort` again"
+            )
+        _remove_journal(repo.git_dir)
+    return found

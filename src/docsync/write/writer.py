@@ -1,0 +1,553 @@
+"""The one guarded path for every change docsync makes to the file system.
+
+Every write, rename, folder creation, removal and mode change in migrate,
+fix, move, new and init goes through this module, and nothing else in
+docsync calls ``open(…, "w")``, ``os.replace``, ``os.rename``,
+``Path.write_*``, ``mkdir`` or ``unlink`` (``tests/test_architecture.py``
+checks it). Before it changes anything it refuses, with one message, a path
+that is outside the area it works in (the repository, or the git
+directory), that goes through a symlink, or whose name is longer than a
+file system allows: so a refusal never leaves anything half done.
+
+Writes are atomic (a temporary file in the same folder, then a rename), keep
+the file's line endings (line by line, when a file mixes them), byte-order
+mark and permissions, and replace a file only while it still holds what
+docsync read (:class:`ChangedMeanwhile` otherwise). A temporary file is
+removed on every exit path; one that a killed run left is removed by the
+next (:func:`remove_stale_temps`).
+
+:func:`snapshot` and :func:`restore` record and put back files exactly:
+bytes and mode, a symlink's target, absence, and the folders a run created.
+
+Every mutation first calls :func:`mutation_point`, which does nothing; the
+fault-injection tests replace it to make the k-th mutation fail.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Literal
+
+from ..errors import DocsyncError, describe_os_error
+
+
+@dataclass(frozen=True, slots=True)
+class FileWrite:
+    """New content for one repository file (``text`` with ``\\n`` line ends)."""
+
+    path: str
+    text: str
+    newline: str = "\n"
+    bom: bool = False
+
+    def encoded(self, original: bytes | None = None) -> bytes:
+        """The bytes to write. ``original``, the file's bytes now, matters only
+        when its lines do not all end in ``newline`` (mixed endings, or lone
+        carriage returns): then lines the change leaves alone keep theirs."""
+        if "\r" in self.text:  # already as stored (a file rewritten without decoding)
+            text = self.text
+        elif original is not None and (lines := _lines_unlike(original, self.newline)):
+            text = _with_line_ends(self.text, lines, self.newline)
+        elif self.newline != "\n":
+            text = self.text.replace("\n", self.newline)
+        else:
+            text = self.text
+        return (("\ufeff" if self.bom else "") + text).encode("utf-8")
+
+
+_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+
+
+def _lines_unlike(original: bytes, newline: str) -> list[tuple[str, str]] | None:
+    """The original's lines with their endings, when some line ends otherwise than ``newline``."""
+    try:
+        text = original.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None
+    lines = [(m.group(1), m.group(2)) for m in _LINE.finditer(text) if m.group(0)]
+    return lines if any(end and end != newline for _, end in lines) else None
+
+
+def _with_line_ends(text: str, original: list[tuple[str, str]], newline: str) -> str:
+    """``text`` (``\\n`` line ends) with each line's ending taken from the original.
+
+    Lines before the first change and after the last keep their own endings
+    (matched from either end); in between, lines are matched by content, and
+    a rewritten run takes the endings of the run it replaces, last lines
+    first (a rewrapped paragraph ends as it did). Other lines get ``newline``.
+    """
+    final = text.endswith("\n")
+    lines = text.split("\n")
+    if final:
+        lines.pop()
+    ends = [newline] * len(lines)
+    bodies = [body for body, _ in original]
+    shortest = min(len(bodies), len(lines))
+    head = 0
+    while head < shortest and bodies[head] == lines[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and bodies[-1 - tail] == lines[-1 - tail]:
+        tail += 1
+    pairs = [(k, k) for k in range(head)] + [(len(bodies) - t, len(lines) - t) for t in range(1, tail + 1)]
+    middle = difflib.SequenceMatcher(
+        None, bodies[head : len(bodies) - tail], lines[head : len(lines) - tail], autojunk=False
+    )
+    for tag, i1, i2, j1, j2 in middle.get_opcodes():
+        if tag == "insert" or j1 == j2:
+            continue
+        count = min(i2 - i1, j2 - j1)
+        pairs.extend((head + i2 - c, head + j2 - c) for c in range(count, 0, -1))
+    for old, new in pairs:
+        if original[old][1]:
+            ends[new] = original[old][1]
+    if lines and not final:
+        ends[-1] = ""
+    return "".join(body + end for body, end in zip(lines, ends, strict=True))
+
+
+# --------------------------------------------------------------------------- the guard
+
+NAME_MAX = 255
+"""Bytes in one path component on the file systems docsync runs on."""
+TEMP_SUFFIX = ".docsync"
+_TEMP = re.compile(r"(?:^|/)\.[^/]+\.[A-Za-z0-9_]{8}\.docsync$")
+
+
+class Refused(DocsyncError):
+    """A mutation the guard refused before it changed anything."""
+
+
+class ChangedMeanwhile(DocsyncError):
+    """A file changed on disk after docsync read it; it is not overwritten."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"{path}: changed on disk while docsync ran (an editor's save?); "
+            "not overwritten, run docsync again"
+        )
+        self.path = path
+
+
+def mutation_point(kind: str, path: Path) -> None:
+    """Called before every mutation; a seam for the fault-injection tests."""
+
+
+def _lexical(path: str) -> list[str]:
+    """``path``'s components, refusing what no repository path can be."""
+    if not path or "\0" in path or path.startswith("/"):
+        raise Refused(f"{path!r}: not a path inside the repository")
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise Refused(f"{path}: refusing to change a path outside the repository")
+    for part in parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise Refused(
+                f"{path}: a name in it is {len(os.fsencode(part))} bytes, over the "
+                f"{NAME_MAX} a file system allows; choose a shorter name"
+            )
+    return parts
+
+
+def _is_link(full: Path) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(full).st_mode)
+    except OSError:
+        return False
+
+
+def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
+    """The full path of ``path`` under ``base``, refused (:class:`Refused`) when
+    it leaves ``base``, when a folder on the way is a symlink, or, unless
+    ``final_link`` (a symlink being moved, removed or put back itself), when
+    it is a symlink: docsync never writes through one."""
+    parts = _lexical(path)
+    real = base.resolve()
+    full = real
+    for k, part in enumerate(parts):
+        full = full / part
+        last = k == len(parts) - 1
+        if _is_link(full) and not (last and final_link):
+            target = os.readlink(full)
+            shown = "/".join(parts[: k + 1])
+            raise Refused(
+                f"{shown} is a symlink (to {target}); docsync never writes through a "
+                "symlink: replace it with the file it points to, or leave it out"
+            )
+    try:
+        (full.parent.resolve() / full.name).relative_to(real)
+    except ValueError:
+        raise Refused(f"{path}: refusing to change a path outside the repository") from None
+    return full
+
+
+def preflight(
+    root: Path,
+    writes: Iterable[str],
+    moves: Iterable[tuple[str, str]] = (),
+    removals: Iterable[str] = (),
+) -> None:
+    """Refuse, before anything changes, a plan any of whose steps the guard would refuse.
+
+    A record moved as a symlink stays a symlink, so a write to where it
+    moves is a write through a symlink.
+    """
+    links: set[str] = set()
+    for old, new in moves:
+        if _is_link(guarded(root, old, final_link=True)):
+            links.add(new)
+        guarded(root, new)
+    for path in removals:
+        guarded(root, path, final_link=True)
+    for path in writes:
+        if path in links:
+            raise Refused(
+                f"{path} is a symlink moved as a symlink; docsync never writes through a "
+                "symlink: replace it with the file it points to, or leave it out"
+            )
+        guarded(root, path)
+
+
+# --------------------------------------------------------------------------- mutations
+
+
+def make_folders(base: Path, folder: Path) -> list[Path]:
+    """Create ``folder`` and missing parents (all under ``base``); the ones created, outermost first."""
+    missing: list[Path] = []
+    probe = folder
+    while not probe.exists() and probe != base:
+        missing.append(probe)
+        probe = probe.parent
+    for made in reversed(missing):
+        mutation_point("mkdir", made)
+        os.mkdir(made)
+    return list(reversed(missing))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _normal(text: str) -> str:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _current(full: Path) -> bytes | None:
+    try:
+        return full.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def write_atomic(
+    root: Path, change: FileWrite, *, read: str | None = None, expect: bytes | None = None
+) -> None:
+    """Replace one file with ``change`` through a temporary file and a rename.
+
+    ``read`` (the text docsync read, line endings aside) and ``expect`` (the
+    bytes it snapshotted, ``b""`` for a file that did not exist) are what the
+    file must still hold: otherwise :class:`ChangedMeanwhile`, and nothing is
+    written.
+    """
+    full = guarded(root, change.path)
+    original = _current(full)
+    _refuse_changed(change.path, original, read, expect)
+    make_folders(root.resolve(), full.parent)
+    mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
+    write_bytes(full, change.encoded(original), mode)
+
+
+def _refuse_changed(path: str, now: bytes | None, read: str | None, expect: bytes | None) -> None:
+    if expect is not None and (now or b"") != expect:
+        raise ChangedMeanwhile(path)
+    if read is not None:
+        try:
+            text = (now or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ChangedMeanwhile(path) from None
+        if _normal(text) != _normal(read):
+            raise ChangedMeanwhile(path)
+
+
+def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
+    """Atomically replace ``full`` (already guarded) with ``data``; the temporary file never stays."""
+    write_stream(full, lambda handle: handle.write(data), mode)
+
+
+def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o644) -> None:
+    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it."""
+    mutation_point("write", full)
+    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name[:200]}.", suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            fill(handle)
+        os.chmod(tmp, mode)
+        mutation_point("replace", full)
+        os.replace(tmp, full)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_file(base: Path, path: str, data: bytes) -> None:
+    """Atomically write a file docsync owns under ``base`` (the git directory), creating folders."""
+    full = guarded(base, path)
+    make_folders(base.resolve(), full.parent)
+    write_bytes(full, data)
+
+
+def write_cache(file: Path, fill: Callable[[BinaryIO], object]) -> None:
+    """Replace one of docsync's cache files (in the git directory), creating its folder."""
+    make_folders(Path(file.anchor), file.parent)
+    write_stream(file, fill)
+
+
+def write_named(path: Path, data: str) -> None:
+    """Write a file the user named on the command line (a plan file), wherever it is.
+
+    The one write not confined to the repository: the user chose the place.
+    A symlink is still not written through.
+    """
+    full = path.absolute()
+    if _is_link(full):
+        raise Refused(f"{path} is a symlink; docsync never writes through a symlink")
+    write_bytes(full, data.encode("utf-8"))
+
+
+def rename(root: Path, old: str, new: str) -> None:
+    """Move ``old`` to ``new`` (a symlink moves as a symlink, pointing where it did)."""
+    source = guarded(root, old, final_link=True)
+    target = guarded(root, new)
+    if os.path.lexists(target):
+        raise Refused(f"{new} already exists; not overwritten")
+    make_folders(root.resolve(), target.parent)
+    mutation_point("rename", source)
+    if _is_link(source) and not os.path.isabs(link := os.readlink(source)):
+        relinked = os.path.relpath(os.path.join(os.path.dirname(old), link), os.path.dirname(new) or ".")
+        os.symlink(relinked, target)
+        os.unlink(source)
+        return
+    os.rename(source, target)
+
+
+def remove(base: Path, path: str) -> None:
+    """Remove a file (a symlink itself, never what it points to); no error when absent."""
+    full = guarded(base, path, final_link=True)
+    if os.path.lexists(full):
+        mutation_point("unlink", full)
+        os.unlink(full)
+
+
+def remove_folder(base: Path, path: str) -> None:
+    """Remove a file docsync owns under ``base`` and the folder holding it, when it is left empty."""
+    full = guarded(base, path, final_link=True)
+    if full.is_dir() and not full.is_symlink():
+        for child in sorted(full.iterdir()):
+            remove(base, f"{path}/{child.name}")
+        mutation_point("rmdir", full)
+        os.rmdir(full)
+
+
+def remove_stale_temps(root: Path, paths: Iterable[str]) -> list[str]:
+    """Remove the temporary files a killed docsync left among ``paths``; the ones removed."""
+    removed: list[str] = []
+    for path in paths:
+        if _TEMP.search(path):
+            try:
+                remove(root, path)
+            except (OSError, Refused):
+                continue
+            removed.append(path)
+    return removed
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+Kind = Literal["absent", "file", "symlink"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """A path as it was: absent, a file (bytes and mode) or a symlink (its target)."""
+
+    path: str
+    kind: Kind
+    data: bytes = b""
+    mode: int = 0o644
+
+
+@dataclass(frozen=True, slots=True)
+class Files:
+    """Paths as they were, and the folders on their way that did not exist."""
+
+    states: tuple[FileState, ...]
+    absent_folders: tuple[str, ...] = ()
+
+    def state(self, path: str) -> FileState | None:
+        for state in self.states:
+            if state.path == path:
+                return state
+        return None
+
+    def merged(self, other: Files) -> Files:
+        known = {s.path for s in self.states}
+        folders = dict.fromkeys(self.absent_folders + other.absent_folders)
+        return Files(
+            self.states + tuple(s for s in other.states if s.path not in known), tuple(folders)
+        )
+
+
+def file_state(root: Path, path: str) -> FileState:
+    full = root / path
+    try:
+        info = os.lstat(full)
+    except FileNotFoundError:
+        return FileState(path, "absent")
+    except NotADirectoryError:
+        return FileState(path, "absent")
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(path, "symlink", os.fsencode(os.readlink(full)))
+    if not stat.S_ISREG(info.st_mode):
+        raise Refused(f"{path} is not a regular file; docsync does not change it")
+    return FileState(path, "file", full.read_bytes(), stat.S_IMODE(info.st_mode))
+
+
+def _absent_folders(root: Path, paths: Iterable[str]) -> Iterator[str]:
+    seen: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(path)
+        while folder and folder not in seen:
+            seen.add(folder)
+            if not os.path.lexists(root / folder):
+                yield folder
+            folder = os.path.dirname(folder)
+
+
+def snapshot(root: Path, paths: Iterable[str]) -> Files:
+    """Every path in ``paths`` as it is now, and the folders on their way that do not exist."""
+    unique = list(dict.fromkeys(paths))
+    return Files(
+        tuple(file_state(root, p) for p in unique), tuple(_absent_folders(root, unique))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NotRestored:
+    path: str
+    reason: str
+
+
+def restore(root: Path, files: Files) -> list[NotRestored]:
+    """Put every path back as it was; a failure on one never stops the others.
+
+    A file moved away is renamed back rather than rewritten, which needs no
+    free space. Returns what could not be put back (empty when all was).
+    """
+    failed: list[NotRestored] = []
+    movable = _moved_away(root, files)
+    for state in files.states:
+        try:
+            _restore_one(root, state, movable)
+        except (OSError, DocsyncError) as exc:
+            failed.append(NotRestored(state.path, _reason(exc, root, state.path)))
+    for folder in sorted(files.absent_folders, key=lambda f: -f.count("/")):
+        full = root / folder
+        try:
+            if full.is_dir() and not full.is_symlink() and not any(full.iterdir()):
+                mutation_point("rmdir", full)
+                os.rmdir(full)
+        except OSError as exc:
+            failed.append(NotRestored(folder + "/", _reason(exc, root, folder)))
+    return failed
+
+
+def _moved_away(root: Path, files: Files) -> dict[str, list[str]]:
+    """Paths that did not exist and now hold a file, by the digest of their bytes."""
+    found: dict[str, list[str]] = {}
+    for state in files.states:
+        if state.kind == "absent" and (root / state.path).is_file() and not _is_link(root / state.path):
+            try:
+                data = (root / state.path).read_bytes()
+            except OSError:
+                continue
+            found.setdefault(digest(data), []).append(state.path)
+    return found
+
+
+def _reason(exc: BaseException, root: Path, path: str) -> str:
+    if not isinstance(exc, OSError):
+        return str(exc)
+    text = describe_os_error(exc, root)
+    return text.removeprefix(f"{path}: ")
+
+
+def _restore_one(root: Path, state: FileState, movable: dict[str, list[str]]) -> None:
+    full = guarded(root, state.path, final_link=True)
+    if file_state_equal(root, state):
+        return
+    if state.kind == "absent":
+        remove(root, state.path)
+        return
+    make_folders(root.resolve(), full.parent)
+    if state.kind == "symlink":
+        remove(root, state.path)
+        mutation_point("symlink", full)
+        os.symlink(os.fsdecode(state.data), full)
+        return
+    if _is_link(full):
+        remove(root, state.path)
+    candidates = movable.get(digest(state.data), [])
+    if candidates and not os.path.lexists(full):
+        source = guarded(root, candidates.pop())
+        mutation_point("rename", source)
+        os.rename(source, full)
+        if stat.S_IMODE(os.lstat(full).st_mode) == state.mode:
+            return
+        mutation_point("chmod", full)
+        os.chmod(full, state.mode)
+        return
+    write_bytes(full, state.data, state.mode)
+
+
+def file_state_equal(root: Path, state: FileState) -> bool:
+    try:
+        return file_state(root, state.path) == state
+    except (OSError, DocsyncError):
+        return False
+
+
+def write_all(root: Path, changes: list[FileWrite]) -> None:
+    """Write every change, or on failure put back exactly what was there (for ``init``)."""
+    preflight(root, [c.path for c in changes])
+    before = snapshot(root, [c.path for c in changes])
+    try:
+        for change in changes:
+            state = before.state(change.path)
+            write_atomic(root, change, expect=_expected(state))
+    except BaseException as exc:
+        failed = restore(root, before)
+        if failed:
+            exc.add_note(not_restored_note(failed))
+        raise
+
+
+def _expected(state: FileState | None) -> bytes | None:
+    if state is None or state.kind == "symlink":
+        return None
+    return state.data
+
+
+def not_restored_note(failed: Sequence[NotRestored]) -> str:
+    shown = "; ".join(f"{f.path} ({f.reason})" for f in failed[:5])
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return f"could not restore {shown}{more}"
+
