@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.model import Document
-from docsync.parse import markdown
+from docsync.parse import inline_rules, markdown
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted(
@@ -45,9 +45,9 @@ def test_the_shortcuts_are_on(monkeypatch: pytest.MonkeyPatch) -> None:
     # the link and tidying shortcuts switch themselves off for rules they do not
     # know: with the parser as configured, they must be on
     taken: list[str] = []
-    real = markdown._plain_link
+    real = inline_rules.plain_link
     monkeypatch.setattr(
-        markdown, "_plain_link", lambda state, silent: taken.append("link") or real(state, silent)
+        inline_rules, "plain_link", lambda state, silent: taken.append("link") or real(state, silent)
     )
     monkeypatch.setattr(markdown, "_DELIMITERS", _Counting(markdown._DELIMITERS, taken))
     markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c`.\n")

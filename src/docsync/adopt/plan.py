@@ -52,7 +52,8 @@ from ..migrate.tree import RECORD_NAME
 from ..model import Document
 from ..records import conventions
 from ..repository.gitrepo import find_repo
-from ..workspace.load import Documents, Progress, Workspace, load_workspace
+from ..workspace.documents import Documents
+from ..workspace.load import Progress, Workspace, load_workspace
 from ..write.writer import FileWrite, write_all
 from . import config_text as adopt_config
 from . import hooks as adopt_hooks
