@@ -149,3 +149,41 @@ def no_digits_around(rule: InlineRule) -> InlineRule:
         return rule(state, silent)
 
     return math
+
+
+# What can start an inline construct the model reads, other than a plain
+# link: footnote references and images (``[^``, ``![``), inline footnotes
+# (``^[``), autolinks and raw HTML (``<``), code spans, math, and escapes
+# and entities (which can hide or make a ``[``).
+_OTHER_READ = re.compile(r"[<`$\\&^]|!\[")
+
+
+def links_only(content: str, md: Any, token: Callable[..., Any]) -> list[Any] | None:
+    """The only tokens the model reads in inline ``content``, without parsing
+    it, when that content holds nothing but text and plain links; else None.
+
+    For content with none of the characters of :data:`_OTHER_READ`, where
+    every ``[`` starts what :func:`plain_link` takes, markdown-it's parse
+    reaches each ``[`` (only text, line breaks and emphasis delimiters lie
+    between them, and none of those consume a ``[``) and makes each link
+    exactly as :func:`plain_link` does. So the ``link_open`` tokens, made
+    here the same way, are everything the model would read; the text,
+    break and emphasis tokens around them it never reads. ``token``
+    makes a token (markdown-it's ``Token``).
+    """
+    if _OTHER_READ.search(content) is not None:
+        return None
+    found: list[Any] = []
+    at = content.find("[")
+    while at != -1:
+        match = _PLAIN_LINK.match(content, at)
+        if match is None:
+            return None
+        dest = match.group(2)
+        href = md.normalizeLink(dest)
+        if not md.validateLink(href):
+            return None
+        meta = {"src": (at, match.end()), "text": match.span(1), "dest": match.span(2)}
+        found.append(token("link_open", "a", 1, attrs={"href": href}, meta=meta))
+        at = content.find("[", match.end())
+    return found

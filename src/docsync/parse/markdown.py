@@ -46,7 +46,7 @@ from .block_rules import (
     standalone_line,
 )
 from .build import document
-from .inline_rules import PLAIN_LINK_RULES, no_digits_around, record_inline
+from .inline_rules import PLAIN_LINK_RULES, links_only, no_digits_around, record_inline
 
 __all__ = [
     "PARSER_VERSIONS",
@@ -220,7 +220,7 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     md.block.ruler.at("reference", record_block(reference, "docsync_definitions"))
     if shortcuts:
         dispatch_block_rules(md)
-        _inline_shortcuts(md)
+        _inline_shortcuts(md, unread=plain_links)
     return md
 
 
@@ -233,9 +233,14 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
 _DELIMITERS = re.compile(r"[*_~]")
 _JOINABLE = re.compile(r"[*_~\\&]")
 _TIDYING = frozenset({"balance_pairs", "strikethrough", "emphasis", "fragments_join"})
+# The blocks whose inline content the model reads only for its links, code,
+# HTML and math (a heading's text makes its slug: headings are always parsed).
+_UNREAD_PARENTS = frozenset({"paragraph_open", "th_open", "td_open"})
+UNREAD = "docsync_unread"
+"""The ``meta`` key on an inline token left unparsed (see :func:`_inline_shortcuts`)."""
 
 
-def _inline_shortcuts(md: MarkdownIt) -> None:
+def _inline_shortcuts(md: MarkdownIt, unread: bool) -> None:
     """Parse inline content no further than its characters make necessary.
 
     Content with no character any inline rule stops at gets its one text
@@ -248,24 +253,35 @@ def _inline_shortcuts(md: MarkdownIt) -> None:
     first needs markdown-it's terminator set (markdown-it-py 4), the second
     the tidying passes it was written against; without either, that part
     goes the long way.
+
+    With ``unread`` (the parser has exactly the inline rules the shortcuts
+    know), the content of a paragraph or table cell that holds only text and
+    plain links is not parsed: its children are the ``link_open`` tokens
+    alone (:func:`~docsync.parse.inline_rules.links_only`), and it is marked
+    :data:`UNREAD`.
     """
     terminators = getattr(md.inline, "terminator_re", None)
     plain_text = isinstance(terminators, re.Pattern)
     post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
     tidy = post_rules == _TIDYING
-    if not plain_text and not tidy:
+    if not plain_text and not tidy and not unread:
         return
     parse_inline = md.inline.parse
     tokenize = md.inline.tokenize
 
     def inline(state: StateCore) -> None:
+        parent = ""
         for token in state.tokens:
             if token.type != "inline":
+                parent = token.type
                 continue
             if token.children is None:
                 token.children = []
             content = token.content
-            if plain_text and state.md.inline.terminator_re.search(content) is None:
+            links = links_only(content, state.md, Token) if unread and parent in _UNREAD_PARENTS else None
+            if links is not None:
+                token.children, token.meta[UNREAD] = links, True
+            elif plain_text and state.md.inline.terminator_re.search(content) is None:
                 if content:
                     token.children.append(Token("text", "", 0, content=content))
             elif tidy and _DELIMITERS.search(content) is None:
