@@ -38,7 +38,6 @@ from typing import Any
 from ..config import Config, WrapMode
 from ..config import load as load_config
 from ..errors import ConfigError, DocsyncError
-from ..gates.tree import load_tree
 from ..gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
 from ..migrate.discover import (
     find_trees,
@@ -51,6 +50,7 @@ from ..migrate.status import StatusForm, read_status
 from ..migrate.tree import RECORD_NAME
 from ..model import Document
 from ..records import conventions
+from ..records.tree import load_tree
 from ..repository.gitrepo import find_repo
 from ..workspace.load import Documents, Progress, Workspace, load_workspace
 from ..write.writer import FileWrite, write_all

@@ -35,7 +35,7 @@ from .model import Record
 from .relations import label
 
 if TYPE_CHECKING:
-    from ..gates.tree import Tree
+    from .tree import Tree
 
 BEGIN = "<!-- docsync:conventions:begin -->"
 END = "<!-- docsync:conventions:end -->"
