@@ -24,7 +24,7 @@ import git
 
 from ..errors import GitError
 from ..write import writer
-from .history import UNSHALLOW_FIX, CommitChanges, FileChange
+from .commits import UNSHALLOW_FIX, CommitChanges, FileChange
 
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
