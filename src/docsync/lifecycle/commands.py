@@ -46,7 +46,8 @@ from ..records.status_lines import StatusLine, status_lines
 from ..records.tree import Tree, TreeFile, load_tree, record_title
 from ..repository import gitrepo
 from ..repository.gitrepo import Listing
-from ..rewrite.references import link_text, relative_destination, rewrite_document
+from ..rewrite.record_links import link_text, relative_destination
+from ..rewrite.references import rewrite_document
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
     Workspace,

@@ -28,14 +28,8 @@ from ..parse.markdown import parse
 from ..records.index import INDEX_NAMES, default_title, render_index
 from ..records.model import IdTarget, Record, RecordId, parse_id
 from ..records.relations import Edge
-from ..rewrite.references import (
-    IdKey,
-    RewriteError,
-    RewriteStats,
-    program_text_ids,
-    rewrite_code_text,
-    rewrite_document,
-)
+from ..rewrite.ids import IdKey, program_text_ids, rewrite_code_text
+from ..rewrite.references import RewriteError, RewriteStats, rewrite_document
 from ..workspace.load import matches
 from ..write.writer import FileWrite
 from .assemble import Assembled, assemble, join_chunks

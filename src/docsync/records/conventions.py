@@ -28,7 +28,7 @@ from ..config import Config
 from ..gates.wrap.fix import fix_document
 from ..model import Document, Finding
 from ..parse.markdown import parse
-from ..rewrite.references import link_text, relative_destination
+from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
 from .markers import MarkersError, marked_span
 from .model import Record

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..config import Config
 from ..model import Document
 from ..parse.markdown import normalized
-from ..rewrite.references import IdKey
+from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text
 from . import graph
 from .index import INDEX_NAMES, parse_former_ids, render_index

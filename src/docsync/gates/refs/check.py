@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from ...model import Document, Finding, Span
 from ...records.tree import Tree, whole_repository
-from ...rewrite.references import BareId, bare_code_ids, bare_ids, relative_destination
+from ...rewrite.ids import BareId, bare_code_ids
+from ...rewrite.prose_ids import bare_ids
+from ...rewrite.record_links import relative_destination
 from ...workspace.load import MARKDOWN_SUFFIXES, Workspace, matches, read_text
 from .rules import finding
 

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 
 from ...model import Document, Edit, apply_edits
 from ...records.tree import Tree, load_tree, whole_repository
-from ...rewrite.references import bare_ids, rewrite_code_text, rewrite_document
+from ...rewrite.ids import rewrite_code_text
+from ...rewrite.prose_ids import bare_ids
+from ...rewrite.references import rewrite_document
 from ...workspace.load import Workspace
 from ...write.writer import FileWrite
 from .check import CodeFile, code_files_with_refs, present_paths, refs_documents
