@@ -32,7 +32,7 @@ from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
-from docsync.write import transaction, writer
+from docsync.write import snapshot, transaction, writer
 from tests.gitutil import GitRepo, git, git_environ
 
 runner = CliRunner()
@@ -283,7 +283,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
     (root / "secret.md").write_text("secret\n")
     (root / "secret.md").chmod(0o600)
     (root / "link.md").symlink_to("plain.md")
-    before = writer.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
+    before = snapshot.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
     (root / "link.md").unlink()
     (root / "secret.md").write_text("changed\n")
     (root / "secret.md").chmod(0o644)
@@ -296,7 +296,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
             raise OSError(errno.EIO, "I/O error", str(path))
 
     monkeypatch.setattr(writer, "mutation_point", failing)
-    failed = writer.restore(root, before)
+    failed = snapshot.restore(root, before)
     assert [f.path for f in failed] == ["plain.md"]
     assert "input/output error" in failed[0].reason
     assert os.readlink(root / "link.md") == "plain.md"

@@ -53,7 +53,8 @@ from ..model import Document
 from ..records import conventions
 from ..repository.gitrepo import find_repo
 from ..workspace.load import Documents, Progress, Workspace, load_workspace
-from ..write.writer import FileWrite, write_all
+from ..write.snapshot import write_all
+from ..write.writer import FileWrite
 from . import config_text as adopt_config
 from . import hooks as adopt_hooks
 
