@@ -223,10 +223,10 @@ def test_git_missing_from_path_is_one_line(legacy: GitRepo) -> None:
 
 
 def test_a_failed_git_command_shows_its_first_line_without_hints() -> None:
-    from docsync.repository.gitrepo import _first_line
+    from docsync.repository.git_output import first_line
 
     stderr = "stderr: 'The following paths are ignored:\ndocs/AGENTS.md\nhint: Use -f\nhint: Turn this off'"
-    assert _first_line(stderr) == "The following paths are ignored:"
+    assert first_line(stderr) == "The following paths are ignored:"
 
 
 # --------------------------------------------------------------------------- containment
