@@ -18,13 +18,11 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
-
-if TYPE_CHECKING:
-    from .plan import Inspection
+from .inspection import Inspection
 
 DEDICATED = ".docsync.toml"
 PYPROJECT = "pyproject.toml"
