@@ -39,6 +39,7 @@ from ..write.snapshot import write_all
 from ..write.writer import FileWrite
 from . import config_text as adopt_config
 from . import hooks as adopt_hooks
+from . import pyproject_text
 from .inspection import Inspection, WrapCount, inspect
 
 
@@ -175,8 +176,8 @@ def _pyproject_plan(
         )
     block = adopt_config.render(draft, "tool.docsync")
     config = adopt_config.loaded(block, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
-    if not adopt_config.has_table(current):
-        text = adopt_config.appended(current, block)
+    if not pyproject_text.has_table(current):
+        text = pyproject_text.appended(current, block)
         adopt_config.loaded(text, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
         return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
     if _same_values(config, existing):
@@ -187,7 +188,7 @@ def _pyproject_plan(
         return _ConfigPlan(
             FilePlan(path, Action.KEPT, note=f"{why}; --force replaces that table"), existing
         )
-    text = adopt_config.replaced(current, block)
+    text = pyproject_text.replaced(current, block)
     return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
 
 
