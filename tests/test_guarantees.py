@@ -32,7 +32,7 @@ from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
-from docsync.write import transaction, writer
+from docsync.write import snapshot, transaction, writer
 from tests.gitutil import GitRepo, git, git_environ
 
 runner = CliRunner()
@@ -223,10 +223,10 @@ def test_git_missing_from_path_is_one_line(legacy: GitRepo) -> None:
 
 
 def test_a_failed_git_command_shows_its_first_line_without_hints() -> None:
-    from docsync.repository.gitrepo import _first_line
+    from docsync.repository.git_output import first_line
 
     stderr = "stderr: 'The following paths are ignored:\ndocs/AGENTS.md\nhint: Use -f\nhint: Turn this off'"
-    assert _first_line(stderr) == "The following paths are ignored:"
+    assert first_line(stderr) == "The following paths are ignored:"
 
 
 # --------------------------------------------------------------------------- containment
@@ -283,7 +283,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
     (root / "secret.md").write_text("secret\n")
     (root / "secret.md").chmod(0o600)
     (root / "link.md").symlink_to("plain.md")
-    before = writer.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
+    before = snapshot.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
     (root / "link.md").unlink()
     (root / "secret.md").write_text("changed\n")
     (root / "secret.md").chmod(0o644)
@@ -296,7 +296,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
             raise OSError(errno.EIO, "I/O error", str(path))
 
     monkeypatch.setattr(writer, "mutation_point", failing)
-    failed = writer.restore(root, before)
+    failed = snapshot.restore(root, before)
     assert [f.path for f in failed] == ["plain.md"]
     assert "input/output error" in failed[0].reason
     assert os.readlink(root / "link.md") == "plain.md"

@@ -21,7 +21,7 @@ from docsync.model import Finding
 from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
 from docsync.records.model import Record
 from docsync.workspace.load import load_workspace
-from docsync.write.writer import write_all
+from docsync.write.snapshot import write_all
 from tests.gitutil import GitRepo, isolate_git_environ
 
 STATES = {"proposed": "proposed", "implemented": "implemented", "rejected": "rejected"}

@@ -195,7 +195,7 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
     count = sum(1 for f in findings if f.gate == "wrap")
     if count < HINT_MINIMUM:
         return None
-    from ..adopt.plan import choose_wrap, workspace_wrap_counts
+    from ..adopt.inspection import choose_wrap, workspace_wrap_counts
 
     counts = workspace_wrap_counts(workspace)
     mode = choose_wrap(counts)
