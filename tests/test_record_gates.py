@@ -21,7 +21,7 @@ from docsync.model import Finding
 from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
 from docsync.records.model import Record
 from docsync.workspace.load import load_workspace
-from docsync.write.snapshot import write_all
+from docsync.write.writer import FileWrite, write_atomic
 from tests.gitutil import GitRepo, isolate_git_environ
 
 STATES = {"proposed": "proposed", "implemented": "implemented", "rejected": "rejected"}
@@ -37,6 +37,11 @@ FORMER = {
     "docs/adr/0007-use-postgres.md": POSTGRES,
     "docs/rfc/001-plugin-api.md": PLUGINS,
 }
+
+
+def write_all(root: Path, changes: list[FileWrite]) -> None:
+    for change in changes:
+        write_atomic(root, change)
 
 
 

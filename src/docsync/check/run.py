@@ -381,6 +381,7 @@ def run_fix(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
     within: str | None = None,
+    config_file: str | None = None,
 ) -> FixResult:
     """Fix what can be fixed safely; ``write=False`` only computes the fixes.
 
@@ -389,7 +390,9 @@ def run_fix(
     phases see the original files, and a file an earlier phase would change is
     left to that phase, so the report never shows two clashing fixes. A finding
     that is not reported (``select``/``ignore``, inline suppressions) is not fixed.
-    ``within`` (a folder) narrows the fixes to the files in it.
+    ``within`` (a folder) narrows the fixes to the files in it. ``config_file``,
+    the file ``config`` came from (``--config``), is journalled with the rest
+    of the request, so ``fix --continue`` runs with the same config.
     """
     repo = find_repo(start)
     config = config or load_config(repo.root, start)
@@ -405,6 +408,7 @@ def run_fix(
         "select": select and list(select),
         "ignore": list(ignore),
         "within": within,
+        "config": config_file,
     }
     out = _FixWriter(workspace.root, redo)
     with out:
