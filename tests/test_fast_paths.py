@@ -50,7 +50,7 @@ def test_the_shortcuts_are_on(monkeypatch: pytest.MonkeyPatch) -> None:
         inline_rules, "plain_link", lambda state, silent: taken.append("link") or real(state, silent)
     )
     monkeypatch.setattr(markdown, "_DELIMITERS", _Counting(markdown._DELIMITERS, taken))
-    markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c`.\n")
+    markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c` &amp; d.\n")  # & keeps it parsed
     assert taken == ["delimiters", "link"]
 
 
@@ -89,6 +89,15 @@ BESIDE_A_LINK = [
     "| [a](b.md) | c |\n|---|---|\n| d \\| e | [f](g.md) |",
     "- [a](b.md)\n- x\n  [c](d.md)",
     "> [a](b.md)\n> [c](d.md)",
+    # code spans beside links: each backtick run as markdown-it reads it
+    "x `a [b](c.md) y",
+    "x `a [b](c` d.md) y",
+    "x ``a ` [b](c.md)`` y",
+    "x ```a`` [b](c.md) ``` z",
+    "x `a`` [b](c.md) ` y",
+    "x [a](b`c.md) `d` y",
+    "x `` ` `` [a](b.md) `e\nf` g",
+    "| `a|b` | [c](d.md) |\n|---|---|",
 ]
 
 
@@ -348,9 +357,10 @@ _RECORDED = {"src", "text", "dest", "label"}
 
 
 def _normalized(attrs: dict[str, object]) -> dict[str, object]:
-    """An ``href`` as markdown-it normalises it: the shortcuts skip normalising
-    where the model cannot tell (a URL without a scheme), and only there."""
-    href = attrs.get("href")
-    if not isinstance(href, str):
-        return attrs
-    return {**attrs, "href": markdown.normalizeLink(href)}
+    """An ``href`` (an image's ``src``) as markdown-it normalises it: the
+    shortcuts skip normalising where the model cannot tell (a URL without a
+    scheme), and only there."""
+    return {
+        key: markdown.normalizeLink(value) if key in ("href", "src") and isinstance(value, str) else value
+        for key, value in attrs.items()
+    }

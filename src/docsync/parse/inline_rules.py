@@ -152,38 +152,65 @@ def no_digits_around(rule: InlineRule) -> InlineRule:
 
 
 # What can start an inline construct the model reads, other than a plain
-# link: footnote references and images (``[^``, ``![``), inline footnotes
-# (``^[``), autolinks and raw HTML (``<``), code spans, math, and escapes
-# and entities (which can hide or make a ``[``).
-_OTHER_READ = re.compile(r"[<`$\\&^]|!\[")
+# link or a code span: footnote references and images (``[^``, ``![``),
+# inline footnotes (``^[``), autolinks and raw HTML (``<``), math, and
+# escapes and entities (which can hide or make a ``[`` or a backtick).
+_OTHER_READ = re.compile(r"[<$\\&^]|!\[")
+_LINK_OR_CODE = re.compile(r"[\[`]")
+_BACKTICKS = re.compile(r"`+")
 
 
 def links_only(content: str, md: Any, token: Callable[..., Any]) -> list[Any] | None:
     """The only tokens the model reads in inline ``content``, without parsing
-    it, when that content holds nothing but text and plain links; else None.
+    it, when that content holds nothing but text, plain links and code
+    spans; else None.
 
     For content with none of the characters of :data:`_OTHER_READ`, where
-    every ``[`` starts what :func:`plain_link` takes, markdown-it's parse
-    reaches each ``[`` (only text, line breaks and emphasis delimiters lie
-    between them, and none of those consume a ``[``) and makes each link
-    exactly as :func:`plain_link` does. So the ``link_open`` tokens, made
-    here the same way, are everything the model would read; the text,
-    break and emphasis tokens around them it never reads. ``token``
-    makes a token (markdown-it's ``Token``).
+    every ``[`` outside a code span starts what :func:`plain_link` takes,
+    markdown-it's parse reaches each ``[`` and backtick in turn (only text,
+    line breaks and emphasis delimiters lie between them, and none of those
+    consume either), makes each link exactly as :func:`plain_link` does, and
+    reads a run of backticks as its backticks rule does: a code span up to
+    the next run of the same length, else literal text. So the
+    ``link_open`` and ``code_inline`` tokens, made here the same way, are
+    everything the model would read; the text, break and emphasis tokens
+    around them it never reads. ``token`` makes a token (markdown-it's
+    ``Token``).
     """
     if _OTHER_READ.search(content) is not None:
         return None
     found: list[Any] = []
-    at = content.find("[")
-    while at != -1:
-        match = _PLAIN_LINK.match(content, at)
-        if match is None:
-            return None
-        dest = match.group(2)
-        href = md.normalizeLink(dest)
-        if not md.validateLink(href):
-            return None
-        meta = {"src": (at, match.end()), "text": match.span(1), "dest": match.span(2)}
-        found.append(token("link_open", "a", 1, attrs={"href": href}, meta=meta))
-        at = content.find("[", match.end())
+    next_at = _LINK_OR_CODE.search(content)
+    while next_at is not None:
+        at = next_at.start()
+        if content[at] == "`":
+            end = _code_span_end(content, at)
+            if end is None:
+                end = _BACKTICKS.match(content, at).end()  # type: ignore[union-attr]
+            else:
+                marker = _BACKTICKS.match(content, at).group(0)  # type: ignore[union-attr]
+                found.append(token("code_inline", "code", 0, markup=marker, meta={"src": (at, end)}))
+        else:
+            match = _PLAIN_LINK.match(content, at)
+            if match is None:
+                return None
+            href = md.normalizeLink(match.group(2))
+            if not md.validateLink(href):
+                return None
+            meta = {"src": (at, match.end()), "text": match.span(1), "dest": match.span(2)}
+            found.append(token("link_open", "a", 1, attrs={"href": href}, meta=meta))
+            end = match.end()
+        next_at = _LINK_OR_CODE.search(content, end)
     return found
+
+
+def _code_span_end(content: str, at: int) -> int | None:
+    """Where the code span opened by the backtick run at ``at`` ends (past its
+    closing run, the next run of the same length), or None if none closes it."""
+    opener = _BACKTICKS.match(content, at)
+    assert opener is not None
+    size = opener.end() - at
+    for run in _BACKTICKS.finditer(content, opener.end()):
+        if run.end() - run.start() == size:
+            return run.end()
+    return None
