@@ -378,12 +378,12 @@ def test_the_dry_run_counts_a_dangling_link_as_broken_before_only_for_its_own_br
     """A rewritten record's dangling links: the one whose target the record already
     linked to (and that did not exist) was broken before; another that the rewrite
     produced to a path that never existed is the migration's, not "broken before"."""
-    from docsync.migrate.changes import _Tally
+    from docsync.migrate.stats import Tally
     from docsync.parse.markdown import parse
     from docsync.rewrite.references import RewriteStats
 
     old = parse("docs/adr/0002-use-redis.md", "# Redis\n\nSee [gone](gone.md).\n")
-    tally = _Tally()
+    tally = Tally()
     dangling = ("../../adr/gone.md", "../../adr/also-gone.md")
     before = frozenset({"docs/adr/0002-use-redis.md", "docs/adr"})
     tally.add("docs/rfc/proposed/2022-02-02-use-redis.md", RewriteStats(0, 0, (), dangling), before, old)

@@ -787,7 +787,7 @@ def graph(
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""
     with _errors():
-        from .records.graph import graph_of
+        from .records.tree import graph_of
 
         text = graph_of(Path.cwd(), output.value)
     sys.stdout.write(text)

@@ -30,9 +30,9 @@ from typing import Any
 from ..config import Config, WrapMode
 from ..config import load as load_config
 from ..errors import ConfigError, DocsyncError
-from ..gates.tree import load_tree
 from ..gates.wrap.count import Summarizer
 from ..records import conventions
+from ..records.tree import load_tree
 from ..repository.gitrepo import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
 from ..write import writer

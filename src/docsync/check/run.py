@@ -105,13 +105,11 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
 
 
 def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
-    """The record-tree gates (layout, refs), when the migrate package provides them."""
+    """The record-tree gates (layout, refs)."""
     if "layout" not in gates and "refs" not in gates:
         return []  # not even imported: a links-only run has no use for them
-    try:
-        from ..gates import tree as record_gates
-    except ImportError:
-        return []
+    from ..gates import record_tree as record_gates
+
     return record_gates.check(workspace, gates)
 
 
@@ -316,7 +314,7 @@ def _wrap_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
 
 
 def _tree_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
-    from ..gates import tree as record_gates
+    from ..gates import record_tree as record_gates
 
     return _PhaseResult(tuple(record_gates.fix(workspace, gates)))
 
