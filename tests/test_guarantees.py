@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -22,7 +23,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
@@ -30,6 +31,7 @@ from docsync.check import run as checks
 from docsync.cli import app
 from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
+from docsync.lifecycle import commands as lifecycle
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import snapshot, transaction, writer
@@ -428,6 +430,33 @@ def test_nothing_is_ever_created_outside_the_root(tmp_path: Path, parts: list[st
         with contextlib.suppress(DocsyncError, OSError):
             attempt()
     assert set(os.listdir(tmp_path)) == around
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from(["..", ".", "docs", "out", "rfc", "", "x" * 256]), min_size=1, max_size=4).map("/".join),
+    st.lists(st.sampled_from(["Use", "a", "/", "..", ".", "\0", " ", "x" * 130, "\\"]), min_size=1, max_size=6).map("".join),
+)
+@example("docs/rfc", "Use a")  # written, inside
+@example("docs/out", "Use a")  # through the symlink: refused
+@example("docs/out/..", "Use a")
+def test_random_configs_and_titles_never_create_anything_outside_the_root(
+    tmp_path: Path, target: str, title: str
+) -> None:
+    """A config's ``target`` and a record's title, at random (``docs/out`` is a symlink to a
+    folder outside): ``docsync new`` is refused or writes inside the repository, never outside."""
+    base = tmp_path / str(len(os.listdir(tmp_path)))
+    outside = base / "outside"
+    outside.mkdir(parents=True)
+    repo = GitRepo.init(base / "root")
+    repo.write(".docsync.toml", f"target = {json.dumps(target)}\ncache = false\n")
+    (repo.root / "docs").mkdir()
+    (repo.root / "docs" / "out").symlink_to(outside)
+    repo.commit("config")
+    with contextlib.suppress(DocsyncError, OSError):
+        lifecycle.create(repo.root, title, "proposed", None, TODAY)
+    assert sorted(os.listdir(base)) == ["outside", "root"]
+    assert os.listdir(outside) == []
 
 
 @settings(max_examples=60, deadline=None)
