@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..gates.links.check import markdown_url, resolve_url
+from ..model import Document
 from ..parse.markdown import parse
 from ..workspace.load import matches
 from ..write.writer import FileWrite
@@ -85,8 +86,11 @@ def _writes(
     assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    topics = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
-    related = _related(plan, view, routes, topics)
+    parsed: dict[str, Document] = {}
+    topics = [
+        _topic_write(t, assembled[t.slug], records, routes, tally, parsed) for t in plan.topics
+    ]
+    related = _related(plan, view, routes, topics, parsed)
     tally.relation_notes.extend(related.notes)
     writes = list(related.writes)
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
@@ -101,12 +105,18 @@ def _writes(
     return writes
 
 
-def _related(plan: Plan, view: RepoView, routes: Routes, topics: list[FileWrite]) -> Related:
+def _related(
+    plan: Plan,
+    view: RepoView,
+    routes: Routes,
+    topics: list[FileWrite],
+    parsed: Mapping[str, Document],
+) -> Related:
     """The records' relations in the gate's form, both ways (see :mod:`.relations`)."""
     titles = {r.path: r.title for r in all_records(plan, view)}
     written = {w.path for w in topics}
     others = {p: view.documents[p] for p in titles if p in view.documents and p not in written}
-    return relate(topics, titles, view.relations, routes.ids, others)
+    return relate(topics, titles, view.relations, routes.ids, others, parsed)
 
 
 def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
@@ -163,9 +173,12 @@ def _topic_write(
     records: Mapping[str, LegacyRecord],
     routes: Routes,
     tally: Tally,
+    parsed: dict[str, Document],
 ) -> FileWrite:
+    """The topic's record; ``parsed`` gets its document when the rewrite parsed all of it."""
     first = records[topic.parts[0].path].doc
-    return FileWrite(
-        topic.path, topic_text(topic, assembled, routes, tally), first.newline, first.bom
-    )
+    text, doc = topic_text(topic, assembled, routes, tally)
+    if doc is not None:
+        parsed[topic.path] = replace(doc, newline=first.newline, bom=first.bom)
+    return FileWrite(topic.path, text, first.newline, first.bom)
 

@@ -33,7 +33,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from urllib.parse import quote, unquote
 
@@ -180,8 +180,21 @@ def _lookup(
     return whole, whole is not None
 
 
+_LAST_KINDS: list[tuple[Mapping[IdKey, IdTarget], int, frozenset[str]]] = []
+
+
+def _kinds(ids: Mapping[IdKey, IdTarget]) -> frozenset[str]:
+    """The kinds ``ids`` holds. One rewrite asks for every document and link with one
+    table (thousands of calls on a large migration), so the last table's answer is kept."""
+    if _LAST_KINDS and _LAST_KINDS[0][0] is ids and _LAST_KINDS[0][1] == len(ids):
+        return _LAST_KINDS[0][2]
+    kinds = frozenset(key[0] for key in ids)
+    _LAST_KINDS[:] = [(ids, len(ids), kinds)]
+    return kinds
+
+
 def _pattern_for(ids: Mapping[IdKey, IdTarget]) -> re.Pattern[str]:
-    return id_pattern(frozenset(key[0] for key in ids))
+    return id_pattern(_kinds(ids))
 
 
 def _mentions(
@@ -567,7 +580,7 @@ def _prose_mentions(
     if not ids:
         return
     by_line = _spans_by_line(doc)
-    pattern = _prose_id_pattern(frozenset(key[0] for key in ids))
+    pattern = _prose_id_pattern(_kinds(ids))
     for region in _prose_regions(doc):
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in _mentions(doc.text, free.start, free.end, ids, pattern):
@@ -756,15 +769,35 @@ def rewrite_document(
     ``dangling`` links). Raises :class:`RewriteError` when the result fails
     verification.
     """
+    after, stats = rewrite_parsed(
+        doc, old_path=old_path, new_path=new_path, moves=moves, fragments=fragments, ids=ids,
+        exists=exists,
+    )
+    return after.text, stats
+
+
+def rewrite_parsed(
+    doc: Document,
+    *,
+    old_path: str,
+    new_path: str,
+    moves: Mapping[str, str],
+    fragments: Mapping[str, Mapping[str, str]],
+    ids: Mapping[IdKey, IdTarget],
+    exists: Callable[[str], bool],
+) -> tuple[Document, RewriteStats]:
+    """:func:`rewrite_document`'s result as the document it parsed to verify it, at ``new_path``."""
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
     context = _Moves(old_path, new_path, moves, fragments)
     link_edits = _link_edits(doc, context)
     id_edits, unresolved, id_links = _id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
-    text = apply_edits(doc.text, edits) if edits else doc.text
-    # Unchanged text parses the same; only where it lives differs (new_path below).
-    after = parse(new_path, text, doc.newline, doc.bom) if edits else doc
+    # Unchanged text parses the same; only where it lives differs (the parser never reads it).
+    if edits:
+        after = parse(new_path, apply_edits(doc.text, edits), doc.newline, doc.bom)
+    else:
+        after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:
         _verify(doc, after, context, id_links)
     stats = RewriteStats(
@@ -773,7 +806,7 @@ def rewrite_document(
         unresolved=tuple(unresolved),
         dangling=tuple(_dangling(after, new_path, exists)),
     )
-    return text, stats
+    return after, stats
 
 
 def _dangling(doc: Document, source: str, exists: Callable[[str], bool]) -> Iterator[str]:
