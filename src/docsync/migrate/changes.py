@@ -43,6 +43,9 @@ class ChangeSet:
     untracked: frozenset[str] = frozenset()
     adoption_record: str | None = None
     conventions: str | None = None
+    parsed: Mapping[str, Document] = field(default_factory=dict)
+    """Writes whose new text was parsed on the way (to verify its rewrite), by path;
+    the closing check reads them from the parse cache instead of parsing them again."""
 
     @property
     def empty(self) -> bool:
@@ -59,7 +62,6 @@ class ChangeSet:
         paths = [p for move in self.moves for p in move] + list(self.removals)
         paths += [w.path for w in self.writes]
         return tuple(dict.fromkeys(paths))
-
 
 
 def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:
@@ -81,8 +83,9 @@ def _taken(plan: Plan) -> dict[str, list[str]]:
 
 def _writes(
     plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, tally: Tally
-) -> list[FileWrite]:
-    """The new text of every record, every other file whose references change, and the index."""
+) -> tuple[list[FileWrite], dict[str, Document]]:
+    """The new text of every record, every other file whose references change, and the index;
+    and the new texts parsed on the way."""
     assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
@@ -93,16 +96,20 @@ def _writes(
     related = _related(plan, view, routes, topics, parsed)
     tally.relation_notes.extend(related.notes)
     writes = list(related.writes)
+    parsed = dict(related.documents)
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
-    writes.extend(other_documents(view.documents, skip | fixtures, routes, tally))
-    links_only = replace(routes, ids={})
     links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
     gated = set(view.documents) - fixtures
-    writes.extend(other_documents(links_only_documents, skip | gated, links_only, tally))
+    for write, doc in [
+        *other_documents(view.documents, skip | fixtures, routes, tally),
+        *other_documents(links_only_documents, skip | gated, replace(routes, ids={}), tally),
+    ]:
+        writes.append(write)
+        parsed[write.path] = doc
     writes.extend(code_files(view, skip, routes, tally))
     writes.append(index_write(plan, records, view, routes, tally, related.edges))
-    return writes
+    return writes, parsed
 
 
 def _related(
@@ -124,7 +131,7 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     if plan.empty or not plan.complete:
         return ChangeSet()
     tally = Tally()
-    writes = _writes(plan, records, view, tally)
+    writes, parsed = _writes(plan, records, view, tally)
     moves, removals = _moves_and_removals(plan)
     created = {t.path for t in plan.topics} | {index_path(plan)}
     untracked = frozenset(w.path for w in writes) - view.tracked - created
@@ -133,7 +140,9 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
         tool_pointers=tuple(tool_pointers(plan, records, view)),
     )
     problems = tuple(tally.problems)
-    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked)
+    return ChangeSet(
+        tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked, parsed=parsed
+    )
 
 
 def _outside_lifecycle(

@@ -91,11 +91,12 @@ def topic_text(
 
 def other_documents(
     documents: Mapping[str, Document], skip: set[str], routes: Routes, tally: Tally
-) -> Iterator[FileWrite]:
+) -> Iterator[tuple[FileWrite, Document]]:
+    """Each document whose references change: its write, and its new text parsed."""
     for path in sorted(documents):
         if path in skip:
             continue
         doc = documents[path]
         after = rewrite_markdown(doc, path, routes, tally)
         if after is not None and after.text != doc.text:
-            yield FileWrite(path, after.text, doc.newline, doc.bom)
+            yield FileWrite(path, after.text, doc.newline, doc.bom), after

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
@@ -43,6 +43,8 @@ class Related:
     edges: tuple[Edge, ...]
     notes: tuple[tuple[str, str], ...]
     """(record path, relation text left as written and why)."""
+    documents: Mapping[str, Document] = field(default_factory=dict)
+    """Each of ``writes`` parsed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,4 +271,4 @@ def relate(
         FileWrite(w.path, docs[w.path].text, w.newline, w.bom) if w.path in docs else w
         for w in by_path.values()
     )
-    return Related(written, _edges({**every, **docs}, relations, titles), tuple(notes))
+    return Related(written, _edges({**every, **docs}, relations, titles), tuple(notes), docs)
