@@ -10,7 +10,7 @@ and exit code 2, in one place: :func:`_errors` (the mapping is
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -216,18 +216,11 @@ def fix(
     dry = check_only or diff
     with _errors():
         found = _unfinished("fix", abort, resume)
-        asked: Mapping[str, Any] = found.redo if found is not None else {
-            "paths": arguments.paths(paths),
-            "gates": gate,
-            "select": arguments.codes(select) or None,
-            "ignore": arguments.codes(ignore),
-            "within": arguments.within(paths),
-        }
+        asked = arguments.fix_request(
+            found.redo if found is not None else None, paths, gate, select, ignore, config_path
+        )
         with ProgressBar(output.stderr) as progress:
-            result = run_fix(
-                Path.cwd(), asked["paths"], asked["gates"], write=not dry, config=arguments.config(config_path),
-                progress=progress, select=asked["select"], ignore=asked["ignore"], within=asked["within"],
-            )
+            result = run_fix(Path.cwd(), write=not dry, progress=progress, **asked)
         output.fix_report(result, dry=dry, diff=diff)
     raise typer.Exit(result.exit_code(dry))
 
@@ -349,7 +342,7 @@ def graph(
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""
     with _errors():
-        from .records.graph import graph_of
+        from .records.tree import graph_of
 
         text = graph_of(Path.cwd(), form.value)
     sys.stdout.write(text)
@@ -375,6 +368,8 @@ def init(
     force: Annotated[
         bool, Option("--force", help="Overwrite a config or workflow that differs from what init writes.")
     ] = False,
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Inspect the repository and write a commented config (with --hooks, pre-commit and CI too).
 
@@ -385,7 +380,9 @@ def init(
 
     options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
     with _errors():
-        arguments.refuse_unfinished()
+        found = _unfinished("init", abort, resume)
+        if found is not None:
+            options = adopt.InitOptions(**found.redo)
         with ProgressBar(output.stderr) as progress:
             result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)

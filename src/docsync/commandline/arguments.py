@@ -5,7 +5,9 @@ every command that changes files makes first."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..config import Config
 from ..errors import DocsyncError
@@ -57,6 +59,33 @@ def stdin(raw: list[Path] | None, filename: str | None) -> tuple[str, str] | Non
     return repository_path(filename), sys.stdin.read()
 
 
+def fix_request(
+    redo: Mapping[str, Any] | None,
+    raw: list[Path] | None,
+    gates: list[str] | None,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    config_path: Path | None,
+) -> dict[str, Any]:
+    """``run_fix``'s arguments: those given, or (``redo``) the unfinished run's, its config too."""
+    if redo is not None:
+        asked = {key: redo[key] for key in ("paths", "gates", "select", "ignore", "within")}
+        config_path = Path(redo["config"]) if redo.get("config") else None
+    else:
+        asked = {
+            "paths": paths(raw),
+            "gates": gates,
+            "select": codes(select) or None,
+            "ignore": codes(ignore),
+            "within": within(raw),
+        }
+    return {
+        **asked,
+        "config": config(config_path),
+        "config_file": str(config_path.absolute()) if config_path is not None else None,
+    }
+
+
 def config(path: Path | None) -> Config | None:
     """``--config PATH`` loaded; ``None`` to find the nearest."""
     if path is None:
@@ -66,18 +95,14 @@ def config(path: Path | None) -> Config | None:
     return load_file(path)
 
 
-def refuse_unfinished() -> None:
-    """A run that was killed left a journal: every command that changes files refuses until it is resolved."""
-    refuse_pending(find_repo(Path.cwd()).git_dir)
-
-
 def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None:
     """``--abort`` or ``--continue``: put the repository back as it was before the unfinished run;
-    the run found, else ``None`` (and, with neither, refuse if one is pending)."""
+    the run found, else ``None``. With neither, refuse while a run is unfinished: a run that
+    was killed left a journal, and every command that changes files refuses until it is resolved."""
     if abort and resume:
         raise DocsyncError("--abort and --continue exclude each other")
     if not (abort or resume):
-        refuse_unfinished()
+        refuse_pending(find_repo(Path.cwd()).git_dir)
         return None
     found = abort_pending(Path.cwd(), command)
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
