@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from docsync.check.run import run_check, run_fix
@@ -187,6 +187,19 @@ relations = st.lists(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(trees(), relations)
+@example(  # a second supersession of a record whose status value the first one wrapped
+    (
+        [
+            Spec("cache", "proposed", 1, ""),
+            Spec("plugin", "proposed", 1, " (pts 1-2)"),
+            Spec("api", "proposed", 1, ""),
+        ],
+        [],
+        [(0, "proposed")],
+        "72",
+    ),
+    [(1, 0, "supersedes"), (1, 2, "supersedes")],
+)
 def test_relating_then_check_passes_and_a_refusal_changes_nothing(
     tree: tuple[list[Spec], list[LinkSpec], list[tuple[int, str]], str],
     pairs: list[tuple[int, int, str]],
