@@ -167,6 +167,21 @@ def test_a_loop_is_refused(repo: GitRepo) -> None:
     assert _status(repo) == ""
 
 
+def test_moving_a_superseded_record_out_of_its_state_is_refused(repo: GitRepo) -> None:
+    """It would leave a Y013 finding: ``move`` then ``check`` must pass."""
+    assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 0
+    repo.commit("superseded")
+    result = _run("move", "use-postgres", "proposed", "--note", "back on the table")
+    assert result.exit_code == 2
+    assert (
+        "docs/rfc/rejected/2026-01-05-use-postgres.md is superseded by docs/rfc/proposed/2026-01-02-plugin-api.md, "
+        "and a superseded record stays rejected; to move it to proposed, first remove the relation"
+    ) in " ".join(result.stderr.split())
+    assert _status(repo) == ""
+    assert _run("move", "plugin-api", "rejected").exit_code == 0  # the newer one moves freely
+    _clean(repo)
+
+
 @pytest.mark.parametrize("step", [0, 1, 2])
 def test_a_failure_at_any_step_puts_everything_back(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, step: int

@@ -675,6 +675,23 @@ def _check_relation_state(config: Config, relation: _Relation | None, state: str
         )
 
 
+def _check_still_superseded(tree: Tree, path: str, state: str) -> None:
+    """A record that another supersedes stays in the superseded state (Y013): moving it
+    out would leave a tree that fails ``docsync check``, so the move is refused."""
+    newer = sorted({e.newer for e in tree.edges if e.kind == SUPERSEDES and e.older == path})
+    if not newer:
+        return
+    try:
+        wanted = superseded_state(tree.config)
+    except DocsyncError:
+        return  # no superseded state: Y013 checks nothing either
+    if state != wanted:
+        raise DocsyncError(
+            f"{path} is superseded by {', '.join(newer)}, and a superseded record stays {wanted}; "
+            f"to move it to {state}, first remove the relation from both records"
+        )
+
+
 def _older_side(
     relation: _Relation | None, new: str
 ) -> tuple[str, tuple[str, ...]]:
@@ -732,6 +749,7 @@ def plan_move(
     file = find_record(tree, record, record_path)
     relation = _relation(tree, file, by) if by is not None else None
     _check_relation_state(config, relation, status.state)
+    _check_still_superseded(tree, file.path, status.state)
     doc = _movable(workspace, file, status.state, relating=relation is not None)
     assert file.state is not None
     moving = file.state != status.state
