@@ -218,12 +218,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 # The cycles that remain, each with the lane breaking it and the module prefixes it may span
 # (a split may reshape a cycle; it may not spread it). Empty once both are broken.
-KNOWN_CYCLES: dict[str, tuple[str, ...]] = {
-    "issue-9: gates/tree <-> records/conventions, records/graph, records/index": (
-        "docsync.gates.",
-        "docsync.records.",
-    ),
-}
+KNOWN_CYCLES: dict[str, tuple[str, ...]] = {}
 
 
 def _owner(component: set[str]) -> str | None:
@@ -289,15 +284,10 @@ OVERSIZED: dict[str, str] = {
     "cli.py": "issue-15",
     "config.py": "issue-15",
     "gates/links/check.py": "issue-14a",
-    "gates/tree.py": "issue-9",
     "gates/wrap/fix.py": "issue-14b",
     "lifecycle/commands.py": "issue-15",
-    "migrate/plan.py": "issue-9",
     "parse/markdown.py": "issue-14a",
     "parse/markdown.py::_Builder": "issue-14a",
-    "repository/history.py": "issue-9",
-    "repository/history.py::_Replayer": "issue-9",
-    "rewrite/references.py": "issue-9",
     "workspace/cache.py": "issue-14a",
     "workspace/load.py": "issue-14a",
 }

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..records.model import IdTarget
-from ..rewrite.references import IdKey, program_text_ids, rewrite_code_text
+from ..rewrite.ids import IdKey, program_text_ids, rewrite_code_text
 from ..workspace.load import MARKDOWN_SUFFIXES, matches
 from ..write.writer import FileWrite
 from .repo_view import RepoView

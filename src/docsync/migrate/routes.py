@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..records.index import INDEX_NAMES
 from ..records.model import IdTarget, RecordId, parse_id
-from ..rewrite.references import IdKey
+from ..rewrite.ids import IdKey
 from .assemble import Assembled
 from .discover import LegacyRecord, part_id
 from .model import Plan, Retirement, Topic

@@ -44,8 +44,9 @@ from .discover import (
     read_record,
     record_paths,
 )
+from .inputs import Dated, Inputs
 from .model import Plan, PlanSpec, Problem
-from .plan import Dated, Inputs, infer_spec, resolve
+from .plan import infer_spec, resolve
 from .repo_view import RepoView
 from .tree import read_tree_record, tree_paths
 

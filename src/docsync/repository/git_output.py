@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import date
 
 from ..errors import GitError
-from .history import CommitChanges, FileChange
+from .commits import CommitChanges, FileChange
 
 HISTORY = "Reading git history"
 

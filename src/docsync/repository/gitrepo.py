@@ -22,6 +22,7 @@ import git
 
 from ..errors import GitError
 from ..write import writer
+from .commits import UNSHALLOW_FIX, CommitChanges
 from .git_output import (
     LOG_FORMAT,
     LOG_OPTIONS,
@@ -38,7 +39,6 @@ from .git_output import (
     with_merge_diffs,
     z_list,
 )
-from .history import UNSHALLOW_FIX, CommitChanges
 
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
