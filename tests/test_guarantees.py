@@ -133,12 +133,12 @@ def _interrupt_before(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[st
 
 
 def _interrupt_after(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    import docsync.cli
+    import docsync.commandline.output
 
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(docsync.cli, "_fix_report", stop)
+    monkeypatch.setattr(docsync.commandline.output, "fix_report", stop)
     return ["fix"]
 
 

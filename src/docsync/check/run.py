@@ -21,8 +21,9 @@ from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..report.suppressions import FileSuppressions
 from ..repository.gitrepo import changed_files, find_repo, staged_changes
 from ..suggest import did_you_mean
-from ..workspace.cache import TargetCache
-from ..workspace.load import Documents, Progress, Workspace, load_workspace
+from ..workspace.documents import Documents
+from ..workspace.load import Progress, Workspace, load_workspace
+from ..workspace.results import TargetCache
 from ..write.transaction import Transaction
 from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps
 

@@ -39,6 +39,7 @@ from ..records.relations import (
     Edge,
     kind_of,
     label,
+    status_value_end,
     superseded_state,
     with_relation_lines,
 )
@@ -174,16 +175,24 @@ def _state_folder(config: Config, state: str) -> str:
 # --------------------------------------------------------------------------- status lines
 
 
-def status_value_span(doc: Document, status: StatusLine) -> Span:
-    """Where the value of a ``Status:`` line is (trailing spaces and a hard break kept)."""
+def status_value_span(doc: Document, status: StatusLine, relations: Mapping[str, str]) -> Span:
+    """Where the value of a ``Status:`` line is, over the lines it is wrapped on
+    (trailing spaces and a hard break kept)."""
     start = doc.line_starts[status.line - 1] + status.column - 1
     match = _STATUS_VALUE.match(doc.text, start)
     if match is None:  # status_lines found it with the same prefix
         raise AssertionError(f"{doc.path}:{status.line}: no Status: line")
-    end = match.end("value")
+    end = max(match.end("value"), status_value_end(doc, relations, start))
+    end = len(doc.text[:end].rstrip(" \t"))
     if doc.text[match.start("value") : end].endswith("\\"):
         end -= 1
     return Span(match.start("value"), end)
+
+
+def status_value(doc: Document, relations: Mapping[str, str]) -> str:
+    """The first ``Status:`` value of ``doc``, its wrapped lines joined into one."""
+    span = status_value_span(doc, status_lines(doc)[0], relations)
+    return " ".join(part.strip() for part in doc.text[span.start : span.end].split("\n"))
 
 
 def _balanced(text: str) -> bool:
@@ -234,11 +243,11 @@ def moved_status(
     return f"{new_word} ({earlier}; {entry})" if earlier else f"{new_word} ({entry})"
 
 
-def _with_status(doc: Document, value: str) -> str:
+def _with_status(doc: Document, value: str, relations: Mapping[str, str]) -> str:
     """``doc``'s text with its first ``Status:`` value replaced, or one added under the title."""
     found = status_lines(doc)
     if found:
-        return apply_edits(doc.text, [Edit(status_value_span(doc, found[0]), value)])
+        return apply_edits(doc.text, [Edit(status_value_span(doc, found[0], relations), value)])
     title = next((h for h in doc.headings if h.level == 1), None)
     if title is None:
         return f"Status: {value}\n\n{doc.text}"
@@ -288,10 +297,12 @@ def _with_title(doc: Document, title: str) -> str:
     return apply_edits(doc.text, [Edit(heading.span, f"# {title}")])
 
 
-def fill_template(template: Template, path: str, title: str, word: str) -> str:
+def fill_template(
+    template: Template, path: str, title: str, word: str, relations: Mapping[str, str]
+) -> str:
     """The template with its first level-1 heading set to ``title`` and its status to ``word``."""
     titled = _with_title(parse(path, template.text, "\n", False), title)
-    text = _with_status(parse(path, titled, "\n", False), word)
+    text = _with_status(parse(path, titled, "\n", False), word, relations)
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -389,7 +400,9 @@ def plan_new(
     path = f"{_state_folder(config, resolved.state)}/{today.isoformat()}-{slug}.md"
     if (workspace.root / path).exists():  # an ignored file git does not list
         raise DocsyncError(f"{path} already exists")
-    text = fill_template(template, path, title, written_word(config, resolved))
+    text = fill_template(
+        template, path, title, written_word(config, resolved), config.relations
+    )
     record = wrap.keep_wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
     if relates_to is not None:
         return _new_relating(workspace, record, resolved.state, relates_to, today)
@@ -547,7 +560,9 @@ def _moved_text(
         exists=present.__contains__,
     )
     if value is not None:
-        text = _with_status(parse(new, text, doc.newline, doc.bom), value)
+        text = _with_status(
+            parse(new, text, doc.newline, doc.bom), value, workspace.config.relations
+        )
     text = with_relation_lines(parse(new, text, doc.newline, doc.bom), workspace.config.relations, lines)
     write = FileWrite(new, text, doc.newline, doc.bom)
     return wrap.keep_wrapped(replace(doc, path=new), write, workspace.config)
@@ -655,6 +670,23 @@ def _check_relation_state(config: Config, relation: _Relation | None, state: str
         )
 
 
+def _check_still_superseded(tree: Tree, path: str, state: str) -> None:
+    """A record that another supersedes stays in the superseded state (Y013): moving it
+    out would leave a tree that fails ``docsync check``, so the move is refused."""
+    newer = sorted({e.newer for e in tree.edges if e.kind == SUPERSEDES and e.older == path})
+    if not newer:
+        return
+    try:
+        wanted = superseded_state(tree.config)
+    except DocsyncError:
+        return  # no superseded state: Y013 checks nothing either
+    if state != wanted:
+        raise DocsyncError(
+            f"{path} is superseded by {', '.join(newer)}, and a superseded record stays {wanted}; "
+            f"to move it to {state}, first remove the relation from both records"
+        )
+
+
 def _older_side(
     relation: _Relation | None, new: str
 ) -> tuple[str, tuple[str, ...]]:
@@ -712,6 +744,7 @@ def plan_move(
     file = find_record(tree, record, record_path)
     relation = _relation(tree, file, by) if by is not None else None
     _check_relation_state(config, relation, status.state)
+    _check_still_superseded(tree, file.path, status.state)
     doc = _movable(workspace, file, status.state, relating=relation is not None)
     assert file.state is not None
     moving = file.state != status.state
@@ -724,7 +757,7 @@ def plan_move(
     entry, lines = _older_side(relation, new)
     value = (
         moved_status(
-            status_lines(doc)[0].value,
+            status_value(doc, workspace.config.relations),
             state_word(config, file.state),
             state_word(config, status.state),
             _transition(config, status),

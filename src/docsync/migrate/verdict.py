@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..check.run import run_check
+from ..config import load as load_config
 from ..gates.links.check import link_targets, resolve_url
-from ..model import Finding
+from ..model import Document, Finding
 from ..parse.markdown import SourceError, decode, parse
+from ..repository import gitrepo
+from ..workspace import cache as parse_cache
 from ..workspace.load import MARKDOWN_SUFFIXES
 from .changes import ChangeSet
 
@@ -49,18 +52,25 @@ def _markdown(paths: list[str]) -> list[str]:
     return [p for p in paths if p.lower().endswith(MARKDOWN_SUFFIXES)]
 
 
-def _urls(root: Path, path: str) -> dict[tuple[int, int], str]:
-    """The URL of each link and definition in ``path``, by where it starts (line, column)."""
+def _urls(root: Path, path: str, known: Mapping[str, Document]) -> dict[tuple[int, int], str]:
+    """The URL of each link and definition in ``path``, by where it starts (line, column);
+    ``known`` holds documents parsed already (the rewrite's, of the files it wrote)."""
     try:
         text, newline, bom = decode((root / path).read_bytes())
     except (OSError, SourceError):
         return {}
-    doc = parse(path, text, newline, bom)
+    doc = known.get(path)
+    if doc is None or doc.path != path or doc.text != text:
+        doc = parse(path, text, newline, bom)
     return {(target.line, target.column): url for target, url in link_targets(doc)}
 
 
 def _keyed(
-    root: Path, findings: Iterable[Finding], new_path: Mapping[str, str], moves: Mapping[str, str]
+    root: Path,
+    findings: Iterable[Finding],
+    new_path: Mapping[str, str],
+    moves: Mapping[str, str],
+    known: Mapping[str, Document],
 ) -> list[tuple[Finding, _Key]]:
     """Each finding with its key; a link's break resolved from the file as it is now (``finding.path``)."""
     urls: dict[str, dict[tuple[int, int], str]] = {}
@@ -71,7 +81,7 @@ def _keyed(
             keyed.append((finding, (after, finding.rule, "")))
             continue
         if finding.path not in urls:
-            urls[finding.path] = _urls(root, finding.path)
+            urls[finding.path] = _urls(root, finding.path, known)
         keyed.append((finding, (after, finding.rule, _broken(finding, urls[finding.path], moves))))
     return keyed
 
@@ -97,7 +107,7 @@ def before(root: Path, changes: ChangeSet) -> Before:
     if not present:
         return Before(Counter())
     found = run_check(root, paths=present).findings
-    return Before(Counter(key for _, key in _keyed(root, found, old_of, moves)))
+    return Before(Counter(key for _, key in _keyed(root, found, old_of, moves, {})))
 
 
 def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
@@ -105,14 +115,36 @@ def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
     written = [p for p in _markdown([w.path for w in changes.writes]) if (root / p).is_file()]
     if not written:
         return Verdict((), 0)
+    remember_parsed(root, changes)
     left = Counter(earlier.counts)
     caused: list[Finding] = []
     already = 0
     found = sorted(run_check(root, paths=written).findings, key=Finding.sort_key)
-    for finding, key in _keyed(root, found, {}, {}):
+    for finding, key in _keyed(root, found, {}, {}, changes.parsed):
         if left[key] > 0:
             left[key] -= 1
             already += 1
         else:
             caused.append(finding)
     return Verdict(tuple(caused), already)
+
+
+def remember_parsed(root: Path, changes: ChangeSet) -> None:
+    """Put the written files the rewrite parsed already into the parse cache.
+
+    Each is keyed, as every cache entry is, by the bytes now on disk, and only
+    when those bytes decode to exactly the text that was parsed: the check
+    then reads the same document a parse would make instead of making it again.
+    """
+    if not changes.parsed or not load_config(root).cache:
+        return
+    store = parse_cache.open_cache(gitrepo.find_repo(root).git_dir)
+    for path, doc in changes.parsed.items():
+        try:
+            data = (root / path).read_bytes()
+            text, newline, bom = decode(data)
+        except (OSError, SourceError):
+            continue
+        if doc.path == path and (text, newline, bom) == (doc.text, doc.newline, doc.bom):
+            store.put(store.key(path, data), doc)
+    store.save()
