@@ -18,7 +18,7 @@ An existing config or workflow that differs is kept unless ``--force``;
 the result then exits 1 and says which file and why.
 
 The wrap convention: every paragraph is analysed once
-(:func:`docsync.gates.wrap.fix.prose_of`, the reading the ``wrap`` gate checks
+(:func:`docsync.gates.wrap.violations.prose_of`, the reading the ``wrap`` gate checks
 with), in the parse workers, and reduced to what each candidate's verdict
 needs (:mod:`docsync.gates.wrap.count`); the candidate fewest paragraphs break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
 the narrowest width, since prose wrapped at 72 columns also fits 80, 100 and

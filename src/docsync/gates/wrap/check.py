@@ -4,7 +4,7 @@
 no wider than that, ``"sentence"`` wants one sentence per line, ``"off"``
 checks nothing. Only paragraph text is checked: headings, tables, code,
 HTML blocks, front matter and definitions are never reported. The analysis
-lives in :mod:`docsync.gates.wrap.fix`, shared with the fixer, so that this gate
+lives in :mod:`docsync.gates.wrap.reading`, shared with the fixer, so that this gate
 passes exactly when ``docsync fix`` would change nothing.
 """
 
@@ -18,8 +18,11 @@ from ...parse.markdown import parse
 from ...workspace.cache import ResultCache, fingerprint, source_digest
 from ...workspace.load import MARKDOWN_SUFFIXES, Documents, Workspace
 from ...write.writer import FileWrite
-from . import fix as wrapfix
-from .fix import GATE, Violation, fix_document, prose_of, violations
+from . import boundaries, display, plans, reading
+from . import prose as prose_model
+from . import violations as wrapviolations
+from .fix import fix_document
+from .violations import GATE, Violation, prose_of, violations
 
 __all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
 
@@ -36,6 +39,8 @@ RULES: dict[str, tuple[str, str]] = {
 }
 
 _FIX = "run `docsync fix`"
+# The modules a document's findings depend on, besides this one (for the cache key).
+_READING = (boundaries, display, plans, prose_model, reading, wrapviolations)
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -120,7 +125,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
     return hashlib.blake2b(
-        f"{source_digest(__file__, wrapfix.__file__)}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+        f"{source_digest(__file__, *(str(m.__file__) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
     ).hexdigest()
 
 
