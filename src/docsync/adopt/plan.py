@@ -40,6 +40,7 @@ from ..config import load as load_config
 from ..errors import ConfigError, DocsyncError
 from ..gates.tree import load_tree
 from ..gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
+from ..gates.wrap.count_store import CountStore
 from ..migrate.discover import (
     find_trees,
     index_paths,
@@ -227,14 +228,18 @@ def workspace_wrap_counts(
     made = documents.summaries if isinstance(documents, Documents) else {}
     paths = [p for p in workspace.selected if p in made or p in documents]
     per_file: list[Breaks] = []
+    kept = CountStore(workspace)  # counts of unchanged documents from an earlier run
     for done, path in enumerate(paths):
         if progress is not None:
             progress(MEASURING, done, len(paths))
         summary = made.get(path)
-        if isinstance(summary, Breaks):
-            per_file.append(summary)
-        else:
-            per_file.append(document_breaks(documents[path], workspace.config))
+        breaks = kept.get(path)
+        if breaks is None:
+            breaks = summary if isinstance(summary, Breaks) else None
+            breaks = breaks or document_breaks(documents[path], workspace.config)
+            kept.add(path, breaks)
+        per_file.append(breaks)
+    kept.save()
     if progress is not None:
         progress(MEASURING, len(paths), len(paths))
     return _counted(per_file)

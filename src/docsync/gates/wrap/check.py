@@ -18,11 +18,11 @@ from ...parse.markdown import parse
 from ...workspace.cache import ResultCache, fingerprint, source_digest
 from ...workspace.load import MARKDOWN_SUFFIXES, Documents, Workspace
 from ...write.writer import FileWrite
-from . import boundaries, display, plans, reading
+from . import boundaries, display, plans, reading, scan
 from . import prose as prose_model
 from . import violations as wrapviolations
 from .fix import fix_document
-from .violations import GATE, Violation, prose_of, violations
+from .violations import GATE, Violation, document_violations
 
 __all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
 
@@ -40,7 +40,7 @@ RULES: dict[str, tuple[str, str]] = {
 
 _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key).
-_READING = (boundaries, display, plans, prose_model, reading, wrapviolations)
+_READING = (boundaries, display, plans, prose_model, reading, scan, wrapviolations)
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -71,21 +71,20 @@ def check(doc: Document, config: Config) -> list[Finding]:
     if config.wrap == "off":
         return []
     findings: list[Finding] = []
-    for prose in prose_of(doc, config):
-        for violation in violations(doc, prose, config):
-            line, column = doc.position(violation.offset)
-            fixable = violation.rule != "W005"
-            findings.append(
-                Finding(
-                    GATE,
-                    violation.rule,
-                    doc.path,
-                    line,
-                    column,
-                    _message(violation, config),
-                    "docsync fix" if fixable else None,
-                )
+    for violation in document_violations(doc, config):
+        line, column = doc.position(violation.offset)
+        fixable = violation.rule != "W005"
+        findings.append(
+            Finding(
+                GATE,
+                violation.rule,
+                doc.path,
+                line,
+                column,
+                _message(violation, config),
+                "docsync fix" if fixable else None,
             )
+        )
     return sorted(findings, key=Finding.sort_key)
 
 

@@ -95,7 +95,7 @@ def _odd_backslashes(word: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reader:
+class Reader:
     """The per-character facts :func:`analyse` splits a paragraph with."""
 
     text: str
@@ -193,6 +193,24 @@ def _line_spans(doc: Document, para: Paragraph) -> tuple[Span, ...] | None:
     return para.line_spans
 
 
+def reader_for(
+    doc: Document, para: Paragraph, index: DocumentIndex, *, sentences: bool
+) -> tuple[tuple[Span, ...], Reader] | None:
+    """Each line's text and the per-character facts of ``para``; None when its
+    source positions cannot be trusted (then the paragraph is not read at all)."""
+    spans = _line_spans(doc, para)
+    if not spans or spans[0].start >= spans[-1].end:
+        return None
+    region = Span(spans[0].start, spans[-1].end)
+    zones = _zones(spans, region, doc.text)
+    if zones is None:
+        return None
+    reader = Reader(doc.text, region, _rooms(doc, index, para, region), zones, sentences)
+    if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
+        return None
+    return spans, reader
+
+
 def analyse(
     doc: Document, para: Paragraph, index: DocumentIndex | None = None, *, sentences: bool = True
 ) -> Prose | None:
@@ -201,17 +219,10 @@ def analyse(
     Without ``sentences`` no gap is marked as a sentence end (telling them is
     a third of the reading, and only the sentence convention needs them).
     """
-    index = index or DocumentIndex.of(doc)
-    spans = _line_spans(doc, para)
-    if not spans or spans[0].start >= spans[-1].end:
+    prepared = reader_for(doc, para, index or DocumentIndex.of(doc), sentences=sentences)
+    if prepared is None:
         return None
-    region = Span(spans[0].start, spans[-1].end)
-    zones = _zones(spans, region, doc.text)
-    if zones is None:
-        return None
-    reader = _Reader(doc.text, region, _rooms(doc, index, para, region), zones, sentences)
-    if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
-        return None
+    spans, reader = prepared
     words, gap_spans = reader.split()
     gaps = _guard_line_starts(
         doc.text,
@@ -304,7 +315,7 @@ def _derived_prefix(first_prefix: str) -> str | None:
 
 
 def _continuation_prefix(
-    doc: Document, first_line: int, spans: Sequence[Span], reader: _Reader, first_prefix: str
+    doc: Document, first_line: int, spans: Sequence[Span], reader: Reader, first_prefix: str
 ) -> str | None:
     """What a new continuation line of ``para`` starts with.
 

@@ -12,6 +12,7 @@ from .display import display_width, overflow_index
 from .plans import code_joins, plan_changes, plan_joined, plan_sentences
 from .prose import DocumentIndex, Prose
 from .reading import analyse
+from .scan import joined_finding, width_findings
 
 GATE = "wrap"
 
@@ -119,3 +120,38 @@ def prose_of(
             if prose is not None:
                 found.append(prose)
     return found
+
+
+def document_violations(doc: Document, config: Config) -> list[Violation]:
+    """What the gate reports for ``doc``, paragraph by paragraph in source order.
+
+    Each paragraph is judged by the quick reading of :mod:`~docsync.gates.wrap.scan`
+    where that is certain, and read in full (:func:`analyse`, :func:`violations`)
+    where it is not: the findings are the full reading's, without building a
+    re-wrap's worth of words and gaps for every paragraph that breaks the width.
+    """
+    index = DocumentIndex.of(doc)
+    found: list[Violation] = []
+    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
+        if not (in_scope(para, config) and may_violate(doc, para, config)):
+            continue
+        quick = _quick(doc, para, index, config)
+        if quick is None:
+            prose = analyse(doc, para, index, sentences=config.wrap == "sentence")
+            quick = violations(doc, prose, config) if prose is not None else []
+        found.extend(quick)
+    return found
+
+
+def _quick(
+    doc: Document, para: Paragraph, index: DocumentIndex, config: Config
+) -> list[Violation] | None:
+    mode = config.wrap
+    if isinstance(mode, int):
+        width = width_findings(doc, para, index, mode)
+        return None if width is None else [Violation(*found) for found in width]
+    if mode == "none":
+        joined = joined_finding(doc, para, index)
+        lines = para.lines.last - para.lines.first + 1
+        return None if joined is None else [Violation("W001", at, lines) for at in joined]
+    return None
