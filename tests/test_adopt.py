@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from docsync import __version__
 from docsync.adopt import config_text as adopt_config
 from docsync.adopt import hooks as adopt_hooks
+from docsync.adopt import inspection
 from docsync.adopt import plan as adopt
 from docsync.cli import app
 from docsync.config import load
@@ -51,7 +52,7 @@ def _init(*args: str) -> tuple[int, str]:
 
 def _counts(texts: list[str]) -> dict[str | int, int]:
     docs = [parse(f"f{i}.md", text) for i, text in enumerate(texts)]
-    counts = adopt.wrap_counts(docs, load(Path("/nonexistent")))
+    counts = inspection.wrap_counts(docs, load(Path("/nonexistent")))
     return {c.mode: c.paragraphs for c in counts}
 
 
@@ -73,7 +74,7 @@ def test_wrap_counts_paragraphs_per_candidate() -> None:
 )
 def test_choice_and_tie_break(texts: list[str], chosen: str | int) -> None:
     docs = [parse(f"f{i}.md", text) for i, text in enumerate(texts)]
-    assert adopt.choose_wrap(adopt.wrap_counts(docs, load(Path("/nonexistent")))) == chosen
+    assert inspection.choose_wrap(inspection.wrap_counts(docs, load(Path("/nonexistent")))) == chosen
 
 
 # --------------------------------------------------------------------------- the config
@@ -314,7 +315,7 @@ def test_inspection_reads_trees_statuses_and_scope(repo: GitRepo) -> None:
     repo.write("docs/rfc/README.md", "# RFCs\n")
     repo.write("README.md", "# Project\n")
     workspace = load_workspace(repo.root)
-    found = adopt.inspect(workspace, {})
+    found = inspection.inspect(workspace, {})
     assert [(t.path, t.kind, len(t.records), t.indexes) for t in found.trees] == [
         ("docs/adr", "ADR", 2, ()),
         ("docs/rfc", "RFC", 1, ("README.md",)),

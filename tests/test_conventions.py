@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from docsync.check.run import run_check, run_fix
-from docsync.gates.tree import load_tree
 from docsync.lifecycle import commands as lifecycle
 from docsync.migrate import run as migration
 from docsync.records import conventions
+from docsync.records.tree import load_tree
 from docsync.workspace.load import load_workspace
 from tests import adopt_repos
 from tests.gitutil import GitRepo

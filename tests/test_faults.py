@@ -1,6 +1,6 @@
 """Nothing lost under any fault: fail the k-th guarded mutation, for every k.
 
-For ``migrate --apply --commit``, ``fix``, ``move`` and ``new``, a run that
+For ``migrate --apply --commit``, ``fix``, ``move``, ``new`` and ``init``, a run that
 counts the guarded writer's mutation points (file writes, renames, folders,
 removals and the git commands that change the repository) says how many
 there are; then each k in turn fails once (an exception, ENOSPC, EACCES),
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from docsync.adopt import plan as adopt
 from docsync.check.run import run_fix
 from docsync.errors import DocsyncError
 from docsync.lifecycle import commands as lifecycle
@@ -105,11 +106,17 @@ def _new(root: Path) -> None:
     lifecycle.create(root, "Use SQLite", "proposed", None, TODAY)
 
 
+def _init(root: Path) -> None:
+    """The config differs (replaced: --force), the hook config and the workflow (in new folders) are created."""
+    adopt.apply(adopt.plan_init(root, adopt.InitOptions(hooks=True, force=True)))
+
+
 OPERATIONS: dict[str, tuple[Callable[[Path], GitRepo], Callable[[Path], None]]] = {
     "migrate": (_legacy_repo, _migrate),
     "fix": (_migrated_repo, _fix),
     "move": (_migrated_repo, _move),
     "new": (_migrated_repo, _new),
+    "init": (_legacy_repo, _init),
 }
 
 
@@ -123,7 +130,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         base = tmp_path_factory.mktemp("templates")
         built = {"legacy": _legacy_repo(base / "legacy").root}
         built["migrated"] = _migrated_repo(base / "migrated").root
-    return {name: built["legacy" if name == "migrate" else "migrated"] for name in OPERATIONS}
+    return {name: built["legacy" if name in ("migrate", "init") else "migrated"] for name in OPERATIONS}
 
 
 def _copy(template: Path, target: Path) -> Path:
@@ -187,7 +194,7 @@ def test_a_failure_at_every_step_leaves_the_repository_exactly_as_it_was(
     assert completed == list(range(len(calls) - len(completed) + 1, len(calls) + 1))
 
 
-@pytest.mark.parametrize("name", ["migrate", "move"])
+@pytest.mark.parametrize("name", ["migrate", "move", "init"])
 def test_a_disk_that_stays_full_keeps_the_journal_and_abort_restores(
     name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

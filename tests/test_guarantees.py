@@ -32,7 +32,7 @@ from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
-from docsync.write import transaction, writer
+from docsync.write import snapshot, transaction, writer
 from tests.gitutil import GitRepo, git, git_environ
 
 runner = CliRunner()
@@ -223,10 +223,10 @@ def test_git_missing_from_path_is_one_line(legacy: GitRepo) -> None:
 
 
 def test_a_failed_git_command_shows_its_first_line_without_hints() -> None:
-    from docsync.repository.gitrepo import _first_line
+    from docsync.repository.git_output import first_line
 
     stderr = "stderr: 'The following paths are ignored:\ndocs/AGENTS.md\nhint: Use -f\nhint: Turn this off'"
-    assert _first_line(stderr) == "The following paths are ignored:"
+    assert first_line(stderr) == "The following paths are ignored:"
 
 
 # --------------------------------------------------------------------------- containment
@@ -283,7 +283,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
     (root / "secret.md").write_text("secret\n")
     (root / "secret.md").chmod(0o600)
     (root / "link.md").symlink_to("plain.md")
-    before = writer.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
+    before = snapshot.snapshot(root, ["plain.md", "secret.md", "link.md", "new/deep/file.md"])
     (root / "link.md").unlink()
     (root / "secret.md").write_text("changed\n")
     (root / "secret.md").chmod(0o644)
@@ -296,7 +296,7 @@ def test_rollback_puts_back_symlinks_modes_and_absence_and_continues_past_a_fail
             raise OSError(errno.EIO, "I/O error", str(path))
 
     monkeypatch.setattr(writer, "mutation_point", failing)
-    failed = writer.restore(root, before)
+    failed = snapshot.restore(root, before)
     assert [f.path for f in failed] == ["plain.md"]
     assert "input/output error" in failed[0].reason
     assert os.readlink(root / "link.md") == "plain.md"
@@ -400,6 +400,8 @@ def point(kind, path):
     if seen == at:
         os.kill(os.getpid(), signal.SIGKILL)
 writer.mutation_point = point
+import atexit
+atexit.register(lambda: print(f"mutations={seen}", file=sys.stderr))
 from docsync.cli import main
 main(sys.argv[1:])
 """
@@ -462,6 +464,93 @@ def test_continue_finishes_what_a_killed_run_began(legacy: GitRepo) -> None:
     assert legacy.git("status", "--porcelain") == ""
     assert len(legacy.git("log", "--format=%H").split()) == 3
     assert runner.invoke(app, ["check"]).exit_code == 0
+
+
+def _killed_at(root: Path, k: int, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _KILLER, *args], cwd=root,
+        env={**git_environ(), "DOCSYNC_KILL_AT": str(k)}, capture_output=True, text=True, check=False,
+    )
+
+
+def _docsync(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "docsync", *args], cwd=root, env=git_environ(),
+        capture_output=True, text=True, check=False,
+    )
+
+
+def test_fix_continue_runs_with_the_config_the_killed_fix_was_given(migrated: GitRepo) -> None:
+    """``fix --config X`` killed mid-way: ``fix --continue`` (without --config)
+    finishes with X, as the interrupted run would have, not with the repository's config."""
+    narrow = migrated.root.parent / "narrow.toml"
+    narrow.write_text("wrap = 20\n")
+    reference = migrated.clone(migrated.root.parent / "reference")
+    finished = _docsync(reference.root, "fix", "--config", str(narrow))
+    assert finished.returncode == 1, finished.stderr  # a generated index line stays over 20 columns
+    wanted = _full_state(reference.root)
+    default = migrated.clone(migrated.root.parent / "default")
+    _docsync(default.root, "fix")
+    assert _full_state(default.root) != wanted  # the test tells the two configs apart
+    for k in range(1, 30):
+        root = migrated.clone(migrated.root.parent / f"fix{k}").root
+        killed = _killed_at(root, k, "fix", "--config", str(narrow))
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        if transaction.pending(root / ".git") is not None:
+            break
+    else:
+        pytest.fail("no kill left a journal")
+    assert transaction.pending(root / ".git").redo["config"] == str(narrow)  # type: ignore[union-attr]
+    done = _docsync(root, "fix", "--continue")
+    assert done.returncode == finished.returncode, done.stderr
+    assert _full_state(root) == wanted
+
+
+INIT = ("init", "--hooks", "--force")
+
+
+def test_init_sigkilled_at_every_mutation_is_aborted_or_continued(legacy: GitRepo) -> None:
+    """``docsync init`` writes through the same journal: a real process SIGKILLed
+    at its k-th mutation, for every k, leaves either nothing changed, or its
+    whole result, or a journal; then other commands refuse naming
+    ``docsync init --abort``, and ``--abort`` restores every byte and mode
+    (odd k) while ``--continue`` ends exactly as an uninterrupted run (even k)."""
+    legacy.write(".docsync.toml", "cache = false\n")  # replaced (--force): its bytes are journalled
+    legacy.commit("config")
+    clean = legacy.clone(legacy.root.parent / "clean")
+    reference = clean.clone(legacy.root.parent / "reference")
+    before = _full_state(reference.root)
+    counted = _killed_at(reference.root, 10**9, *INIT)
+    assert counted.returncode == 0, counted.stderr
+    after = _full_state(reference.root)
+    assert after != before
+    total = int(counted.stderr.rsplit("mutations=", 1)[1])
+    assert total >= 10
+    journalled = []
+    for k in range(1, total + 1):
+        root = clean.clone(legacy.root.parent / f"init{k}").root
+        killed = _killed_at(root, k, *INIT)
+        assert killed.returncode == -signal.SIGKILL, (k, killed.stderr)
+        if transaction.pending(root / ".git") is None:  # before the journal, or after the end
+            assert _full_state(root) in (before, after), f"killed at mutation {k}"
+            continue
+        journalled.append(k)
+        if len(journalled) == 1:
+            refused = _docsync(root, "fix")
+            assert refused.returncode == 2 and "docsync init --abort" in refused.stderr
+            assert "docsync init --continue" in refused.stderr
+        with pytest.raises(DocsyncError, match="docsync init --abort"):
+            transaction.refuse_pending(root / ".git")
+        if k % 2:
+            undo = _docsync(root, "init", "--abort")
+            assert undo.returncode == 0, undo.stderr
+            assert _full_state(root) == before, f"killed at mutation {k}, then --abort"
+        else:
+            redo = _docsync(root, "init", "--continue")
+            assert redo.returncode == 0, redo.stderr
+            assert _full_state(root) == after, f"killed at mutation {k}, then --continue"
+        assert transaction.pending(root / ".git") is None
+    assert len(journalled) >= 5, (journalled, total)
 
 
 # --------------------------------------------------------------------------- output that cannot be forged

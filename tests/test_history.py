@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
+from docsync.repository.commits import CommitChanges, FileChange
 from docsync.repository.gitrepo import blob_reader, is_shallow, read_history
-from docsync.repository.history import CommitChanges, FileChange, first_proposed, rename_map
+from docsync.repository.history import first_proposed, rename_map
 from tests.gitutil import GitRepo, dated
 
 Story = Callable[[GitRepo], None]

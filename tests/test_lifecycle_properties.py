@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from docsync.check.run import run_check, run_fix
 from docsync.lifecycle import commands as lifecycle
-from docsync.rewrite.references import relative_destination
+from docsync.rewrite.record_links import relative_destination
 from tests.gitutil import GitRepo
 
 STATES = ("proposed", "implemented", "rejected")

@@ -10,6 +10,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from docsync.adopt import plan as adopt
+from docsync.adopt.inspection import MEASURING
 from docsync.cli import PROGRESS_MINIMUM, ProgressBar, app
 from docsync.config import Config
 from docsync.workspace.load import PARSING, load_workspace
@@ -95,7 +96,8 @@ def test_the_core_reports_cold_parsing_and_stays_quiet_when_warm(repo: GitRepo) 
 
 
 def test_the_history_scan_reports_commits_read(repo: GitRepo) -> None:
-    from docsync.repository.gitrepo import HISTORY, read_history
+    from docsync.repository.git_output import HISTORY
+    from docsync.repository.gitrepo import read_history
 
     for n in range(3):
         repo.write(f"docs/n{n}.md", f"# N{n}\n")
@@ -119,8 +121,8 @@ def test_init_reports_parsing_and_measuring(repo: GitRepo) -> None:
     heard: list[tuple[str, int, int]] = []
     adopt.plan_init(repo.root, adopt.InitOptions(), lambda *step: heard.append(step))
     steps = [step for step, _, _ in heard]
-    assert steps.index(PARSING) < steps.index(adopt.MEASURING)
-    assert heard[-1] == (adopt.MEASURING, MANY, MANY)
+    assert steps.index(PARSING) < steps.index(MEASURING)
+    assert heard[-1] == (MEASURING, MANY, MANY)
 
 
 def test_init_through_a_pipe_shows_no_progress(repo: GitRepo) -> None:

@@ -9,14 +9,19 @@ from typing import Any
 import pytest
 
 from docsync.config import Config
-from docsync.gates import tree as gates
+from docsync.gates import record_tree as gates
+from docsync.gates.layout import rules as layout_rules
+from docsync.gates.layout.fix import fix_index
 from docsync.gates.links import check as links
+from docsync.gates.refs import rules as refs_rules
+from docsync.gates.refs.fix import fix_refs
+from docsync.gates.registry import all_rules
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
 from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
 from docsync.records.model import Record
 from docsync.workspace.load import load_workspace
-from docsync.write.writer import write_all
+from docsync.write.writer import FileWrite, write_atomic
 from tests.gitutil import GitRepo, isolate_git_environ
 
 STATES = {"proposed": "proposed", "implemented": "implemented", "rejected": "rejected"}
@@ -32,6 +37,11 @@ FORMER = {
     "docs/adr/0007-use-postgres.md": POSTGRES,
     "docs/rfc/001-plugin-api.md": PLUGINS,
 }
+
+
+def write_all(root: Path, changes: list[FileWrite]) -> None:
+    for change in changes:
+        write_atomic(root, change)
 
 
 
@@ -133,7 +143,7 @@ def test_generated_index_passes_the_links_and_wrap_gates(tmp_path: Path) -> None
     titles = {POSTGRES: "# Use `pg` | [fast] Postgres\n\nStatus: implemented\n"}
     repo = _repo(tmp_path, titles, index=False)
     workspace = load_workspace(repo.root)
-    index = gates.fix_index(workspace)
+    index = fix_index(workspace)
     assert index is not None
     write_all(repo.root, [index])
     repo.commit("index")
@@ -284,7 +294,7 @@ def test_stale_index_names_the_first_line_that_differs(tmp_path: Path) -> None:
         tmp_path, {"docs/rfc/rejected/2026-01-03-use-mysql.md": "# Use MySQL\n\nStatus: rejected\n"}
     )
     assert _check(repo) == [("Y009", "docs/rfc/README.md", 19, 1)]  # where "## Rejected" goes
-    fixed = gates.fix_index(load_workspace(repo.root))
+    fixed = fix_index(load_workspace(repo.root))
     assert fixed is not None and "[Use MySQL](rejected/2026-01-03-use-mysql.md)" in fixed.text
 
 
@@ -296,7 +306,7 @@ def test_index_follows_a_record_that_changed_folder(tmp_path: Path) -> None:
         RECORDS[PLUGINS].replace("proposed", "withdrawn"),
     )
     repo.commit("withdrawn")
-    fixed = gates.fix_index(load_workspace(repo.root))
+    fixed = fix_index(load_workspace(repo.root))
     assert fixed is not None
     assert parse_former_ids(fixed.text)["RFC 001"] == "rejected/2026-01-02-plugin-api.md"
 
@@ -304,7 +314,7 @@ def test_index_follows_a_record_that_changed_folder(tmp_path: Path) -> None:
 def test_broken_markers_are_a_finding_not_a_crash(tmp_path: Path) -> None:
     repo = _repo(tmp_path, {"docs/rfc/README.md": f"# R\n\n{BEGIN}\n"})
     assert _check(repo, ("layout",)) == [("Y010", "docs/rfc/README.md", 1, 1)]
-    assert gates.fix_index(load_workspace(repo.root)) is None
+    assert fix_index(load_workspace(repo.root)) is None
 
 
 def test_configured_states_and_folders(tmp_path: Path) -> None:
@@ -376,7 +386,7 @@ def test_paths_and_ids_in_code_files(tmp_path: Path) -> None:
         ("R002", "src/db.py", 2, 7),
         ("R002", "src/db.py", 2, 54),
     ]
-    (write,) = gates.fix_refs(load_workspace(repo.root))
+    (write,) = fix_refs(load_workspace(repo.root))
     assert write.text == code.replace("ADR 7", POSTGRES).replace(
         "docs/rfc/proposed/2026-01-05-use-postgres.md", POSTGRES
     ).replace("docs/adr/0007-use-postgres.md", POSTGRES)
@@ -395,13 +405,13 @@ def test_refs_gate_skips_test_fixtures_by_default(tmp_path: Path) -> None:
     fixture = "ADR 7 is docs/rfc/proposed/gone.md\n"
     repo = _repo(tmp_path, {"tests/case.expected": fixture, "tests/case.md": "# Case\n\nADR 7.\n"})
     assert _check(repo, ("refs",)) == []
-    assert gates.fix_refs(load_workspace(repo.root)) == []
+    assert fix_refs(load_workspace(repo.root)) == []
     assert [r for r, *_ in _check(repo, ("refs",), refs_exclude=())] == ["R003", "R002", "R001"]
 
 
 def test_crlf_code_file_keeps_its_line_ends(tmp_path: Path) -> None:
     repo = _repo(tmp_path, {"ci.yml": "x: 1\r\n# RFC 1\r\n"})
-    (write,) = gates.fix_refs(load_workspace(repo.root))
+    (write,) = fix_refs(load_workspace(repo.root))
     assert write.encoded() == f"x: 1\r\n# {PLUGINS}\r\n".encode()
 
 
@@ -409,11 +419,13 @@ def test_code_file_with_mixed_line_ends_and_a_bom_changes_only_where_fixed(tmp_p
     raw = "\ufeff# RFC 1\r\nx: 1\n\r# RFC 1\r\n"
     repo = _repo(tmp_path, {"ci.yml": raw})
     assert _check(repo, ("refs",)) == [("R003", "ci.yml", 1, 3), ("R003", "ci.yml", 4, 3)]
-    (write,) = gates.fix_refs(load_workspace(repo.root))
+    (write,) = fix_refs(load_workspace(repo.root))
     assert write.encoded() == raw.replace("RFC 1", PLUGINS).encode()
 
 
 def test_rule_tables_name_every_code_once() -> None:
-    codes = [code for _, table in gates.RULE_TABLES for code in table]
+    codes = [*layout_rules.RULES, *refs_rules.RULES]
     assert len(codes) == len(set(codes))
-    assert [gate for gate, _ in gates.RULE_TABLES] == ["layout", "refs"]
+    registered = {rule.code: rule.gate for rule in all_rules()}
+    assert {registered[code] for code in layout_rules.RULES} == {"layout"}
+    assert {registered[code] for code in refs_rules.RULES} == {"refs"}

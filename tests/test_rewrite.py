@@ -16,15 +16,10 @@ import pytest
 from docsync.gates.links.check import markdown_url, resolve_url
 from docsync.parse.markdown import parse
 from docsync.records.model import IdTarget
-from docsync.rewrite.references import (
-    IdKey,
-    RewriteError,
-    RewriteStats,
-    bare_ids,
-    link_text,
-    rewrite_code_text,
-    rewrite_document,
-)
+from docsync.rewrite.ids import IdKey, rewrite_code_text
+from docsync.rewrite.prose_ids import bare_ids
+from docsync.rewrite.record_links import link_text
+from docsync.rewrite.references import RewriteError, RewriteStats, rewrite_document
 
 OLD = "docs/rfc/005-umbrella.md"
 NEW = "docs/rfc/implemented/2026-01-05-umbrella.md"

@@ -16,7 +16,8 @@ from docsync.parse import markdown
 from docsync.parse.markdown import parse
 from docsync.parse.render import github_structure
 from docsync.records.model import IdTarget
-from docsync.rewrite.references import IdKey, id_pattern, rewrite_document
+from docsync.rewrite.ids import IdKey, id_pattern
+from docsync.rewrite.references import rewrite_document
 
 OLD = "docs/rfc/005-umbrella.md"
 NEW = "docs/rfc/implemented/2026-01-05-umbrella.md"

@@ -13,7 +13,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from docsync.adopt.plan import workspace_wrap_counts
+from docsync.adopt.inspection import workspace_wrap_counts
 from docsync.config import load as load_config
 from docsync.gates.wrap.count import Summarizer
 from docsync.workspace.load import load_workspace

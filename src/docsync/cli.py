@@ -405,6 +405,8 @@ def fix(
         if abort:
             return
         redo: Mapping[str, Any] = found.redo if found is not None else {}
+        if found is not None:  # the interrupted run's config, not this one's
+            config_path = Path(redo["config"]) if redo.get("config") else None
         with ProgressBar(stderr) as progress:
             result = run_fix(
                 Path.cwd(),
@@ -416,6 +418,7 @@ def fix(
                 select=redo["select"] if found is not None else (_codes(select) or None),
                 ignore=redo["ignore"] if found is not None else _codes(ignore),
                 within=redo["within"] if found is not None else _within(paths),
+                config_file=str(config_path.absolute()) if config_path is not None else None,
             )
         _fix_report(result, dry=dry, diff=diff)
     raise typer.Exit(result.exit_code(dry))
@@ -784,7 +787,7 @@ def graph(
 ) -> None:
     """Print the graph of relations between records (the one the index draws)."""
     with _errors():
-        from .records.graph import graph_of
+        from .records.tree import graph_of
 
         text = graph_of(Path.cwd(), output.value)
     sys.stdout.write(text)
@@ -810,6 +813,8 @@ def init(
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite a config or workflow that differs from what init writes.")
     ] = False,
+    abort: AbortOpt = False,
+    resume: ContinueOpt = False,
 ) -> None:
     """Inspect the repository and write a commented config (with --hooks, pre-commit and CI too).
 
@@ -820,7 +825,11 @@ def init(
 
     options = adopt.InitOptions(pyproject=pyproject, hooks=hooks, force=force, hook_repo=hook_repo)
     with _errors():
-        _refuse_pending()
+        found = _finish_pending("init", abort, resume)
+        if abort:
+            return
+        if found is not None:
+            options = adopt.InitOptions(**found.redo)
         with ProgressBar(stderr) as progress:
             result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)

@@ -16,21 +16,13 @@ scope, the wrap convention the prose already follows) and plans the files:
 A file that is already right is left alone, so a second run changes nothing.
 An existing config or workflow that differs is kept unless ``--force``;
 the result then exits 1 and says which file and why.
-
-The wrap convention: every paragraph is analysed once
-(:func:`docsync.gates.wrap.violations.prose_of`, the reading the ``wrap`` gate checks
-with), in the parse workers, and reduced to what each candidate's verdict
-needs (:mod:`docsync.gates.wrap.count`); the candidate fewest paragraphs break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
-the narrowest width, since prose wrapped at 72 columns also fits 80, 100 and
-120, and the narrowest width that fits is the one it was written to.
 """
 
 from __future__ import annotations
 
-import posixpath
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -38,27 +30,18 @@ from typing import Any
 from ..config import Config, WrapMode
 from ..config import load as load_config
 from ..errors import ConfigError, DocsyncError
-from ..gates.tree import load_tree
-from ..gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
-from ..gates.wrap.count_store import CountStore
-from ..migrate.discover import (
-    find_trees,
-    index_paths,
-    lifecycle_folders,
-    record_paths,
-    template_paths,
-)
-from ..migrate.status import StatusForm, read_status
-from ..migrate.tree import RECORD_NAME
-from ..model import Document
+from ..gates.wrap.count import Summarizer
 from ..records import conventions
+from ..records.tree import load_tree
 from ..repository.gitrepo import find_repo
-from ..workspace.load import Documents, Progress, Workspace, load_workspace
-from ..write.writer import FileWrite, write_all
+from ..workspace.load import Progress, Workspace, load_workspace
+from ..write import writer
+from ..write.transaction import Transaction
+from ..write.writer import FileWrite
 from . import config_text as adopt_config
 from . import hooks as adopt_hooks
-
-_TIE_ORDER: tuple[WrapMode, ...] = ("none", "sentence", 72, 80, 100, 120)
+from . import pyproject_text
+from .inspection import Inspection, WrapCount, inspect
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,212 +50,6 @@ class InitOptions:
     hooks: bool = False
     force: bool = False
     hook_repo: str = adopt_hooks.DEFAULT_HOOK_REPO
-
-
-# --------------------------------------------------------------------------- what init finds
-
-
-@dataclass(frozen=True, slots=True)
-class LegacyTree:
-    """A legacy tree: its folder, the kind word of its ids, its numbered records and indexes."""
-
-    path: str
-    kind: str
-    records: tuple[str, ...]
-    indexes: tuple[str, ...]
-    templates: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StatusWord:
-    """A status word the records use, the state it maps to (None: unknown) and where."""
-
-    word: str
-    state: str | None
-    paths: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class WrapCount:
-    """How many paragraphs (in how many files) would break one wrap candidate."""
-
-    mode: WrapMode
-    paragraphs: int
-    files: int
-
-
-@dataclass(frozen=True)
-class Inspection:
-    files: tuple[str, ...]
-    trees: tuple[LegacyTree, ...]
-    target: str
-    tree_records: int
-    words: tuple[StatusWord, ...]
-    missing: tuple[str, ...]
-    wrap: tuple[WrapCount, ...]
-    chosen: WrapMode
-
-    @property
-    def legacy_records(self) -> int:
-        return sum(len(t.records) for t in self.trees)
-
-    @property
-    def migrated(self) -> bool:
-        """A lifecycle tree with records, and no numbered records left to migrate."""
-        return self.tree_records > 0 and not self.legacy_records
-
-
-def _lifecycle_roots(paths: Sequence[str], states: Mapping[str, str]) -> list[str]:
-    """Folders with dated records in lifecycle folders: ``docs/rfc`` for ``docs/rfc/implemented/…``."""
-    folders = set(states.values())
-    roots = {
-        posixpath.dirname(posixpath.dirname(p))
-        for p in paths
-        if posixpath.basename(posixpath.dirname(p)) in folders
-        and RECORD_NAME.match(posixpath.basename(p))
-    }
-    return sorted(roots)
-
-
-def _target(
-    config: Config, raw: Mapping[str, Any], trees: Sequence[LegacyTree], paths: Sequence[str]
-) -> str:
-    """The configured target; else the one lifecycle tree there is; else the one legacy tree."""
-    default = config.target.strip("/")
-    if "target" in raw:
-        return default
-    roots = _lifecycle_roots(paths, config.states)
-    if roots:
-        return default if default in roots else roots[0]
-    if len(trees) == 1:
-        return trees[0].path
-    return default
-
-
-def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:
-    roots = {config.target.strip("/"), *_lifecycle_roots(paths, config.states)}
-    lifecycle = frozenset(
-        folder for root in roots for folder in lifecycle_folders(root, config.states.values())
-    )
-    return tuple(
-        LegacyTree(
-            tree.path,
-            tree.kind,
-            tuple(path for path, _, _ in record_paths(tree, paths)),
-            tuple(posixpath.basename(p) for p in index_paths(tree, paths)),
-            tuple(template_paths(tree, paths)),
-        )
-        for tree in find_trees(paths, config.sources, lifecycle)
-    )
-
-
-def _tree_record_paths(target: str, config: Config, paths: Sequence[str]) -> list[str]:
-    folders = {posixpath.join(target, f) for f in config.states.values()}
-    return [
-        p
-        for p in paths
-        if posixpath.dirname(p) in folders and RECORD_NAME.match(posixpath.basename(p))
-    ]
-
-
-def _status_words(
-    documents: Mapping[str, Document], records: Sequence[str], config: Config
-) -> tuple[tuple[StatusWord, ...], tuple[str, ...]]:
-    seen: dict[str, list[str]] = {}
-    missing: list[str] = []
-    for path in records:
-        doc = documents.get(path)
-        reading = read_status(doc, config.statuses) if doc is not None else None
-        if reading is None or not reading.word or reading.form == StatusForm.PROSE:
-            missing.append(path)
-        else:
-            seen.setdefault(reading.phrase(config.statuses), []).append(path)
-    words = tuple(
-        StatusWord(word, config.statuses.get(word), tuple(paths))
-        for word, paths in sorted(seen.items(), key=lambda item: (-len(item[1]), item[0]))
-    )
-    return words, tuple(missing)
-
-
-MEASURING = "Measuring wrap conventions"
-
-
-def _counted(per_file: Sequence[Breaks]) -> tuple[WrapCount, ...]:
-    return tuple(
-        WrapCount(mode, sum(f.counts[i] for f in per_file), sum(1 for f in per_file if f.counts[i]))
-        for i, mode in enumerate(CANDIDATES)
-    )
-
-
-def wrap_counts(
-    documents: Sequence[Document], config: Config, progress: Progress | None = None
-) -> tuple[WrapCount, ...]:
-    """For each candidate, the paragraphs (and files) that break it; each paragraph read once."""
-    per_file: list[Breaks] = []
-    for done, doc in enumerate(documents):
-        if progress is not None:
-            progress(MEASURING, done, len(documents))
-        per_file.append(document_breaks(doc, config))
-    if progress is not None:
-        progress(MEASURING, len(documents), len(documents))
-    return _counted(per_file)
-
-
-def workspace_wrap_counts(
-    workspace: Workspace, progress: Progress | None = None
-) -> tuple[WrapCount, ...]:
-    """:func:`wrap_counts` of the selected files. A document parsed in a worker
-    was counted there (:class:`docsync.gates.wrap.count.Summarizer`) and is not unpickled
-    for it; the rest are counted here."""
-    documents = workspace.documents
-    made = documents.summaries if isinstance(documents, Documents) else {}
-    paths = [p for p in workspace.selected if p in made or p in documents]
-    per_file: list[Breaks] = []
-    kept = CountStore(workspace)  # counts of unchanged documents from an earlier run
-    for done, path in enumerate(paths):
-        if progress is not None:
-            progress(MEASURING, done, len(paths))
-        summary = made.get(path)
-        breaks = kept.get(path)
-        if breaks is None:
-            breaks = summary if isinstance(summary, Breaks) else None
-            breaks = breaks or document_breaks(documents[path], workspace.config)
-            kept.add(path, breaks)
-        per_file.append(breaks)
-    kept.save()
-    if progress is not None:
-        progress(MEASURING, len(paths), len(paths))
-    return _counted(per_file)
-
-
-def choose_wrap(counts: Sequence[WrapCount]) -> WrapMode:
-    """The candidate the fewest paragraphs break (ties: see the module docstring)."""
-    best = min(counts, key=lambda c: (c.paragraphs, _TIE_ORDER.index(c.mode)))
-    return best.mode
-
-
-def inspect(
-    workspace: Workspace, raw: Mapping[str, Any], progress: Progress | None = None
-) -> Inspection:
-    """What the repository holds, read from the parsed workspace (nothing is written)."""
-    config = workspace.config
-    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
-    trees = _legacy_trees(paths, config)
-    target = _target(config, raw, trees, paths)
-    in_tree = _tree_record_paths(target, config, paths)
-    legacy = [p for tree in trees for p in tree.records]
-    words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config)
-    counts = workspace_wrap_counts(workspace, progress)
-    return Inspection(
-        files=workspace.selected,
-        trees=trees,
-        target=target,
-        tree_records=len(in_tree),
-        words=words,
-        missing=missing,
-        wrap=counts,
-        chosen=choose_wrap(counts),
-    )
 
 
 # --------------------------------------------------------------------------- the files
@@ -293,6 +70,7 @@ class FilePlan:
     action: Action
     write: FileWrite | None = None
     note: str = ""
+    read: str | None = None  # the text init planned from; the file must still hold it
 
 
 def _read(root: Path, path: str) -> str | None:
@@ -324,7 +102,7 @@ def _file(root: Path, path: str, wanted: str, force: bool, why: str) -> FilePlan
     if current == wanted:
         return FilePlan(path, Action.SAME)
     if force:
-        return FilePlan(path, Action.UPDATE, _plain(path, wanted))
+        return FilePlan(path, Action.UPDATE, _plain(path, wanted), read=current)
     return FilePlan(path, Action.KEPT, note=f"{why}; --force overwrites it")
 
 
@@ -400,10 +178,10 @@ def _pyproject_plan(
         )
     block = adopt_config.render(draft, "tool.docsync")
     config = adopt_config.loaded(block, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
-    if not adopt_config.has_table(current):
-        text = adopt_config.appended(current, block)
+    if not pyproject_text.has_table(current):
+        text = pyproject_text.appended(current, block)
         adopt_config.loaded(text, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
-        return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
+        return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text), read=current), config)
     if _same_values(config, existing):
         return _ConfigPlan(FilePlan(path, Action.SAME, note="values already match"), existing)
     if not options.force:
@@ -412,8 +190,8 @@ def _pyproject_plan(
         return _ConfigPlan(
             FilePlan(path, Action.KEPT, note=f"{why}; --force replaces that table"), existing
         )
-    text = adopt_config.replaced(current, block)
-    return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
+    text = pyproject_text.replaced(current, block)
+    return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text), read=current), config)
 
 
 # ---- hooks and the conventions doc
@@ -426,9 +204,8 @@ def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     if text is None:
         yield FilePlan(path, Action.SAME, note="it runs a docsync hook already")
     else:
-        yield FilePlan(
-            path, Action.CREATE if current is None else Action.UPDATE, _plain(path, text)
-        )
+        action = Action.CREATE if current is None else Action.UPDATE
+        yield FilePlan(path, action, _plain(path, text), read=current)
     why = "it differs from the workflow init writes"
     yield _file(root, adopt_hooks.WORKFLOW, adopt_hooks.workflow(), options.force, why)
 
@@ -448,7 +225,7 @@ def _conventions_file(workspace: Workspace, config: Config) -> FilePlan | None:
         return FilePlan(wanted.path, Action.SAME)
     newline, bom = (doc.newline, doc.bom) if doc is not None else ("\n", False)
     action = Action.CREATE if existing is None else Action.UPDATE
-    return FilePlan(wanted.path, action, FileWrite(wanted.path, text, newline, bom))
+    return FilePlan(wanted.path, action, FileWrite(wanted.path, text, newline, bom), read=existing)
 
 
 # --------------------------------------------------------------------------- the result
@@ -460,6 +237,7 @@ class InitResult:
     inspection: Inspection
     files: tuple[FilePlan, ...]
     config_path: str
+    options: InitOptions = InitOptions()
 
     @property
     def writes(self) -> list[FileWrite]:
@@ -493,12 +271,22 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     if inspection.migrated:
         doc = _conventions_file(workspace, planned.config)
         files.extend([doc] if doc is not None else [])
-    return InitResult(root, inspection, tuple(files), planned.file.path)
+    return InitResult(root, inspection, tuple(files), planned.file.path, options)
 
 
 def apply(result: InitResult) -> None:
-    """Write every planned file (all or none)."""
-    write_all(result.root, result.writes)
+    """Write every planned file in one journalled transaction: all or none, also
+    after a kill (``docsync init --abort`` puts it back, ``--continue`` plans and
+    writes again). A file that changed since init read it is not overwritten."""
+    planned = [f for f in result.files if f.write is not None]
+    if not planned:
+        return
+    paths = [f.path for f in planned]
+    writer.preflight(result.root, paths)
+    with Transaction.begin(result.root, "init", asdict(result.options), paths) as txn:
+        for file in planned:
+            assert file.write is not None
+            txn.write(file.write, read=file.read)
 
 
 # --------------------------------------------------------------------------- the report

@@ -105,13 +105,11 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
 
 
 def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
-    """The record-tree gates (layout, refs), when the migrate package provides them."""
+    """The record-tree gates (layout, refs)."""
     if "layout" not in gates and "refs" not in gates:
         return []  # not even imported: a links-only run has no use for them
-    try:
-        from ..gates import tree as record_gates
-    except ImportError:
-        return []
+    from ..gates import record_tree as record_gates
+
     return record_gates.check(workspace, gates)
 
 
@@ -197,7 +195,7 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
     count = sum(1 for f in findings if f.gate == "wrap")
     if count < HINT_MINIMUM:
         return None
-    from ..adopt.plan import choose_wrap, workspace_wrap_counts
+    from ..adopt.inspection import choose_wrap, workspace_wrap_counts
 
     counts = workspace_wrap_counts(workspace)
     mode = choose_wrap(counts)
@@ -316,7 +314,7 @@ def _wrap_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
 
 
 def _tree_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
-    from ..gates import tree as record_gates
+    from ..gates import record_tree as record_gates
 
     return _PhaseResult(tuple(record_gates.fix(workspace, gates)))
 
@@ -383,6 +381,7 @@ def run_fix(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
     within: str | None = None,
+    config_file: str | None = None,
 ) -> FixResult:
     """Fix what can be fixed safely; ``write=False`` only computes the fixes.
 
@@ -391,7 +390,9 @@ def run_fix(
     phases see the original files, and a file an earlier phase would change is
     left to that phase, so the report never shows two clashing fixes. A finding
     that is not reported (``select``/``ignore``, inline suppressions) is not fixed.
-    ``within`` (a folder) narrows the fixes to the files in it.
+    ``within`` (a folder) narrows the fixes to the files in it. ``config_file``,
+    the file ``config`` came from (``--config``), is journalled with the rest
+    of the request, so ``fix --continue`` runs with the same config.
     """
     repo = find_repo(start)
     config = config or load_config(repo.root, start)
@@ -407,6 +408,7 @@ def run_fix(
         "select": select and list(select),
         "ignore": list(ignore),
         "within": within,
+        "config": config_file,
     }
     out = _FixWriter(workspace.root, redo)
     with out:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from .layout import rules as layout
 from .links import check as links
+from .refs import rules as refs
 from .wrap import check as wrap
 
 FILE_RULES: dict[str, tuple[str, str]] = {
@@ -43,14 +45,10 @@ def _all_rules() -> tuple[Rule, ...]:
         ("files", FILE_RULES),
         (links.GATE, links.RULES),
         (wrap.GATE, wrap.RULES),
+        (layout.GATE, layout.RULES),
+        (refs.GATE, refs.RULES),
+        (SUPPRESSIONS_GATE, SUPPRESSION_RULES),
     ]
-    try:
-        from .tree_rules import RULE_TABLES
-    except ImportError:
-        pass
-    else:
-        tables.extend(RULE_TABLES)
-    tables.append((SUPPRESSIONS_GATE, SUPPRESSION_RULES))
     return tuple(
         Rule(code, gate, name, summary)
         for gate, table in tables

@@ -28,16 +28,8 @@ from typing import Any
 
 from ..config import Config
 from ..errors import DocsyncError
+from ..gates.layout.fix import fix_index
 from ..gates.links.check import link_targets, resolve_url
-from ..gates.tree import (
-    StatusLine,
-    Tree,
-    TreeFile,
-    fix_index,
-    load_tree,
-    record_title,
-    status_lines,
-)
 from ..gates.wrap import check as wrap
 from ..model import Document, Edit, Span, apply_edits
 from ..parse.markdown import SourceError, decode, parse
@@ -50,9 +42,12 @@ from ..records.relations import (
     superseded_state,
     with_relation_lines,
 )
+from ..records.status_lines import StatusLine, status_lines
+from ..records.tree import Tree, TreeFile, load_tree, record_title
 from ..repository import gitrepo
 from ..repository.gitrepo import Listing
-from ..rewrite.references import link_text, relative_destination, rewrite_document
+from ..rewrite.record_links import link_text, relative_destination
+from ..rewrite.references import rewrite_document
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
     Workspace,

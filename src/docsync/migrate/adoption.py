@@ -35,11 +35,14 @@ from ..parse.slugs import slugify
 from ..records.conventions import ADOPTION_SLUG, ConventionsMarkersError, conventions_for, render
 from ..records.index import FORMER_HEADING
 from ..records.model import Record
-from ..rewrite.references import link_text, relative_destination
+from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
-from .changes import ChangeSet, RepoView, Stats, index_path
+from .changes import ChangeSet
 from .discover import LegacyRecord
 from .model import Plan, Problem
+from .repo_view import RepoView
+from .routes import index_path
+from .stats import Stats
 
 ADOPTION_TITLE = "Adopting docsync"
 IMPLEMENTED = "implemented"

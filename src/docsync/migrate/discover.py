@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..config import DEFAULT_STATUSES, Source
-from ..gates.tree import record_title
 from ..model import BlockKind, Document, Heading
 from ..records.model import RecordId
+from ..records.tree import record_title
 from .status import StatusReading, read_status
 
 TREE_KINDS: dict[str, str] = {

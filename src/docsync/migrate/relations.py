@@ -27,7 +27,8 @@ from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
 from ..parse.markdown import parse
 from ..records.model import ID_PATTERN, IdTarget, parse_id
 from ..records.relations import Edge, Phrases, label, read_mentions, reverses, with_relation_lines
-from ..rewrite.references import IdKey, link_text, relative_destination
+from ..rewrite.ids import IdKey
+from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
 
 _EMPHASIS = r"(?:\*\*|__|\*|_)?"

@@ -33,7 +33,7 @@ from ..workspace.load import (
 )
 from . import planfile
 from .adoption import extend, plan_adoption
-from .changes import ChangeSet, RepoView, compute
+from .changes import ChangeSet, compute
 from .discover import (
     LegacyRecord,
     Tree,
@@ -44,8 +44,10 @@ from .discover import (
     read_record,
     record_paths,
 )
+from .inputs import Dated, Inputs
 from .model import Plan, PlanSpec, Problem
-from .plan import Dated, Inputs, infer_spec, resolve
+from .plan import infer_spec, resolve
+from .repo_view import RepoView
 from .tree import read_tree_record, tree_paths
 
 

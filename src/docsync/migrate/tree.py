@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import date
 
-from ..gates.tree import record_title
 from ..model import Document
 from ..records.model import Record
+from ..records.tree import record_title
 from .status import read_status
 
 RECORD_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")

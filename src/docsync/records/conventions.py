@@ -28,14 +28,14 @@ from ..config import Config
 from ..gates.wrap.fix import fix_document
 from ..model import Document, Finding
 from ..parse.markdown import parse
-from ..rewrite.references import link_text, relative_destination
+from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
 from .markers import MarkersError, marked_span
 from .model import Record
 from .relations import label
 
 if TYPE_CHECKING:
-    from ..gates.tree import Tree
+    from .tree import Tree
 
 BEGIN = "<!-- docsync:conventions:begin -->"
 END = "<!-- docsync:conventions:end -->"

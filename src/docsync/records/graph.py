@@ -14,7 +14,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from .model import Record
 from .relations import SUPERSEDES, Edge
@@ -156,16 +155,3 @@ def render(graph: Graph, fmt: str) -> str:
     if fmt == "dot":
         return dot(graph)
     return as_json(graph)
-
-
-
-def graph_of(start: Path, fmt: str) -> str:
-    """``docsync graph``: the relation graph of the tree of the repository at ``start``."""
-    # Imported here: the gates import this module (for the index) before they are defined.
-    from ..gates.tree import load_tree
-    from ..workspace.load import load_workspace
-
-    tree = load_tree(load_workspace(start))
-    if tree is None:
-        return render(Graph((), (), ()), fmt)
-    return render(build(tree.records, tree.edges, tree.config.states), fmt)

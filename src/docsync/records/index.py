@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
 from ..gates.links.check import markdown_url
-from ..rewrite.references import link_text, relative_destination
+from ..rewrite.record_links import link_text, relative_destination
 from . import graph
 from .markers import MarkersError, marked_span
 from .model import Record, parse_id

@@ -27,7 +27,7 @@ from ..config import Config
 from ..errors import DocsyncError
 from ..gates.links.check import link_url, resolve_url
 from ..model import Document, Edit, Link, LinkKind, Paragraph, Span, apply_edits
-from ..rewrite.references import link_text, relative_destination
+from ..rewrite.record_links import link_text, relative_destination
 
 SUPERSEDES = "supersedes"
 _STATUS = re.compile(r"Status:[ \t]*")

@@ -8,12 +8,10 @@ Markdown.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import dataclass
 from pathlib import Path
 
 # GitPython raises ImportError at import when git is not on PATH; docsync
@@ -24,7 +22,23 @@ import git
 
 from ..errors import GitError
 from ..write import writer
-from .history import UNSHALLOW_FIX, CommitChanges, FileChange
+from .commits import UNSHALLOW_FIX, CommitChanges
+from .git_output import (
+    LOG_FORMAT,
+    LOG_OPTIONS,
+    RAW_DIFF,
+    batches,
+    check_warnings,
+    commit_counter,
+    first_line,
+    merge_parents,
+    missing_object,
+    missing_object_error,
+    parse_log,
+    parse_merge_diffs,
+    with_merge_diffs,
+    z_list,
+)
 
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
@@ -82,10 +96,6 @@ def find_repo(start: Path) -> RepoPaths:
     return RepoPaths(Path(repo.working_tree_dir).resolve(), Path(repo.git_dir).resolve())
 
 
-def _z_list(output: str) -> list[str]:
-    return [item for item in output.split("\0") if item]
-
-
 def list_files(root: Path) -> Listing:
     """Tracked paths with their modes, and untracked non-ignored paths."""
     repo = open_repo(root)
@@ -95,12 +105,12 @@ def list_files(root: Path) -> Listing:
     except git.GitCommandError as exc:
         raise GitError(f"git ls-files failed: {exc.stderr.strip()}") from None
     tracked: dict[str, str] = {}
-    for entry in _z_list(staged):
+    for entry in z_list(staged):
         meta, _, path = entry.partition("\t")
         mode = meta.split(" ", 1)[0]
         if mode != GITLINK_MODE:
             tracked[path] = mode
-    return Listing(tracked, frozenset(_z_list(others)))
+    return Listing(tracked, frozenset(z_list(others)))
 
 
 def changed_files(root: Path, rev: str | None) -> frozenset[str]:
@@ -113,7 +123,7 @@ def changed_files(root: Path, rev: str | None) -> frozenset[str]:
         others = repo.git.ls_files("-o", "--exclude-standard", "-z", "--full-name")
     except git.GitCommandError as exc:
         raise GitError(f"cannot diff against {rev!r}: {exc.stderr.strip()}") from None
-    return frozenset(_z_list(diff)) | frozenset(_z_list(others))
+    return frozenset(z_list(diff)) | frozenset(z_list(others))
 
 
 def staged_changes(root: Path) -> frozenset[str]:
@@ -123,7 +133,7 @@ def staged_changes(root: Path) -> frozenset[str]:
         diff = repo.git.diff("--cached", "--name-only", "-z", "--no-renames")
     except git.GitCommandError as exc:
         raise GitError(f"cannot read the staged changes: {exc.stderr.strip()}") from None
-    return frozenset(_z_list(diff))
+    return frozenset(z_list(diff))
 
 
 def _default_base(repo: git.Repo) -> str:
@@ -143,31 +153,10 @@ def head_commit(root: Path) -> str | None:
         return None
 
 
-# History: one `git log` over every commit reachable from HEAD, then one
-# `git diff-tree --stdin` for the merges, against each of their parents.
-# `git log -m` cannot give merges' diffs: it omits a parent's block when that
-# diff is empty, so the blocks cannot be told apart. Only flags that git 2.25
-# knows are used.
-
-_RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
-_LOG_FORMAT = "--format=%H %P%x00%ai"
-_LOG_OPTIONS = (
-    *_RAW_DIFF,
-    "--topo-order",
-    "--root",
-    "--no-color",
-    "--no-notes",
-    "--no-show-signature",
-)
-_RENAME_LIMIT_WARNING = "diff.renameLimit"
-
-
 def is_shallow(root: Path) -> bool:
     """Whether the repository holding ``root`` is a shallow clone."""
     return _is_shallow(open_repo(root))
 
-
-HISTORY = "Reading git history"
 
 
 def read_history(
@@ -187,33 +176,19 @@ def read_history(
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
         )
     try:
-        tokens = _stream_git(repo, "log", _LOG_FORMAT, *_LOG_OPTIONS, "HEAD", "--")
-        history = _parse_log(tokens, _commit_counter(repo, progress))
+        tokens = _stream_git(repo, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--")
+        history = parse_log(tokens, _commit_counter(repo, progress))
     except GitError:
         if not repo.head.is_valid():
             return []
         raise
-    merges = [
-        (commit.sha, parent)
-        for commit in history
-        if len(commit.parents) > 1
-        for parent in commit.parents
-    ]
+    merges = merge_parents(history)
     if not merges:
         return history
     lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    output = _run_git(repo, "diff-tree", "--stdin", "--always", *_RAW_DIFF, stdin=lines)
-    diffs = _parse_merge_diffs(iter(output.split("\0")), merges)
-    return [_with_merge_diffs(commit, diffs) for commit in history]
-
-
-def _with_merge_diffs(
-    commit: CommitChanges, diffs: dict[str, tuple[tuple[FileChange, ...], ...]]
-) -> CommitChanges:
-    if len(commit.parents) < 2:
-        return commit
-    first, *others = diffs[commit.sha]
-    return replace(commit, changes=first, merge_changes=tuple(others))
+    output = _run_git(repo, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines)
+    diffs = parse_merge_diffs(iter(output.split("\0")), merges)
+    return [with_merge_diffs(commit, diffs) for commit in history]
 
 
 def _is_shallow(repo: git.Repo) -> bool:
@@ -233,7 +208,7 @@ def _run_git(repo: git.Repo, command: str, *args: str, stdin: str) -> str:
             )
     except git.GitCommandError as exc:
         raise GitError(f"git {command} failed: {str(exc.stderr).strip()}") from None
-    _check_warnings(str(err))
+    check_warnings(str(err))
     return str(out)
 
 
@@ -257,40 +232,16 @@ def _stream_git(repo: git.Repo, command: str, *args: str) -> Iterator[str]:
     except git.GitCommandError:
         failed = GitError(f"git {command} failed: {err.strip()}")
         raise _missing_object(repo, err) or failed from None
-    _check_warnings(err)
-
-
-_MISSING_OBJECT = re.compile(
-    r"(?:unable to read|missing blob|bad object|could not read|missing object)\s+([0-9a-f]{40,64})"
-)
+    check_warnings(err)
 
 
 def _missing_object(repo: git.Repo, stderr: str) -> GitError | None:
     """A missing object named, with what it means: a partial clone or a mirror without it."""
-    found = _MISSING_OBJECT.search(stderr)
-    if found is None:
+    sha = missing_object(stderr)
+    if sha is None:
         return None
     partial = bool(repo.git.config("--get", "extensions.partialClone", with_exceptions=False))
-    what = (
-        "this is a partial clone, which fetches objects on demand and could not fetch it"
-        if partial
-        else "this clone lacks it (a partial clone, or a mirror without large objects)"
-    )
-    return GitError(
-        f"git object {found.group(1)} is missing from {repo.working_tree_dir}: {what}, so "
-        "renames cannot be detected and records cannot be dated; fetch it (`git fetch "
-        "--refetch origin` fetches every object), or migrate from a full clone"
-    )
-
-
-def _check_warnings(stderr: str) -> None:
-    """Skipped rename detection would date moved records by their move: an error, not a warning."""
-    if _RENAME_LIMIT_WARNING in stderr:
-        advice = " ".join(line.removeprefix("warning: ") for line in stderr.splitlines())
-        raise GitError(
-            f"git skipped rename detection, so moved records would be dated by their move: "
-            f"{advice} (`git config diff.renameLimit <N>`)"
-        )
+    return missing_object_error(sha, str(repo.working_tree_dir), partial)
 
 
 def _commit_counter(
@@ -302,69 +253,7 @@ def _commit_counter(
         total = int(repo.git.rev_list("--count", "HEAD"))
     except (git.GitCommandError, ValueError):
         return None
-
-    def seen(done: int) -> None:
-        if done % 250 == 0 or done == total:
-            progress(HISTORY, done, total)
-
-    return seen
-
-
-def _parse_log(
-    tokens: Iterator[str], seen: Callable[[int], None] | None = None
-) -> list[CommitChanges]:
-    commits: list[CommitChanges] = []
-    header = next(tokens, None)
-    while header is not None:
-        if not header.strip():
-            header = next(tokens, None)
-            continue
-        sha, *parents = header.split()
-        stamp = next(tokens)
-        changes, header = _parse_raw(tokens)
-        if commits and commits[-1].sha == sha:
-            continue  # another block of a merge's diffs; diff-tree's diffs replace them
-        day = date.fromisoformat(stamp[:10])
-        commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
-        if seen is not None:
-            seen(len(commits))
-    return commits
-
-
-def _parse_merge_diffs(
-    tokens: Iterator[str], merges: list[tuple[str, str]]
-) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
-    """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
-    found: dict[str, list[tuple[FileChange, ...]]] = {}
-    header = next(tokens, None)
-    for sha, _parent in merges:
-        if header is None or header.strip() != sha:
-            raise GitError(f"unexpected output from git diff-tree for merge {sha}")
-        changes, header = _parse_raw(tokens)
-        found.setdefault(sha, []).append(changes)
-    return {sha: tuple(diffs) for sha, diffs in found.items()}
-
-
-def _parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | None]:
-    """Raw diff entries (``:mode mode blob blob status\\0path[\\0path]``), and the token after them."""
-    changes: list[FileChange] = []
-    for token in tokens:
-        meta = token.lstrip("\n")
-        if not meta.startswith(":"):
-            return tuple(changes), meta
-        fields = meta.split(" ")
-        blob, status = fields[3], fields[4][0]
-        if status == "R":
-            old = next(tokens)
-            changes.append(FileChange("R", next(tokens), old, blob))
-        elif status == "C":
-            next(tokens)
-            changes.append(FileChange("A", next(tokens), None, blob))
-        elif status == "D":
-            changes.append(FileChange("D", next(tokens), None, fields[2]))
-        else:
-            changes.append(FileChange("A" if status == "A" else "M", next(tokens), None, blob))
-    return tuple(changes), None
+    return commit_counter(total, progress)
 
 
 # --------------------------------------------------------------------------- writing (migrate --apply)
@@ -379,14 +268,7 @@ def _git(root: Path, *args: str) -> str:
     try:
         return str(repo.git.execute(["git", *args], with_extended_output=False))
     except git.GitCommandError as exc:
-        raise GitError(f"git {args[0]} failed: {_first_line(str(exc.stderr))}") from None
-
-
-def _first_line(stderr: str) -> str:
-    """git's message without its ``hint:`` lines and the quoting GitPython adds."""
-    text = stderr.strip().removeprefix("stderr:").strip().strip("'").strip()
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("hint:")]
-    return lines[0].strip() if lines else "no message"
+        raise GitError(f"git {args[0]} failed: {first_line(str(exc.stderr))}") from None
 
 
 def _mutating(root: Path, *args: str) -> str:
@@ -398,7 +280,7 @@ def _mutating(root: Path, *args: str) -> str:
 def dirty_files(root: Path) -> list[str]:
     """Tracked files with uncommitted changes (staged or not)."""
     output = _git(root, "status", "--porcelain", "-z", "--untracked-files=no")
-    return [entry[3:] for entry in _z_list(output) if len(entry) > 3 and entry[2] == " "]
+    return [entry[3:] for entry in z_list(output) if len(entry) > 3 and entry[2] == " "]
 
 
 def is_ancestor(root: Path, commit: str) -> bool:
@@ -409,13 +291,6 @@ def is_ancestor(root: Path, commit: str) -> bool:
     except git.GitCommandError:
         return False
     return True
-
-
-_BATCH = 200  # paths per git command, well under any command-line length limit
-
-
-def _batches(paths: list[str]) -> list[list[str]]:
-    return [paths[i : i + _BATCH] for i in range(0, len(paths), _BATCH)]
 
 
 def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
@@ -429,14 +304,14 @@ def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
     writer.preflight(root, [], moves)
     for old, new in moves:
         writer.rename(root, old, new)
-    for batch in _batches([old for old, _ in moves]):
+    for batch in batches([old for old, _ in moves]):
         _mutating(root, "rm", "-q", "--cached", "--", *batch)
     stage(root, [new for _, new in moves])
 
 
 def remove_files(root: Path, paths: list[str]) -> None:
     writer.preflight(root, [], removals=paths)
-    for batch in _batches(paths):
+    for batch in batches(paths):
         _mutating(root, "rm", "-q", "--", *batch)
 
 
@@ -453,17 +328,17 @@ def ignored(root: Path, paths: list[str]) -> list[str]:
         except git.GitCommandError as exc:
             if exc.status == 1:  # none ignored
                 return []
-            raise GitError(f"git check-ignore failed: {_first_line(str(exc.stderr))}") from None
-    return _z_list(str(out))
+            raise GitError(f"git check-ignore failed: {first_line(str(exc.stderr))}") from None
+    return z_list(str(out))
 
 
 def stage(root: Path, paths: list[str]) -> list[str]:
     """``git add`` the paths; ignored ones deliberately (``-f``). Returns those."""
     forced = ignored(root, paths)
     plain = [p for p in paths if p not in set(forced)]
-    for batch in _batches(plain):
+    for batch in batches(plain):
         _mutating(root, "add", "-A", "--", *batch)
-    for batch in _batches(forced):
+    for batch in batches(forced):
         _mutating(root, "add", "-A", "-f", "--", *batch)
     return forced
 
@@ -484,7 +359,7 @@ def refuse_sparse(root: Path, what: str) -> None:
 
 def staged_files(root: Path) -> list[str]:
     """Paths whose staged content differs from HEAD."""
-    return _z_list(_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames"))
+    return z_list(_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames"))
 
 
 def commit_index(root: Path, message: str) -> str:

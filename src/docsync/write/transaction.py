@@ -33,8 +33,9 @@ from typing import Any
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo
-from . import writer
-from .writer import Files, FileState, FileWrite, NotRestored
+from . import snapshot, writer
+from .snapshot import Files, FileState, NotRestored
+from .writer import FileWrite
 
 JOURNAL = "docsync/journal"
 STATE = f"{JOURNAL}/state.json"
@@ -174,7 +175,7 @@ class Transaction:
         fresh = [p for p in dict.fromkeys(paths) if self.files.state(p) is None]
         if not fresh and self.files.states:
             return
-        more = writer.snapshot(self.root, fresh)
+        more = snapshot.snapshot(self.root, fresh)
         for state in more.states:
             if state.kind == "file":
                 writer.write_file(self.git_dir, _blob_name(state.data), state.data)
@@ -293,7 +294,7 @@ def _after_rollback(
 
 def _kept(command: str, failed: Sequence[NotRestored]) -> str:
     return (
-        f"then {writer.not_restored_note(failed)}; the journal is kept: fix that, then run "
+        f"then {snapshot.not_restored_note(failed)}; the journal is kept: fix that, then run "
         f"`docsync {command} --abort`"
     )
 
@@ -314,7 +315,7 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
         _put_back_index(root, index)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("the git index", _message(root, exc)))
-    failed.extend(writer.restore(root, files))
+    failed.extend(snapshot.restore(root, files))
     folders = {os.path.dirname(s.path) for s in files.states}
     writer.remove_stale_temps(root, _temps_in(root, folders))
     return failed
@@ -385,7 +386,7 @@ def abort(start: Path, command: str) -> Pending:
         failed = _put_back(repo.root, found.head, index, found.files)
         if failed:
             raise DocsyncError(
-                f"{writer.not_restored_note(failed)}; the journal is kept: fix that, "
+                f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
                 f"then run `docsync {command} --abort` again"
             )
         _remove_journal(repo.git_dir)

@@ -16,8 +16,8 @@ docsync read (:class:`ChangedMeanwhile` otherwise). A temporary file is
 removed on every exit path; one that a killed run left is removed by the
 next (:func:`remove_stale_temps`).
 
-:func:`snapshot` and :func:`restore` record and put back files exactly:
-bytes and mode, a symlink's target, absence, and the folders a run created.
+:mod:`docsync.write.snapshot` records and puts back files exactly, through
+the mutations here; :mod:`docsync.write.line_ends` keeps each line's ending.
 
 Every mutation first calls :func:`mutation_point`, which does nothing; the
 fault-injection tests replace it to make the k-th mutation fail.
@@ -25,18 +25,18 @@ fault-injection tests replace it to make the k-th mutation fail.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import BinaryIO
 
-from ..errors import DocsyncError, describe_os_error
+from ..errors import DocsyncError
+from .line_ends import lines_unlike, with_line_ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,64 +54,13 @@ class FileWrite:
         carriage returns): then lines the change leaves alone keep theirs."""
         if "\r" in self.text:  # already as stored (a file rewritten without decoding)
             text = self.text
-        elif original is not None and (lines := _lines_unlike(original, self.newline)):
-            text = _with_line_ends(self.text, lines, self.newline)
+        elif original is not None and (lines := lines_unlike(original, self.newline)):
+            text = with_line_ends(self.text, lines, self.newline)
         elif self.newline != "\n":
             text = self.text.replace("\n", self.newline)
         else:
             text = self.text
         return (("\ufeff" if self.bom else "") + text).encode("utf-8")
-
-
-_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
-
-
-def _lines_unlike(original: bytes, newline: str) -> list[tuple[str, str]] | None:
-    """The original's lines with their endings, when some line ends otherwise than ``newline``."""
-    try:
-        text = original.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        return None
-    lines = [(m.group(1), m.group(2)) for m in _LINE.finditer(text) if m.group(0)]
-    return lines if any(end and end != newline for _, end in lines) else None
-
-
-def _with_line_ends(text: str, original: list[tuple[str, str]], newline: str) -> str:
-    """``text`` (``\\n`` line ends) with each line's ending taken from the original.
-
-    Lines before the first change and after the last keep their own endings
-    (matched from either end); in between, lines are matched by content, and
-    a rewritten run takes the endings of the run it replaces, last lines
-    first (a rewrapped paragraph ends as it did). Other lines get ``newline``.
-    """
-    final = text.endswith("\n")
-    lines = text.split("\n")
-    if final:
-        lines.pop()
-    ends = [newline] * len(lines)
-    bodies = [body for body, _ in original]
-    shortest = min(len(bodies), len(lines))
-    head = 0
-    while head < shortest and bodies[head] == lines[head]:
-        head += 1
-    tail = 0
-    while tail < shortest - head and bodies[-1 - tail] == lines[-1 - tail]:
-        tail += 1
-    pairs = [(k, k) for k in range(head)] + [(len(bodies) - t, len(lines) - t) for t in range(1, tail + 1)]
-    middle = difflib.SequenceMatcher(
-        None, bodies[head : len(bodies) - tail], lines[head : len(lines) - tail], autojunk=False
-    )
-    for tag, i1, i2, j1, j2 in middle.get_opcodes():
-        if tag == "insert" or j1 == j2:
-            continue
-        count = min(i2 - i1, j2 - j1)
-        pairs.extend((head + i2 - c, head + j2 - c) for c in range(count, 0, -1))
-    for old, new in pairs:
-        if original[old][1]:
-            ends[new] = original[old][1]
-    if lines and not final:
-        ends[-1] = ""
-    return "".join(body + end for body, end in zip(lines, ends, strict=True))
 
 
 # --------------------------------------------------------------------------- the guard
@@ -157,7 +106,8 @@ def _lexical(path: str) -> list[str]:
     return parts
 
 
-def _is_link(full: Path) -> bool:
+def is_link(full: Path) -> bool:
+    """Whether ``full`` itself is a symlink (False when it does not exist)."""
     try:
         return stat.S_ISLNK(os.lstat(full).st_mode)
     except OSError:
@@ -175,7 +125,7 @@ def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
     for k, part in enumerate(parts):
         full = full / part
         last = k == len(parts) - 1
-        if _is_link(full) and not (last and final_link):
+        if is_link(full) and not (last and final_link):
             target = os.readlink(full)
             shown = "/".join(parts[: k + 1])
             raise Refused(
@@ -202,7 +152,7 @@ def preflight(
     """
     links: set[str] = set()
     for old, new in moves:
-        if _is_link(guarded(root, old, final_link=True)):
+        if is_link(guarded(root, old, final_link=True)):
             links.add(new)
         guarded(root, new)
     for path in removals:
@@ -317,7 +267,7 @@ def write_named(path: Path, data: str) -> None:
     A symlink is still not written through.
     """
     full = path.absolute()
-    if _is_link(full):
+    if is_link(full):
         raise Refused(f"{path} is a symlink; docsync never writes through a symlink")
     write_bytes(full, data.encode("utf-8"))
 
@@ -330,7 +280,7 @@ def rename(root: Path, old: str, new: str) -> None:
         raise Refused(f"{new} already exists; not overwritten")
     make_folders(root.resolve(), target.parent)
     mutation_point("rename", source)
-    if _is_link(source) and not os.path.isabs(link := os.readlink(source)):
+    if is_link(source) and not os.path.isabs(link := os.readlink(source)):
         relinked = os.path.relpath(os.path.join(os.path.dirname(old), link), os.path.dirname(new) or ".")
         os.symlink(relinked, target)
         os.unlink(source)
@@ -369,185 +319,25 @@ def remove_stale_temps(root: Path, paths: Iterable[str]) -> list[str]:
     return removed
 
 
-# --------------------------------------------------------------------------- snapshots
+def remove_empty_folder(full: Path) -> None:
+    """Remove ``full`` (already guarded), an empty folder."""
+    mutation_point("rmdir", full)
+    os.rmdir(full)
 
 
-Kind = Literal["absent", "file", "symlink"]
+def make_symlink(full: Path, target: str) -> None:
+    """Create the symlink ``full`` (already guarded) pointing at ``target``, as it was."""
+    mutation_point("symlink", full)
+    os.symlink(target, full)
 
 
-@dataclass(frozen=True, slots=True)
-class FileState:
-    """A path as it was: absent, a file (bytes and mode) or a symlink (its target)."""
-
-    path: str
-    kind: Kind
-    data: bytes = b""
-    mode: int = 0o644
+def move_back(source: Path, full: Path) -> None:
+    """Rename ``source`` to ``full`` (both already guarded): a restore that needs no free space."""
+    mutation_point("rename", source)
+    os.rename(source, full)
 
 
-@dataclass(frozen=True, slots=True)
-class Files:
-    """Paths as they were, and the folders on their way that did not exist."""
-
-    states: tuple[FileState, ...]
-    absent_folders: tuple[str, ...] = ()
-
-    def state(self, path: str) -> FileState | None:
-        for state in self.states:
-            if state.path == path:
-                return state
-        return None
-
-    def merged(self, other: Files) -> Files:
-        known = {s.path for s in self.states}
-        folders = dict.fromkeys(self.absent_folders + other.absent_folders)
-        return Files(
-            self.states + tuple(s for s in other.states if s.path not in known), tuple(folders)
-        )
-
-
-def file_state(root: Path, path: str) -> FileState:
-    full = root / path
-    try:
-        info = os.lstat(full)
-    except FileNotFoundError:
-        return FileState(path, "absent")
-    except NotADirectoryError:
-        return FileState(path, "absent")
-    if stat.S_ISLNK(info.st_mode):
-        return FileState(path, "symlink", os.fsencode(os.readlink(full)))
-    if not stat.S_ISREG(info.st_mode):
-        raise Refused(f"{path} is not a regular file; docsync does not change it")
-    return FileState(path, "file", full.read_bytes(), stat.S_IMODE(info.st_mode))
-
-
-def _absent_folders(root: Path, paths: Iterable[str]) -> Iterator[str]:
-    seen: set[str] = set()
-    for path in paths:
-        folder = os.path.dirname(path)
-        while folder and folder not in seen:
-            seen.add(folder)
-            if not os.path.lexists(root / folder):
-                yield folder
-            folder = os.path.dirname(folder)
-
-
-def snapshot(root: Path, paths: Iterable[str]) -> Files:
-    """Every path in ``paths`` as it is now, and the folders on their way that do not exist."""
-    unique = list(dict.fromkeys(paths))
-    return Files(
-        tuple(file_state(root, p) for p in unique), tuple(_absent_folders(root, unique))
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class NotRestored:
-    path: str
-    reason: str
-
-
-def restore(root: Path, files: Files) -> list[NotRestored]:
-    """Put every path back as it was; a failure on one never stops the others.
-
-    A file moved away is renamed back rather than rewritten, which needs no
-    free space. Returns what could not be put back (empty when all was).
-    """
-    failed: list[NotRestored] = []
-    movable = _moved_away(root, files)
-    for state in files.states:
-        try:
-            _restore_one(root, state, movable)
-        except (OSError, DocsyncError) as exc:
-            failed.append(NotRestored(state.path, _reason(exc, root, state.path)))
-    for folder in sorted(files.absent_folders, key=lambda f: -f.count("/")):
-        full = root / folder
-        try:
-            if full.is_dir() and not full.is_symlink() and not any(full.iterdir()):
-                mutation_point("rmdir", full)
-                os.rmdir(full)
-        except OSError as exc:
-            failed.append(NotRestored(folder + "/", _reason(exc, root, folder)))
-    return failed
-
-
-def _moved_away(root: Path, files: Files) -> dict[str, list[str]]:
-    """Paths that did not exist and now hold a file, by the digest of their bytes."""
-    found: dict[str, list[str]] = {}
-    for state in files.states:
-        if state.kind == "absent" and (root / state.path).is_file() and not _is_link(root / state.path):
-            try:
-                data = (root / state.path).read_bytes()
-            except OSError:
-                continue
-            found.setdefault(digest(data), []).append(state.path)
-    return found
-
-
-def _reason(exc: BaseException, root: Path, path: str) -> str:
-    if not isinstance(exc, OSError):
-        return str(exc)
-    text = describe_os_error(exc, root)
-    return text.removeprefix(f"{path}: ")
-
-
-def _restore_one(root: Path, state: FileState, movable: dict[str, list[str]]) -> None:
-    full = guarded(root, state.path, final_link=True)
-    if file_state_equal(root, state):
-        return
-    if state.kind == "absent":
-        remove(root, state.path)
-        return
-    make_folders(root.resolve(), full.parent)
-    if state.kind == "symlink":
-        remove(root, state.path)
-        mutation_point("symlink", full)
-        os.symlink(os.fsdecode(state.data), full)
-        return
-    if _is_link(full):
-        remove(root, state.path)
-    candidates = movable.get(digest(state.data), [])
-    if candidates and not os.path.lexists(full):
-        source = guarded(root, candidates.pop())
-        mutation_point("rename", source)
-        os.rename(source, full)
-        if stat.S_IMODE(os.lstat(full).st_mode) == state.mode:
-            return
-        mutation_point("chmod", full)
-        os.chmod(full, state.mode)
-        return
-    write_bytes(full, state.data, state.mode)
-
-
-def file_state_equal(root: Path, state: FileState) -> bool:
-    try:
-        return file_state(root, state.path) == state
-    except (OSError, DocsyncError):
-        return False
-
-
-def write_all(root: Path, changes: list[FileWrite]) -> None:
-    """Write every change, or on failure put back exactly what was there (for ``init``)."""
-    preflight(root, [c.path for c in changes])
-    before = snapshot(root, [c.path for c in changes])
-    try:
-        for change in changes:
-            state = before.state(change.path)
-            write_atomic(root, change, expect=_expected(state))
-    except BaseException as exc:
-        failed = restore(root, before)
-        if failed:
-            exc.add_note(not_restored_note(failed))
-        raise
-
-
-def _expected(state: FileState | None) -> bytes | None:
-    if state is None or state.kind == "symlink":
-        return None
-    return state.data
-
-
-def not_restored_note(failed: Sequence[NotRestored]) -> str:
-    shown = "; ".join(f"{f.path} ({f.reason})" for f in failed[:5])
-    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
-    return f"could not restore {shown}{more}"
-
+def set_mode(full: Path, mode: int) -> None:
+    """Set the permission bits of ``full`` (already guarded)."""
+    mutation_point("chmod", full)
+    os.chmod(full, mode)

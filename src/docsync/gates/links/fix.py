@@ -19,8 +19,9 @@ from difflib import SequenceMatcher
 from ...errors import GitError
 from ...model import Document, Finding, Heading
 from ...parse.markdown import SourceError, parse_bytes, site_heading_id
+from ...repository.commits import CommitChanges
 from ...repository.gitrepo import read_blobs, read_history
-from ...repository.history import CommitChanges, rename_map, versions
+from ...repository.history import rename_map, versions
 from ...rewrite.references import RewriteError, rewrite_document
 from ...workspace.load import Workspace
 from ...write.writer import FileWrite

@@ -1,9 +1,12 @@
-"""The layout and refs gates' rule codes: plain tables, cheap to import
-(the reporters name every rule; a links-only run need not load the gates)."""
+"""Gate ``layout``'s rule codes: a plain table, cheap to import (the reporters
+name every rule; a links-only run need not load the gate)."""
 
 from __future__ import annotations
 
-LAYOUT_RULES: dict[str, tuple[str, str]] = {
+from ...model import Finding
+
+GATE = "layout"
+RULES: dict[str, tuple[str, str]] = {
     "Y001": (
         "outside-lifecycle-folder",
         "record that is not directly in a lifecycle folder of the tree",
@@ -32,20 +35,7 @@ LAYOUT_RULES: dict[str, tuple[str, str]] = {
     "Y014": ("relation-to-missing-record", "relation that links to no record of the tree"),
     "Y015": ("supersession-loop", "records that supersede each other in a loop"),
 }
-REFS_RULES: dict[str, tuple[str, str]] = {
-    "R001": ("bare-former-id", "bare former id of a migrated record in Markdown prose"),
-    "R002": (
-        "missing-tree-path",
-        "path into the record tree, in a non-Markdown file, that does not exist",
-    ),
-    "R003": (
-        "bare-former-id-in-code",
-        'bare former id in a non-Markdown file (code_refs = "path")',
-    ),
-}
-RULE_TABLES: list[tuple[str, dict[str, tuple[str, str]]]] = [
-    ("layout", LAYOUT_RULES),
-    ("refs", REFS_RULES),
-]
 
-__all__ = ["LAYOUT_RULES", "REFS_RULES", "RULE_TABLES"]
+
+def finding(rule: str, path: str, line: int, column: int, message: str) -> Finding:
+    return Finding(GATE, rule, path, line, column, message)

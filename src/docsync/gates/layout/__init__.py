@@ -1,0 +1,1 @@
+"""Gate ``layout``: the record tree stays in the shape migrate left it."""

@@ -1,0 +1,44 @@
+"""What planning reads, gathered once by :mod:`docsync.migrate.run`, and where a topic goes."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from .discover import LegacyRecord
+from .model import Topic
+
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """The day a file was first proposed, and the commit that says so."""
+
+    date: date
+    commit: str
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything planning reads, gathered once by :mod:`docsync.migrate.run`."""
+
+    target: str
+    states: Mapping[str, str]
+    statuses: Mapping[str, str]
+    records: Mapping[str, LegacyRecord]
+    indexes: tuple[str, ...]
+    origins: Mapping[str, Dated]
+    commit: str | None
+    hashes: Mapping[str, str]
+    tracked: frozenset[str] = frozenset()
+    tree_slugs: Mapping[str, str] | None = None
+    former: Mapping[str, str] | None = None
+
+
+def topic_path(topic: Topic, inputs: Inputs) -> str:
+    """``<target>/<state folder>/<yyyy-mm-dd>-<slug>.md``, or "" until state and date are known."""
+    folder = inputs.states.get(topic.state)
+    if folder is None or topic.date is None:
+        return ""
+    return posixpath.join(inputs.target, folder, f"{topic.date.isoformat()}-{topic.slug}.md")

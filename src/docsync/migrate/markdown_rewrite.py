@@ -1,0 +1,85 @@
+"""Markdown files rewritten for a migration: records, other documents, their links and ids.
+
+References are rewritten by :func:`docsync.rewrite.references.rewrite_document`,
+which verifies each result by re-parsing it. A link into a section that
+became a record of its own is first pointed at that record here, since the
+rewriter's moves are per file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator, Mapping
+from urllib.parse import unquote
+
+from ..gates.links.check import link_targets, resolve_url
+from ..model import Document, Edit, apply_edits
+from ..parse.markdown import parse
+from ..rewrite.references import RewriteError, rewrite_document
+from ..write.writer import FileWrite
+from .assemble import Assembled, join_chunks
+from .model import Problem, Topic
+from .routes import Routes
+from .stats import Tally
+
+
+def redirect_sections(
+    doc: Document, redirects: Mapping[tuple[str, str], tuple[str, str]]
+) -> Document:
+    """Point links into sections that became records of their own at those records."""
+    if not redirects:
+        return doc
+    edits: list[Edit] = []
+    for item, url in link_targets(doc):
+        span = item.dest_span
+        found = resolve_url(doc.path, url)
+        if found is None or span is None or doc.text[span.start : span.end] != item.destination:
+            continue  # only destinations whose position the parser knows exactly
+        target = redirects.get((found[0], unquote(found[1]).lower()))
+        if target is not None:
+            relative = posixpath.relpath(target[0], posixpath.dirname(doc.path) or ".")
+            edits.append(Edit(span, relative + (f"#{target[1]}" if target[1] else "")))
+    if not edits:
+        return doc
+    return parse(doc.path, apply_edits(doc.text, edits), doc.newline, doc.bom)
+
+
+
+def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally) -> str | None:
+    """``doc``'s text for ``new_path``; None (and a problem) when it cannot be rewritten safely."""
+    try:
+        text, stats = rewrite_document(
+            redirect_sections(doc, routes.redirects),
+            old_path=doc.path,
+            new_path=new_path,
+            moves=routes.moves,
+            fragments=routes.fragments,
+            ids=routes.ids,
+            exists=routes.exists,
+        )
+    except RewriteError as exc:
+        tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
+        return None
+    tally.add(new_path, stats, routes.before)
+    return text
+
+
+def topic_text(topic: Topic, assembled: Assembled, routes: Routes, tally: Tally) -> str:
+    texts = []
+    for chunk in assembled.chunks:
+        text = rewrite_markdown(parse(chunk.old_path, chunk.text), topic.path, routes, tally)
+        texts.append(chunk.text if text is None else text)
+    return join_chunks(texts)
+
+
+def other_documents(
+    documents: Mapping[str, Document], skip: set[str], routes: Routes, tally: Tally
+) -> Iterator[FileWrite]:
+    for path in sorted(documents):
+        if path in skip:
+            continue
+        doc = documents[path]
+        text = rewrite_markdown(doc, path, routes, tally)
+        if text is not None and text != doc.text:
+            yield FileWrite(path, text, doc.newline, doc.bom)
+

@@ -1,0 +1,80 @@
+"""Git's rename similarity, and the lineage a similar re-add of deleted content continues."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+from .replay import Replayer, Root
+
+BlobReader = Callable[[str], "bytes | None"]
+RENAME_SCORE = 0.5  # git's default -M threshold
+
+
+def similarity(a: bytes, b: bytes) -> float:
+    """Git's rename score of ``a`` → ``b``, estimated as diffcore-delta does.
+
+    Both are cut into chunks at each newline or every 64 bytes; the score is
+    the bytes of ``a``'s chunks also found in ``b``, over the larger size.
+    """
+    big = max(len(a), len(b))
+    if big == 0:
+        return 1.0
+    if min(len(a), len(b)) < big * RENAME_SCORE:
+        return 0.0
+    have = Counter(_chunks(b))
+    common = 0
+    for chunk in _chunks(a):
+        if have[chunk] > 0:
+            have[chunk] -= 1
+            common += len(chunk)
+    return common / big
+
+
+def _chunks(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        newline = data.find(b"\n", start, start + 64)
+        end = newline + 1 if newline >= 0 else min(start + 64, len(data))
+        yield data[start:end]
+        start = end
+
+
+class Resurrection:
+    """Continues a fresh lineage from similar content deleted before it began (memoised)."""
+
+    def __init__(self, replayer: Replayer, read_blob: BlobReader) -> None:
+        self._fresh = replayer.fresh
+        self._graves = replayer.graves
+        self._read = read_blob
+        self._blobs: dict[str, bytes | None] = {}
+        self._done: dict[Root, Root] = {}
+
+    def earliest(self, root: Root) -> Root:
+        if root in self._done:
+            return self._done[root]
+        self._done[root] = root  # a cycle cannot happen (graves are earlier), but stay safe
+        found = root
+        fresh = self._fresh.get(root)
+        if fresh is not None:
+            blob, seq = fresh
+            for grave in self._graves:
+                if grave.seq >= seq or grave.root == root:
+                    continue
+                if grave.root < found and self._similar(grave.blob, blob):
+                    found = min(found, self.earliest(grave.root))
+        self._done[root] = found
+        return found
+
+    def _similar(self, a: str, b: str) -> bool:
+        if a == b:
+            return True
+        first, second = self._blob(a), self._blob(b)
+        if first is None or second is None:
+            return False
+        return similarity(first, second) >= RENAME_SCORE
+
+    def _blob(self, blob: str) -> bytes | None:
+        if blob not in self._blobs:
+            self._blobs[blob] = self._read(blob)
+        return self._blobs[blob]

@@ -1,0 +1,203 @@
+"""Link destinations after a move: where each points now, written the way its author wrote it."""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from ..gates.links.check import is_external, link_targets, markdown_url, resolve_url
+from ..model import Definition, Document, Link, LinkKind, Span
+
+_ALWAYS_ENCODED = frozenset("%#?<>\\|&\"'`()[] \t\n")
+_ANGLE_SAFE = frozenset(" ()[]'`")
+_NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
+
+
+def encode(path: str, *, angle: bool, ascii_only: bool) -> str:
+    """Percent-encode what a Markdown or HTML destination cannot hold as written.
+
+    Inside ``<…>`` spaces and brackets may stay (that is why authors use the
+    brackets); non-ASCII stays readable unless the original link escaped it.
+    """
+    out: list[str] = []
+    for char in path:
+        code = ord(char)
+        needs = (
+            (char in _ALWAYS_ENCODED and not (angle and char in _ANGLE_SAFE))
+            or code < 0x20
+            or code == 0x7F
+            or (ascii_only and code > 0x7F)
+        )
+        out.append(quote(char, safe="") if needs else char)
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _RawParts:
+    """A destination as written, split into path, ``?query`` and ``#fragment`` (with markers)."""
+
+    path: str
+    query: str
+    fragment: str
+
+    @classmethod
+    def split(cls, raw: str) -> _RawParts:
+        before, hash_sign, fragment = raw.partition("#")
+        path, question, query = before.partition("?")
+        return cls(path, question + query, hash_sign + fragment)
+
+
+@dataclass(frozen=True, slots=True)
+class Moves:
+    """Everything a destination rewrite needs to know about the moves."""
+
+    old_path: str
+    new_path: str
+    moves: Mapping[str, str]
+    fragments: Mapping[str, Mapping[str, str]]
+
+    def target(self, path: str) -> str:
+        """Where a repository path lives after the moves (this document: its new path)."""
+        return self.new_path if path == self.old_path else self.moves.get(path, path)
+
+    def fragment(self, path: str, fragment: str) -> str | None:
+        """The renamed slug of ``fragment`` in ``path``, or None when it keeps its name."""
+        renames = self.fragments.get(path)
+        if not renames or not fragment:
+            return None
+        decoded = unquote(fragment)
+        new = renames.get(fragment, renames.get(decoded, renames.get(decoded.lower())))
+        return new if new is not None and new != decoded else None
+
+
+def relative(new_path: str, target: str, written: str) -> str:
+    """The path from ``new_path``'s folder to ``target``, in the style ``written`` used."""
+    if written.startswith("/"):
+        rel = "/" + target
+    else:
+        rel = posixpath.relpath(target or ".", posixpath.dirname(new_path) or ".")
+        if written.startswith("./") and rel != ".." and not rel.startswith("../"):
+            rel = "./" if rel == "." else "./" + rel
+    if written.endswith("/") and not rel.endswith("/"):
+        rel += "/"
+    return rel
+
+
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def locate(source: str, url: str) -> tuple[str, str] | None:
+    """(path, fragment) a URL in ``source`` names; None if external or malformed.
+
+    Unlike :func:`resolve_url`, a path that climbs out of the repository is
+    kept (as ``../x.md``) rather than dropped: moving its document deeper
+    must keep it pointing at the same outside path, never let it land on a
+    file inside the repository.
+    """
+    url = url.strip()
+    found = resolve_url(source, url)
+    if found is not None or not url or is_external(url):
+        return found
+    path_part, _, fragment = url.partition("#")
+    path_part = path_part.partition("?")[0]
+    if _BAD_ESCAPE.search(path_part):
+        return None
+    try:
+        decoded = unquote(path_part, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    base = "" if decoded.startswith("/") else posixpath.dirname(source)
+    return posixpath.normpath(posixpath.join(base, decoded.lstrip("/"))), fragment
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """One destination to consider: where it is, how it is written, what it points at."""
+
+    span: Span
+    raw: str
+    html: bool
+    angle: bool
+    path: str
+    fragment: str
+
+    def url(self, raw: str) -> str:
+        return html.unescape(raw) if self.html else markdown_url(raw)
+
+
+def reliable_span(doc: Document, item: Link | Definition) -> bool:
+    """Whether the parser's spans for ``item`` can be trusted enough to splice."""
+    span = item.dest_span
+    if span is None or not (0 <= span.start <= span.end <= len(doc.text)):
+        return False
+    if isinstance(item, Definition):
+        return item.span.start <= span.start and span.end <= item.span.end
+    if not (item.span.start <= span.start and span.end <= item.span.end):
+        return False
+    if item.kind in (LinkKind.INLINE, LinkKind.IMAGE):
+        opener = "![" if item.kind == LinkKind.IMAGE else "["
+        return doc.text.startswith(opener, item.span.start)
+    return item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
+
+
+def relative_destinations(doc: Document) -> Iterator[Destination]:
+    """Every relative destination of ``doc`` that parses, resolved against its own path."""
+    for item, url in link_targets(doc):
+        if not reliable_span(doc, item):
+            continue
+        resolved = locate(doc.path, url)
+        if resolved is None:
+            continue
+        assert item.dest_span is not None
+        span = item.dest_span
+        is_html = isinstance(item, Link) and item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
+        angle = (
+            not is_html
+            and doc.text[span.start - 1 : span.start] == "<"
+            and doc.text[span.end : span.end + 1] == ">"
+        )
+        raw = doc.text[span.start : span.end]
+        yield Destination(span, raw, is_html, angle, resolved[0], resolved[1])
+
+
+def rewritten_raw(dest: Destination, moves: Moves) -> str | None:
+    """The rewritten destination, or None when the one written still points right."""
+    target = moves.target(dest.path)
+    renamed = moves.fragment(dest.path, dest.fragment)
+    parts = _RawParts.split(dest.raw)
+    written = dest.url(parts.path).strip()
+    still = locate(moves.new_path, written) if written else (moves.new_path, "")
+    path_ok = still is not None and still[0] == target
+    if path_ok and renamed is None:
+        return None
+    ascii_only = bool(_NON_ASCII_ESCAPE.search(dest.raw))
+    path = (
+        parts.path
+        if path_ok
+        else encode(
+            relative(moves.new_path, target, written),
+            angle=dest.angle,
+            ascii_only=ascii_only,
+        )
+    )
+    fragment, query = parts.fragment, parts.query
+    if not dest.angle and not path_ok:
+        # The new path's parentheses are encoded, so a kept ")" would now close nothing.
+        fragment, query = _escape_parens(fragment), _escape_parens(query)
+    if renamed is not None:
+        fragment = "#" + encode(renamed, angle=dest.angle, ascii_only=ascii_only)
+    return path + query + fragment
+
+
+def _escape_parens(text: str) -> str:
+    return text.replace("(", "%28").replace(")", "%29")
+
+
+def expected_target(dest: Destination, moves: Moves) -> tuple[str, str]:
+    """Where a destination must resolve after the rewrite: (path, decoded fragment)."""
+    renamed = moves.fragment(dest.path, dest.fragment)
+    return moves.target(dest.path), renamed if renamed is not None else unquote(dest.fragment)

@@ -1,0 +1,175 @@
+"""Snapshots and exact restores of the files a run changes.
+
+:func:`snapshot` records each path as it is (a file's bytes and mode, a
+symlink's target, or absence, and the folders on the way that do not
+exist); :func:`restore` puts every one back, and goes on past a path it
+cannot restore, so one failure never leaves the others changed. Every
+change goes through :mod:`docsync.write.writer`, the guarded path.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..errors import DocsyncError, describe_os_error
+from . import writer
+
+Kind = Literal["absent", "file", "symlink"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """A path as it was: absent, a file (bytes and mode) or a symlink (its target)."""
+
+    path: str
+    kind: Kind
+    data: bytes = b""
+    mode: int = 0o644
+
+
+@dataclass(frozen=True, slots=True)
+class Files:
+    """Paths as they were, and the folders on their way that did not exist."""
+
+    states: tuple[FileState, ...]
+    absent_folders: tuple[str, ...] = ()
+
+    def state(self, path: str) -> FileState | None:
+        for state in self.states:
+            if state.path == path:
+                return state
+        return None
+
+    def merged(self, other: Files) -> Files:
+        known = {s.path for s in self.states}
+        folders = dict.fromkeys(self.absent_folders + other.absent_folders)
+        return Files(
+            self.states + tuple(s for s in other.states if s.path not in known), tuple(folders)
+        )
+
+
+def file_state(root: Path, path: str) -> FileState:
+    full = root / path
+    try:
+        info = os.lstat(full)
+    except FileNotFoundError:
+        return FileState(path, "absent")
+    except NotADirectoryError:
+        return FileState(path, "absent")
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(path, "symlink", os.fsencode(os.readlink(full)))
+    if not stat.S_ISREG(info.st_mode):
+        raise writer.Refused(f"{path} is not a regular file; docsync does not change it")
+    return FileState(path, "file", full.read_bytes(), stat.S_IMODE(info.st_mode))
+
+
+def _absent_folders(root: Path, paths: Iterable[str]) -> Iterator[str]:
+    seen: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(path)
+        while folder and folder not in seen:
+            seen.add(folder)
+            if not os.path.lexists(root / folder):
+                yield folder
+            folder = os.path.dirname(folder)
+
+
+def snapshot(root: Path, paths: Iterable[str]) -> Files:
+    """Every path in ``paths`` as it is now, and the folders on their way that do not exist."""
+    unique = list(dict.fromkeys(paths))
+    return Files(
+        tuple(file_state(root, p) for p in unique), tuple(_absent_folders(root, unique))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NotRestored:
+    path: str
+    reason: str
+
+
+def restore(root: Path, files: Files) -> list[NotRestored]:
+    """Put every path back as it was; a failure on one never stops the others.
+
+    A file moved away is renamed back rather than rewritten, which needs no
+    free space. Returns what could not be put back (empty when all was).
+    """
+    failed: list[NotRestored] = []
+    movable = _moved_away(root, files)
+    for state in files.states:
+        try:
+            _restore_one(root, state, movable)
+        except (OSError, DocsyncError) as exc:
+            failed.append(NotRestored(state.path, _reason(exc, root, state.path)))
+    for folder in sorted(files.absent_folders, key=lambda f: -f.count("/")):
+        full = root / folder
+        try:
+            if full.is_dir() and not full.is_symlink() and not any(full.iterdir()):
+                writer.remove_empty_folder(full)
+        except OSError as exc:
+            failed.append(NotRestored(folder + "/", _reason(exc, root, folder)))
+    return failed
+
+
+def _moved_away(root: Path, files: Files) -> dict[str, list[str]]:
+    """Paths that did not exist and now hold a file, by the digest of their bytes."""
+    found: dict[str, list[str]] = {}
+    for state in files.states:
+        if state.kind == "absent" and (root / state.path).is_file() and not writer.is_link(root / state.path):
+            try:
+                data = (root / state.path).read_bytes()
+            except OSError:
+                continue
+            found.setdefault(writer.digest(data), []).append(state.path)
+    return found
+
+
+def _reason(exc: BaseException, root: Path, path: str) -> str:
+    if not isinstance(exc, OSError):
+        return str(exc)
+    text = describe_os_error(exc, root)
+    return text.removeprefix(f"{path}: ")
+
+
+def _restore_one(root: Path, state: FileState, movable: dict[str, list[str]]) -> None:
+    full = writer.guarded(root, state.path, final_link=True)
+    if file_state_equal(root, state):
+        return
+    if state.kind == "absent":
+        writer.remove(root, state.path)
+        return
+    writer.make_folders(root.resolve(), full.parent)
+    if state.kind == "symlink":
+        writer.remove(root, state.path)
+        writer.make_symlink(full, os.fsdecode(state.data))
+        return
+    if writer.is_link(full):
+        writer.remove(root, state.path)
+    candidates = movable.get(writer.digest(state.data), [])
+    if candidates and not os.path.lexists(full):
+        source = writer.guarded(root, candidates.pop())
+        writer.move_back(source, full)
+        if stat.S_IMODE(os.lstat(full).st_mode) == state.mode:
+            return
+        writer.set_mode(full, state.mode)
+        return
+    writer.write_bytes(full, state.data, state.mode)
+
+
+def file_state_equal(root: Path, state: FileState) -> bool:
+    try:
+        return file_state(root, state.path) == state
+    except (OSError, DocsyncError):
+        return False
+
+
+def not_restored_note(failed: Sequence[NotRestored]) -> str:
+    shown = "; ".join(f"{f.path} ({f.reason})" for f in failed[:5])
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return f"could not restore {shown}{more}"
+
