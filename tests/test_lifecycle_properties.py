@@ -18,8 +18,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_check, run_fix
-from docsync.lifecycle import commands as lifecycle
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
+from docsync.lifecycle import move as lifecycle_move
 from docsync.rewrite.record_links import relative_destination
 from tests.gitutil import GitRepo
 
@@ -168,7 +169,7 @@ def test_move_then_check_passes(
             slug = specs[index].slug
             if states[slug] == state:
                 continue
-            change = lifecycle.move(repo.root, slug, state, "why not", date(2026, 12, day))
+            change = lifecycle_move.move(repo.root, slug, state, "why not", date(2026, 12, day))
             states[slug] = state
             assert posixpath.dirname(change.record) == f"docs/rfc/{state}"
             assert _findings(repo.root) == [], f"after moving {slug} to {state}"
@@ -201,7 +202,7 @@ def test_relating_then_check_passes_and_a_refusal_changes_nothing(
             state = "superseded" if relation == "supersedes" else _state(repo, older)
             before = repo.git("status", "--porcelain")
             try:
-                lifecycle.move(repo.root, older, state, "", date(2026, 12, day), newer, relation)
+                lifecycle_move.move(repo.root, older, state, "", date(2026, 12, day), newer, relation)
             except DocsyncError:  # itself, a loop, nothing to add: refused, and nothing changed
                 assert repo.git("status", "--porcelain") == before
                 continue

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..check.run import run_check
+from ..check.check import run_check
 from ..model import Finding
 from ..workspace.load import MARKDOWN_SUFFIXES
 from .changes import ChangeSet
