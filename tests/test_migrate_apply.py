@@ -11,9 +11,12 @@ from typer.testing import CliRunner
 
 from docsync.cli import app
 from docsync.errors import DocsyncError, GitError, PlanError
+from docsync.migrate import verdict
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
+from docsync.parse.markdown import parse_bytes
 from docsync.repository import gitrepo
+from docsync.workspace import cache as parse_cache
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -346,3 +349,31 @@ def test_apply_says_which_findings_it_caused_and_counts_older_ones_apart(
         "1 findings there before stay"
     ) in result.stderr
     assert "1 link was broken before the migration already and stay so" in result.stdout
+
+
+def test_the_closing_check_reads_the_rewrite_s_own_parse_of_each_written_file(
+    repo: GitRepo,
+) -> None:
+    """The rewrite parsed every new text to verify it; those documents go into the
+    parse cache under the bytes on disk, and they are exactly what a parse makes."""
+    session, outcome = run(repo.root, Options())
+    assert apply(repo.root, outcome, commit=True).applied
+    parsed = outcome.changes.parsed
+    written = {w.path for w in outcome.changes.writes}
+    assert {"README.md", "docs/rfc/implemented/2022-02-02-use-postgres.md"} <= set(parsed)
+    assert set(parsed) <= written
+    verdict.remember_parsed(repo.root, outcome.changes)
+    store = parse_cache.open_cache(repo.root / ".git")
+    for path, doc in parsed.items():
+        data = (repo.root / path).read_bytes()
+        assert store.get(store.key(path, data), path) == parse_bytes(path, data)
+        assert doc == parse_bytes(path, data)
+    # A written file whose bytes no longer decode to the parsed text is not remembered.
+    (repo.root / "README.md").write_text("# Changed meanwhile\n")
+    store_file = parse_cache.cache_file(repo.root / ".git")
+    store_file.unlink()
+    verdict.remember_parsed(repo.root, outcome.changes)
+    store = parse_cache.open_cache(repo.root / ".git")
+    data = (repo.root / "README.md").read_bytes()
+    assert store.get(store.key("README.md", data), "README.md") is None
+    assert session.root == repo.root

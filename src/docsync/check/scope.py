@@ -7,8 +7,9 @@ from dataclasses import replace
 
 from ..gates.links import check as links
 from ..model import Document
-from ..workspace.cache import TargetCache
-from ..workspace.load import Documents, Workspace
+from ..workspace.documents import Documents
+from ..workspace.load import Workspace
+from ..workspace.results import TargetCache
 
 
 def inside(workspace: Workspace, folder: str | None) -> Workspace:

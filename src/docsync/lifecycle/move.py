@@ -23,7 +23,14 @@ from ..write import writer
 from ..write.writer import FileWrite
 from .change import Change, apply, finish
 from .find import find_record, from_here
-from .relation import Relating, check_relation_state, newer_side, older_side, relation_to
+from .relation import (
+    Relating,
+    check_relation_state,
+    check_still_superseded,
+    newer_side,
+    older_side,
+    relation_to,
+)
 from .rewrites import code_mentions, emptied_folder, inbound, moved_text, present_after
 from .status import (
     moved_status,
@@ -31,6 +38,7 @@ from .status import (
     single_line,
     state_folder,
     state_word,
+    status_value,
     transition_word,
     tree_target,
 )
@@ -79,6 +87,7 @@ def plan_move(
     file = find_record(tree, record, record_path)
     relation = relation_to(tree, file, by) if by is not None else None
     check_relation_state(config, relation, status.state)
+    check_still_superseded(tree, file.path, status.state)
     doc = _movable(workspace, file, status.state, relating=relation is not None)
     assert file.state is not None
     moving = file.state != status.state
@@ -91,7 +100,7 @@ def plan_move(
     entry, lines = older_side(relation, new)
     value = (
         moved_status(
-            status_lines(doc)[0].value,
+            status_value(doc, workspace.config.relations),
             state_word(config, file.state),
             state_word(config, status.state),
             transition_word(config, status),

@@ -69,7 +69,9 @@ def plan_new(
     path = f"{state_folder(config, resolved.state)}/{today.isoformat()}-{slug}.md"
     if (workspace.root / path).exists():  # an ignored file git does not list
         raise DocsyncError(f"{path} already exists")
-    text = fill_template(template, path, title, written_word(config, resolved))
+    text = fill_template(
+        template, path, title, written_word(config, resolved), config.relations
+    )
     record = wrap.keep_wrapped(None, FileWrite(path, text, template.newline, template.bom), config)
     if relates_to is not None:
         return _new_relating(workspace, record, resolved.state, relates_to, today)

@@ -1,5 +1,6 @@
 """A relation between two records (``--supersedes``, ``--by``, ``--relation``): resolved
-against the tree, refused when it would loop, and what each side still lacks."""
+against the tree, refused when it would loop or leave a superseded record out of its state,
+and what each side still lacks."""
 
 from __future__ import annotations
 
@@ -101,6 +102,23 @@ def check_relation_state(config: Config, relation: Relation | None, state: str) 
         raise DocsyncError(
             f"a superseded record goes to {wanted}, not {state}: "
             f"move it to 'superseded' (or give --relation for another relation)"
+        )
+
+
+def check_still_superseded(tree: Tree, path: str, state: str) -> None:
+    """A record that another supersedes stays in the superseded state (Y013): moving it
+    out would leave a tree that fails ``docsync check``, so the move is refused."""
+    newer = sorted({e.newer for e in tree.edges if e.kind == SUPERSEDES and e.older == path})
+    if not newer:
+        return
+    try:
+        wanted = superseded_state(tree.config)
+    except DocsyncError:
+        return  # no superseded state: Y013 checks nothing either
+    if state != wanted:
+        raise DocsyncError(
+            f"{path} is superseded by {', '.join(newer)}, and a superseded record stays {wanted}; "
+            f"to move it to {state}, first remove the relation from both records"
         )
 
 

@@ -96,7 +96,9 @@ def moved_text(
         exists=present.__contains__,
     )
     if value is not None:
-        text = with_status(parse(new, text, doc.newline, doc.bom), value)
+        text = with_status(
+            parse(new, text, doc.newline, doc.bom), value, workspace.config.relations
+        )
     text = with_relation_lines(parse(new, text, doc.newline, doc.bom), workspace.config.relations, lines)
     write = FileWrite(new, text, doc.newline, doc.bom)
     return wrap.keep_wrapped(replace(doc, path=new), write, workspace.config)

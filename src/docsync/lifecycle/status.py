@@ -11,6 +11,9 @@ from datetime import date
 from ..config import Config
 from ..errors import DocsyncError
 from ..model import Document, Edit, Span, apply_edits
+from ..records.relations import (
+    status_value_end,
+)
 from ..records.status_lines import StatusLine, status_lines
 
 TRANSITIONS: Mapping[str, str] = {
@@ -98,16 +101,24 @@ def single_line(value: str, what: str) -> str:
     return value
 
 
-def status_value_span(doc: Document, status: StatusLine) -> Span:
-    """Where the value of a ``Status:`` line is (trailing spaces and a hard break kept)."""
+def status_value_span(doc: Document, status: StatusLine, relations: Mapping[str, str]) -> Span:
+    """Where the value of a ``Status:`` line is, over the lines it is wrapped on
+    (trailing spaces and a hard break kept)."""
     start = doc.line_starts[status.line - 1] + status.column - 1
     match = _STATUS_VALUE.match(doc.text, start)
     if match is None:  # status_lines found it with the same prefix
         raise AssertionError(f"{doc.path}:{status.line}: no Status: line")
-    end = match.end("value")
+    end = max(match.end("value"), status_value_end(doc, relations, start))
+    end = len(doc.text[:end].rstrip(" \t"))
     if doc.text[match.start("value") : end].endswith("\\"):
         end -= 1
     return Span(match.start("value"), end)
+
+
+def status_value(doc: Document, relations: Mapping[str, str]) -> str:
+    """The first ``Status:`` value of ``doc``, its wrapped lines joined into one."""
+    span = status_value_span(doc, status_lines(doc)[0], relations)
+    return " ".join(part.strip() for part in doc.text[span.start : span.end].split("\n"))
 
 
 def _balanced(text: str) -> bool:
@@ -158,11 +169,11 @@ def moved_status(
     return f"{new_word} ({earlier}; {entry})" if earlier else f"{new_word} ({entry})"
 
 
-def with_status(doc: Document, value: str) -> str:
+def with_status(doc: Document, value: str, relations: Mapping[str, str]) -> str:
     """``doc``'s text with its first ``Status:`` value replaced, or one added under the title."""
     found = status_lines(doc)
     if found:
-        return apply_edits(doc.text, [Edit(status_value_span(doc, found[0]), value)])
+        return apply_edits(doc.text, [Edit(status_value_span(doc, found[0], relations), value)])
     title = next((h for h in doc.headings if h.level == 1), None)
     if title is None:
         return f"Status: {value}\n\n{doc.text}"

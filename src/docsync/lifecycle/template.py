@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -54,8 +55,10 @@ def _with_title(doc: Document, title: str) -> str:
     return apply_edits(doc.text, [Edit(heading.span, f"# {title}")])
 
 
-def fill_template(template: Template, path: str, title: str, word: str) -> str:
+def fill_template(
+    template: Template, path: str, title: str, word: str, relations: Mapping[str, str]
+) -> str:
     """The template with its first level-1 heading set to ``title`` and its status to ``word``."""
     titled = _with_title(parse(path, template.text, "\n", False), title)
-    text = with_status(parse(path, titled, "\n", False), word)
+    text = with_status(parse(path, titled, "\n", False), word, relations)
     return text if text.endswith("\n") else text + "\n"

@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..check.check import run_check
+from ..config import load as load_config
 from ..model import Finding
+from ..parse.markdown import SourceError, decode
+from ..repository import gitrepo
+from ..workspace import cache as parse_cache
 from ..workspace.load import MARKDOWN_SUFFIXES
 from .changes import ChangeSet
 
@@ -55,6 +59,7 @@ def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
     written = [p for p in _markdown([w.path for w in changes.writes]) if (root / p).is_file()]
     if not written:
         return Verdict((), 0)
+    remember_parsed(root, changes)
     left = Counter(earlier.counts)
     caused: list[Finding] = []
     already = 0
@@ -66,3 +71,24 @@ def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
         else:
             caused.append(finding)
     return Verdict(tuple(caused), already)
+
+
+def remember_parsed(root: Path, changes: ChangeSet) -> None:
+    """Put the written files the rewrite parsed already into the parse cache.
+
+    Each is keyed, as every cache entry is, by the bytes now on disk, and only
+    when those bytes decode to exactly the text that was parsed: the check
+    then reads the same document a parse would make instead of making it again.
+    """
+    if not changes.parsed or not load_config(root).cache:
+        return
+    store = parse_cache.open_cache(gitrepo.find_repo(root).git_dir)
+    for path, doc in changes.parsed.items():
+        try:
+            data = (root / path).read_bytes()
+            text, newline, bom = decode(data)
+        except (OSError, SourceError):
+            continue
+        if doc.path == path and (text, newline, bom) == (doc.text, doc.newline, doc.bom):
+            store.put(store.key(path, data), doc)
+    store.save()
