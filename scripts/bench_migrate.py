@@ -168,14 +168,17 @@ def generate(root: Path, records: int, files: int, commits: int, seed: int) -> C
 class Run:
     seconds: float
     peak_mb: float
+    cpu: float = 0.0
+    """User plus system CPU seconds of the command and the children it waited for (its
+    parse workers, git): on a shared machine, what the wall time is made of at best."""
 
 
 def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
-    """Wall time and peak resident memory (GNU time's %M) of one subprocess."""
+    """Wall time, peak resident memory (GNU time's %M) and CPU time of one subprocess."""
     report = cwd.parent / f".time-{os.getpid()}"
     start = time.perf_counter()
     done = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", "-o", str(report), *command],
+        ["/usr/bin/time", "-f", "%U %S %M", "-o", str(report), *command],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -184,9 +187,9 @@ def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
     seconds = time.perf_counter() - start
     if done.returncode not in ok:
         raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    peak = float(report.read_text().split()[-1]) / 1024
+    user, system, peak = (float(x) for x in report.read_text().split()[-3:])
     report.unlink()
-    return Run(seconds, peak)
+    return Run(seconds, peak / 1024, user + system)
 
 
 DOCSYNC = [sys.executable, "-m", "docsync"]
@@ -238,6 +241,9 @@ def summarise(corpus: Corpus, runs: dict[str, list[Run]]) -> dict[str, object]:
         },
         "seconds": {k: round(v, 3) for k, v in median.items()},
         "peak_mb": {k: round(v, 1) for k, v in peak.items() if k != "floor"},
+        "cpu_seconds": {
+            k: round(statistics.median(r.cpu for r in v), 3) for k, v in runs.items() if k != "floor"
+        },
         "dry_run_over_floor": round(median["dry run"] / median["floor"], 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
@@ -252,10 +258,13 @@ def print_summary(summary: dict[str, object]) -> None:
         f"corpus: {corpus['records']} records, {corpus['markdown_files']} Markdown files, "
         f"{corpus['code_files']} code files, {corpus['commits']} commits"
     )
-    print(f"{'what':<12} {'seconds':>8} {'peak MB':>8}")
+    cpu = summary["cpu_seconds"]
+    assert isinstance(cpu, dict)
+    print(f"{'what':<12} {'seconds':>8} {'cpu s':>8} {'peak MB':>8}")
     for name, value in seconds.items():
         mb = f"{peak[name]:8.1f}" if name in peak else f"{'':>8}"
-        print(f"{name:<12} {value:8.3f} {mb}")
+        used = f"{cpu[name]:8.3f}" if name in cpu else f"{'':>8}"
+        print(f"{name:<12} {value:8.3f} {used} {mb}")
     print(f"dry run / floor: {summary['dry_run_over_floor']}x (target: within 3x)")
     print(f"load average: {summary['load_average']}")
 
