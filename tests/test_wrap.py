@@ -14,15 +14,10 @@ import pytest
 
 from docsync.config import Config
 from docsync.gates.wrap import check as wrap
-from docsync.gates.wrap.fix import (
-    _proven,
-    _Rewrite,
-    analyse,
-    display_width,
-    fix_document,
-    is_sentence_end,
-    starts_block,
-)
+from docsync.gates.wrap.boundaries import is_sentence_end, starts_block
+from docsync.gates.wrap.display import display_width
+from docsync.gates.wrap.fix import _proven, _Rewrite, fix_document
+from docsync.gates.wrap.reading import analyse
 from docsync.model import Document, Edit, Finding, Span
 from docsync.parse.markdown import decode, parse, render_signature
 from docsync.parse.render import github_rendering
