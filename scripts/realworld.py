@@ -308,27 +308,87 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       (git's measure, at 50%) to content deleted earlier, at any path: then it
       continues that lineage;
     * a rename (git's ``-M``) continues the old path's lineage;
-    * a delete ends the path's lineage and remembers its content;
+    * a delete ends the path's lineage and remembers its content; a delete in a
+      commit with one parent also hands its lineage to a live Markdown file born
+      later whose first content is similar (a copy, then the original removed);
+    * a template's content (a file named ``template``, ``0000-template``, …) is
+      remembered by no delete, and adding it again restores nothing;
     * the earliest date wins wherever two lineages meet; copies are adds.
     """
     log = subprocess.run(
         ["git", "log", "--topo-order", "--reverse", "-m", "--raw", "-M", "--no-abbrev",
-         "--format=%x00%H %at %ad", "--date=format:%Y-%m-%d", rev],
+         "--format=%x00%H %at %ad %P", "--date=format:%Y-%m-%d", rev],
         cwd=repo, env=_env(), capture_output=True, check=True,
     ).stdout.decode("utf-8", errors="surrogateescape")  # fmt: skip
     born: dict[str, Born] = {}
     blob_of: dict[str, str] = {}
     graveyard: list[tuple[str, Born]] = []  # (blob, lineage) of deleted content
     blobs = BlobReader(repo)
+    history = _History(born, blob_of, graveyard, blobs)
     for chunk in log.split("\x00")[1:]:
         header, _, body = chunk.partition("\n")
-        _, stamp, day = header.split(" ")
+        _, stamp, day, *parents = header.split(" ")
         when = Born(int(stamp), day)
         for line in body.splitlines():
             if line.startswith(":"):
-                _apply_raw(line, when, born, blob_of, graveyard, blobs)
+                history.apply(line, when, merge=len(parents) > 1)
     blobs.close()
     return {p: born[p] for p in paths if p in born}
+
+
+_TEMPLATE_NAME = re.compile(r"(?:^|[-_ .])template(?:[-_ .]|$)", re.IGNORECASE)
+
+
+def _markdown(path: str) -> bool:
+    return path.lower().endswith((".md", ".markdown"))
+
+
+def _template(path: str) -> bool:
+    return _markdown(path) and bool(_TEMPLATE_NAME.search(path.rpartition("/")[2]))
+
+
+@dataclass
+class _History:
+    """The oracle's replay state, with the rules :func:`_apply_raw` does not hold."""
+
+    born: dict[str, Born]
+    blob_of: dict[str, str]
+    graveyard: list[tuple[str, Born]]
+    blobs: BlobReader
+    first_blob: dict[str, str] = field(default_factory=dict)  # live Markdown → first content
+    template_blobs: set[str] = field(default_factory=set)
+
+    def apply(self, line: str, when: Born, *, merge: bool) -> None:
+        meta, *names = line.split("\t")
+        _, _, old_blob, new_blob, status = meta.split(" ")
+        path = names[-1]
+        if _template(path):
+            self.template_blobs.add(new_blob)
+            if status[0] == "D":
+                self.born.pop(path, None)  # a template leaves no grave
+                return
+        if status[0] == "A" and new_blob in self.template_blobs:
+            self.born[path] = _earlier(self.born.get(path), when)
+            return
+        dead = self.born.get(path) if status[0] == "D" else None
+        _apply_raw(line, when, self.born, self.blob_of, self.graveyard, self.blobs)
+        if status[0] == "A" and _markdown(path):
+            self.first_blob.setdefault(path, new_blob)
+        elif status[0] == "R":
+            self.first_blob[path] = self.first_blob.pop(names[0], new_blob)
+        elif status[0] == "D":
+            self.first_blob.pop(path, None)
+            if dead is not None and not merge and _markdown(path):
+                self._copied_before(old_blob, dead)
+
+    def _copied_before(self, blob: str, lineage: Born) -> None:
+        """A live file born after ``lineage`` whose first content is like the deleted one."""
+        for path, first in self.first_blob.items():
+            mine = self.born.get(path)
+            if mine is None or mine.stamp <= lineage.stamp or first in self.template_blobs:
+                continue
+            if first == blob or similar(self.blobs.read(blob), self.blobs.read(first)):
+                self.born[path] = lineage
 
 
 def _earlier(a: Born | None, b: Born) -> Born:

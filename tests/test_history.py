@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
+from docsync.migrate.discover import is_template
 from docsync.repository.commits import CommitChanges, FileChange
 from docsync.repository.gitrepo import blob_reader, is_shallow, read_history
 from docsync.repository.history import first_proposed, rename_map
@@ -26,7 +27,10 @@ def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
     """Every file at HEAD → (first-proposed date, path it was first added at)."""
     tracked = repo.git("ls-files", "-z").split("\0")
     origins = first_proposed(
-        read_history(repo.root), [p for p in tracked if p], blob_reader(repo.root)
+        read_history(repo.root),
+        [p for p in tracked if p],
+        blob_reader(repo.root),
+        template=is_template,
     )
     return {path: (str(o.date), o.original_path) for path, o in origins.items()}
 
@@ -246,6 +250,79 @@ def copy_from_template(repo: GitRepo) -> None:
     repo.commit(when="2021-05-05 10:00")
 
 
+OTHER = "# Cache\n\nStatus: accepted\n\n" + "".join(f"Cause {i} for the cache.\n" for i in range(12))
+
+
+def deleted_template_copied_into_a_record(repo: GitRepo) -> None:
+    """rust-lang/rfcs: the template is deleted (and put back later); a new RFC's first
+    commit is the template's text. The RFC begins with that commit, not with the template."""
+    repo.write("0000-template.md", RECORD)
+    repo.commit(when="2014-03-10 10:00")
+    repo.remove("0000-template.md")
+    repo.commit(when="2015-01-01 10:00")
+    repo.write("0000-template.md", RECORD + "A new section.\n")
+    repo.commit(when="2016-04-21 10:00")
+    repo.write("text/0000-discriminant.md", RECORD)
+    repo.commit(when="2016-08-01 10:00")
+
+
+def merge_leaves_a_side_file_out_then_added_by_hand(repo: GitRepo) -> None:
+    """rust-lang/rfcs: the merge of a proposal's branch drops its ``0000-x.md``; the next
+    commit ("Actually add RFC 532") adds it under its number. The proposal's date stays."""
+    repo.write("README.md")
+    repo.commit(when="2014-12-01 10:00")
+    repo.branch("proposal")
+    repo.write("text/0000-self-in-use.md", RECORD)
+    repo.commit(when="2014-12-19 10:00")
+    repo.switch("main")
+    repo.merge("proposal", when="2014-12-31 10:00", commit=False)
+    repo.git("rm", "-q", "-f", "text/0000-self-in-use.md")
+    repo.commit(when="2014-12-31 10:00")
+    repo.write("text/0532-self-in-use.md", RECORD.replace("Reason 3", "Reason three"))
+    repo.commit(when="2014-12-31 11:00")
+
+
+def merge_takes_a_stub_from_the_side_branch(repo: GitRepo) -> None:
+    """rust-lang/rfcs: a side branch renames a record and writes a link to the new name at
+    the old path; the merge takes that stub as the side branch wrote it. The stub is new."""
+    repo.write("text/2071-alias.md", RECORD)
+    repo.commit(when="2017-07-20 10:00")
+    repo.branch("rename")
+    repo.move("text/2071-alias.md", "text/2071-existential.md")
+    repo.commit(when="2018-07-02 09:00")
+    repo.write("text/2071-alias.md", "Moved to [2071-existential.md](2071-existential.md).\n")
+    repo.commit(when="2018-07-02 11:00")
+    repo.switch("main")
+    repo.write("README.md")
+    repo.commit(when="2018-07-02 12:00")
+    repo.merge("rename", when="2018-07-03 10:00")
+
+
+def copy_then_delete_the_original(repo: GitRepo) -> None:
+    """rust-lang/rfcs: "Merge RFC #1445" copies ``0000-x.md`` to ``1445-x.md``; the
+    duplicate is removed two weeks later. A move in two commits: the proposal's date stays."""
+    repo.write("text/0000-restrict.md", RECORD)
+    repo.write("text/0000-other.md", OTHER)
+    repo.commit(when="2016-01-06 10:00")
+    repo.write("text/1445-restrict.md", RECORD)
+    repo.commit(when="2016-02-05 10:00")
+    repo.remove("text/0000-restrict.md")
+    repo.commit(when="2016-02-18 10:00")
+
+
+def template_skeleton_at_a_reused_path(repo: GitRepo) -> None:
+    """rust-lang/rfcs: two RFCs begin as ``0000-cargo-script.md`` holding the template's
+    text, months apart; the second is no restore of the first (the same bytes prove nothing)."""
+    repo.write("0000-template.md", RECORD)
+    repo.commit(when="2014-03-10 10:00")
+    repo.write("text/0000-cargo-script.md", RECORD)
+    repo.commit(when="2023-04-26 10:00")
+    repo.move("text/0000-cargo-script.md", "text/3424-cargo-script.md")
+    repo.commit(when="2023-04-27 10:00")
+    repo.write("text/0000-cargo-script.md", RECORD)
+    repo.commit(when="2023-09-26 10:00")
+
+
 def awkward_names(repo: GitRepo) -> None:
     repo.write('docs/with space/ünïcödé "q".md')
     repo.commit(when="2020-01-01 10:00")
@@ -390,6 +467,48 @@ STORIES = [
             "docs/rfc/proposed/new.md": ("2021-05-05", "docs/rfc/proposed/new.md"),
         },
         id="copy-from-template",
+    ),
+    pytest.param(
+        deleted_template_copied_into_a_record,
+        {
+            "0000-template.md": ("2016-04-21", "0000-template.md"),
+            "text/0000-discriminant.md": ("2016-08-01", "text/0000-discriminant.md"),
+        },
+        id="deleted-template-starts-no-lineage",
+    ),
+    pytest.param(
+        merge_leaves_a_side_file_out_then_added_by_hand,
+        {
+            "README.md": ("2014-12-01", "README.md"),
+            "text/0532-self-in-use.md": ("2014-12-19", "text/0000-self-in-use.md"),
+        },
+        id="merge-left-out-then-added",
+    ),
+    pytest.param(
+        merge_takes_a_stub_from_the_side_branch,
+        {
+            "README.md": ("2018-07-02", "README.md"),
+            "text/2071-alias.md": ("2018-07-02", "text/2071-alias.md"),
+            "text/2071-existential.md": ("2017-07-20", "text/2071-alias.md"),
+        },
+        id="merge-takes-side-stub",
+    ),
+    pytest.param(
+        copy_then_delete_the_original,
+        {
+            "text/0000-other.md": ("2016-01-06", "text/0000-other.md"),
+            "text/1445-restrict.md": ("2016-01-06", "text/0000-restrict.md"),
+        },
+        id="copy-then-delete-original",
+    ),
+    pytest.param(
+        template_skeleton_at_a_reused_path,
+        {
+            "0000-template.md": ("2014-03-10", "0000-template.md"),
+            "text/3424-cargo-script.md": ("2023-04-26", "text/0000-cargo-script.md"),
+            "text/0000-cargo-script.md": ("2023-09-26", "text/0000-cargo-script.md"),
+        },
+        id="template-skeleton-is-no-restore",
     ),
     pytest.param(
         awkward_names,

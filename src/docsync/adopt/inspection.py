@@ -32,7 +32,8 @@ from ..migrate.discover import (
 from ..migrate.status import StatusForm, read_status
 from ..migrate.tree import RECORD_NAME
 from ..model import Document
-from ..workspace.load import Documents, Progress, Workspace
+from ..workspace.documents import Documents
+from ..workspace.load import Progress, Workspace
 
 _TIE_ORDER: tuple[WrapMode, ...] = ("none", "sentence", 72, 80, 100, 120)
 

@@ -40,6 +40,7 @@ from .discover import (
     default_status,
     find_trees,
     index_paths,
+    is_template,
     lifecycle_folders,
     read_record,
     record_paths,
@@ -246,7 +247,10 @@ def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[st
     if not paths:
         return {}
     origins = history.first_proposed(
-        gitrepo.read_history(root, progress), paths, gitrepo.blob_reader(root)
+        gitrepo.read_history(root, progress),
+        paths,
+        gitrepo.blob_reader(root),
+        template=is_template,
     )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 

@@ -19,7 +19,9 @@ Decisions, each with a test in ``tests/test_history.py``:
 * Merges: each parent's diff says where a file came from. A file the merge
   takes unchanged from its first parent keeps that lineage. A file that
   differs from the first parent (brought in from a side branch, or merged
-  from both) gets the earliest origin among the parents that hold it,
+  from both) gets the lineage of the side parent it is taken from unchanged
+  (a stub a side branch wrote at a record's old path is the stub, not the
+  record), else the earliest origin among the parents that hold it,
   following renames, even ones made in the merge commit itself; so a file
   added on a side branch is dated by the side-branch commit, whether the
   branch was merged or fast-forwarded. A file no parent holds was added by
@@ -34,6 +36,14 @@ Decisions, each with a test in ``tests/test_history.py``:
   empty file, or dissimilar content, starts a new lineage: the same path
   alone does not prove the same record, since numbered names (``0007-...``)
   do get reused. Similarity is only computed for the files asked about.
+  Deleted content includes what a merge leaves out of a side branch (the
+  branch's ``0000-x.md`` dropped, ``1234-x.md`` added by hand just after),
+  and the delete may also come after the add: a record copied and its
+  original deleted later moved in two commits.
+* Templates (the names ``template`` says are templates, as discovery reads
+  them) start and continue no lineage: a deleted template is no grave, and
+  content a template held is no restore, so an RFC whose first commit is the
+  template's text begins with that commit.
 * Squash and merge: a file that a merge takes unchanged from every parent
   keeps the earliest origin any parent has for it, so a file first added on
   a side branch keeps the side-branch date even when the first parent added
@@ -45,7 +55,7 @@ Decisions, each with a test in ``tests/test_history.py``:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -65,7 +75,11 @@ class Origin:
 
 
 def first_proposed(
-    history: Sequence[CommitChanges], paths: Iterable[str], read_blob: BlobReader | None = None
+    history: Sequence[CommitChanges],
+    paths: Iterable[str],
+    read_blob: BlobReader | None = None,
+    *,
+    template: Callable[[str], bool] | None = None,
 ) -> dict[str, Origin]:
     """The origin of each of ``paths`` (repository-relative, as at HEAD).
 
@@ -73,9 +87,10 @@ def first_proposed(
     first, every commit listed before its parents. Paths that HEAD does not
     track (not committed yet) are left out of the result. With ``read_blob``
     (blob id → content), a file re-added with content similar to a deleted
-    one continues its lineage (see the module).
+    one continues its lineage (see the module). ``template`` says which file
+    names are templates, whose content starts and continues no lineage.
     """
-    replayer = Replayer(history, track_homes=False)
+    replayer = Replayer(history, track_homes=False, template=template)
     head = replayer.run()
     roots = {path: root for path in paths if (root := head.get(path)) is not None}
     if read_blob is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import NamedTuple
 
@@ -30,7 +30,8 @@ class Root(NamedTuple):
 
 
 class Grave(NamedTuple):
-    """Markdown content deleted on a first-parent line: its blob, lineage and replay position."""
+    """Record content deleted, or left out by a merge from a side branch: its blob, lineage
+    and replay position."""
 
     blob: str
     root: Root
@@ -87,8 +88,16 @@ class _States:
 class Replayer:
     """Replays history oldest first, keeping path → origin for each commit still needed."""
 
-    def __init__(self, history: Sequence[CommitChanges], *, track_homes: bool) -> None:
+    def __init__(
+        self,
+        history: Sequence[CommitChanges],
+        *,
+        track_homes: bool,
+        template: Callable[[str], bool] | None = None,
+    ) -> None:
         self._history = history
+        self._template = template
+        self._template_blobs: set[str] = set()  # what templates held: proves no identity
         self._states = _States(history)
         self._seen: dict[tuple[str, str], Root] = {}
         self._track_homes = track_homes
@@ -112,21 +121,47 @@ class Replayer:
         if others:
             diffs: list[tuple[FileChange, ...] | None] = list(commit.merge_changes)
             diffs += [None] * (len(others) - len(diffs))
-            self._merge_in(state, commit, moved, list(zip(others, diffs, strict=True)))
+            pairs = list(zip(others, diffs, strict=True))
+            self._merge_in(state, commit, moved, pairs)
+            self._bury_left_out(state, pairs)
         else:
             self._add(state, commit, moved)
         for parent in commit.parents[1:]:
             self._states.release(parent)
         return state
 
+    def is_record(self, path: str) -> bool:
+        """Markdown that may be a record: a template's content starts and continues no lineage."""
+        return _is_markdown(path) and not self._is_template(path)
+
+    def _is_template(self, path: str) -> bool:
+        template = self._template
+        return template is not None and _is_markdown(path) and template(path.rpartition("/")[2])
+
     def _bury(self, state: State, commit: CommitChanges) -> None:
         """Remember Markdown content the commit deletes, for a similar re-add to continue."""
         for change in commit.changes:
-            if change.status != "D" or not change.blob or not is_record(change.path):
-                continue
-            root = state.get(change.path)
-            if root is not None and change.blob not in EMPTY_BLOBS:
-                self.graves.append(Grave(change.blob, root, self._seq))
+            if change.status == "D":
+                self._grave(change, state.get(change.path))
+
+    def _bury_left_out(
+        self, state: State, others: list[tuple[State, tuple[FileChange, ...] | None]]
+    ) -> None:
+        """Content a merge leaves out of a side branch is deleted content too (a branch's
+        ``0000-x.md`` dropped by the merge and added by hand as ``1234-x.md`` just after)."""
+        kept: set[Root] | None = None
+        for other, diff in others:
+            for change in diff or ():
+                if change.status != "D" or (root := other.get(change.path)) is None:
+                    continue
+                kept = set(state.values()) if kept is None else kept
+                if root not in kept:
+                    self._grave(change, root)
+
+    def _grave(self, change: FileChange, root: Root | None) -> None:
+        blob = change.blob
+        if root is not None and blob and blob not in EMPTY_BLOBS and self.is_record(change.path):
+            self.graves.append(Grave(blob, root, self._seq))
 
     def _add(self, state: State, commit: CommitChanges, moved: Mapping[str, Root]) -> None:
         for change in commit.changes:
@@ -162,44 +197,28 @@ class Replayer:
             ]
             if change.status == "M" and not candidates:
                 raise _incomplete(change.path, commit)
-            root = min(candidates) if candidates else self._added(commit, change)
+            taken = _taken_unchanged(indexes, change.path)
+            root = min(taken or candidates) if candidates else self._added(commit, change)
             self._place(state, change, root)
-        self._earliest_of_unchanged(state, commit, others)
-
-    def _earliest_of_unchanged(
-        self,
-        state: State,
-        commit: CommitChanges,
-        others: list[tuple[State, tuple[FileChange, ...] | None]],
-    ) -> None:
-        """A file the merge takes unchanged from every parent keeps the earliest origin of any."""
-        changed = {c.path for c in commit.changes} | {
-            c.old_path for c in commit.changes if c.old_path
-        }
-        for other, diff in others:
-            if diff is None:
-                continue
-            differs = changed | {c.path for c in diff} | {c.old_path for c in diff if c.old_path}
-            for path, root in other.items():
-                mine = state.get(path)
-                if mine is not None and root is not mine and root < mine and path not in differs:
-                    state[path] = root
+        _earliest_of_unchanged(state, commit, others)
 
     def _added(self, commit: CommitChanges, change: FileChange) -> Root:
         root = Root(commit.author_date, commit.sha, change.path)
         blob = change.blob
-        if blob is None or blob in EMPTY_BLOBS:
-            return root
+        if blob is None or blob in EMPTY_BLOBS or blob in self._template_blobs:
+            return root  # a skeleton copied from the template is no restore of anything
         restored = self._seen.get((change.path, blob))
         if restored is not None and restored.date <= root.date:
             return restored
-        if is_record(change.path):
+        if self.is_record(change.path):
             self.fresh.setdefault(root, (blob, self._seq))
         return root
 
     def _place(self, state: State, change: FileChange, root: Root) -> None:
         state[change.path] = root
         blob = change.blob
+        if blob is not None and self._is_template(change.path):
+            self._template_blobs.add(blob)
         if blob is not None:
             key = (change.path, blob)
             known = self._seen.get(key)
@@ -209,7 +228,26 @@ class Replayer:
             self.homes.setdefault(change.path, set()).add(root)
 
 
-def is_record(path: str) -> bool:
+def _earliest_of_unchanged(
+    state: State,
+    commit: CommitChanges,
+    others: list[tuple[State, tuple[FileChange, ...] | None]],
+) -> None:
+    """A file the merge takes unchanged from every parent keeps the earliest origin of any."""
+    changed = {c.path for c in commit.changes} | {
+        c.old_path for c in commit.changes if c.old_path
+    }
+    for other, diff in others:
+        if diff is None:
+            continue
+        differs = changed | {c.path for c in diff} | {c.old_path for c in diff if c.old_path}
+        for path, root in other.items():
+            mine = state.get(path)
+            if mine is not None and root is not mine and root < mine and path not in differs:
+                state[path] = root
+
+
+def _is_markdown(path: str) -> bool:
     return path.lower().endswith(_RECORD_SUFFIXES)
 
 
@@ -249,6 +287,18 @@ def _via_others(
         else:
             found.append(None)
     return found
+
+
+def _taken_unchanged(
+    indexes: list[tuple[State, dict[str, FileChange] | None]], path: str
+) -> list[Root]:
+    """The lineages of the side parents a merge takes ``path`` from unchanged: the file is
+    theirs (a stub a side branch wrote where the first parent kept the old record)."""
+    return [
+        root
+        for state, index in indexes
+        if index is not None and path not in index and (root := state.get(path)) is not None
+    ]
 
 
 def _by_path(diff: Sequence[FileChange]) -> dict[str, FileChange]:

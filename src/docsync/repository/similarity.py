@@ -41,7 +41,11 @@ def _chunks(data: bytes) -> Iterator[bytes]:
 
 
 class Resurrection:
-    """Continues a fresh lineage from similar content deleted before it began (memoised)."""
+    """Continues a fresh lineage from similar content deleted, before it began or after (memoised).
+
+    Deleted after: the record was copied and its original deleted later, a move in
+    two commits (``0000-x.md`` copied to ``1445-x.md``, the duplicate removed a week on).
+    """
 
     def __init__(self, replayer: Replayer, read_blob: BlobReader) -> None:
         self._fresh = replayer.fresh
@@ -57,9 +61,9 @@ class Resurrection:
         found = root
         fresh = self._fresh.get(root)
         if fresh is not None:
-            blob, seq = fresh
+            blob, _ = fresh
             for grave in self._graves:
-                if grave.seq >= seq or grave.root == root:
+                if grave.root == root:
                     continue
                 if grave.root < found and self._similar(grave.blob, blob):
                     found = min(found, self.earliest(grave.root))

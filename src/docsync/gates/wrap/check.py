@@ -15,8 +15,10 @@ import hashlib
 from ...config import Config
 from ...model import Document, Finding
 from ...parse.markdown import parse
-from ...workspace.cache import ResultCache, fingerprint, source_digest
-from ...workspace.load import MARKDOWN_SUFFIXES, Documents, Workspace
+from ...workspace.cache import fingerprint
+from ...workspace.documents import Documents
+from ...workspace.load import MARKDOWN_SUFFIXES, Workspace
+from ...workspace.results import ResultCache, source_digest
 from ...write.writer import FileWrite
 from . import boundaries, display, plans, reading, scan
 from . import prose as prose_model

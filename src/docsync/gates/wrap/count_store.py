@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ...config import Config
-from ...workspace.cache import fingerprint, source_digest
-from ...workspace.load import Documents, Workspace
+from ...workspace.cache import fingerprint
+from ...workspace.documents import Documents
+from ...workspace.load import Workspace
+from ...workspace.results import source_digest
 from . import boundaries, count, display, prose, reading, violations
 from .count import CANDIDATES, Breaks
 
