@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from docsync.adopt import plan as adopt
-from docsync.check.run import run_fix
+from docsync.check.fix import run_fix
 from docsync.errors import DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import move as lifecycle_move
+from docsync.lifecycle import new as lifecycle_new
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
@@ -115,11 +116,11 @@ def _fix(root: Path) -> None:
 
 
 def _move(root: Path) -> None:
-    lifecycle.move(root, "use-redis", "implemented", "benchmarks", TODAY)
+    lifecycle_move.move(root, "use-redis", "implemented", "benchmarks", TODAY)
 
 
 def _new(root: Path) -> None:
-    lifecycle.create(root, "Use SQLite", "proposed", None, TODAY)
+    lifecycle_new.create(root, "Use SQLite", "proposed", None, TODAY)
 
 
 def _init(root: Path) -> None:

@@ -19,8 +19,9 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_check, run_fix
-from docsync.lifecycle import commands as lifecycle
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
+from docsync.lifecycle import move as lifecycle_move
 from docsync.rewrite.record_links import relative_destination
 from tests.gitutil import GitRepo
 
@@ -169,7 +170,7 @@ def test_move_then_check_passes(
             slug = specs[index].slug
             if states[slug] == state:
                 continue
-            change = lifecycle.move(repo.root, slug, state, "why not", date(2026, 12, day))
+            change = lifecycle_move.move(repo.root, slug, state, "why not", date(2026, 12, day))
             states[slug] = state
             assert posixpath.dirname(change.record) == f"docs/rfc/{state}"
             assert _findings(repo.root) == [], f"after moving {slug} to {state}"
@@ -238,7 +239,7 @@ def _refused_or_clean(repo: GitRepo, what: str, args: tuple[Any, ...]) -> None:
 
     before = repo.git("status", "--porcelain")
     try:
-        lifecycle.move(repo.root, *args)
+        lifecycle_move.move(repo.root, *args)
     except DocsyncError:
         assert repo.git("status", "--porcelain") == before
         return

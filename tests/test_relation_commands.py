@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from docsync.cli import app
 from docsync.errors import DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import new as lifecycle_new
+from docsync.repository import gitrepo
 from docsync.write.transaction import Transaction
 from tests.gitutil import GitRepo, isolate_git_environ
 
@@ -198,9 +200,9 @@ def test_a_failure_at_any_step_puts_everything_back(
     if name == "write_all":  # the journalled transaction's writes (docsync.write.transaction)
         monkeypatch.setattr(Transaction, "write_all", broken)
     else:
-        monkeypatch.setattr(lifecycle.gitrepo, name, broken)
+        monkeypatch.setattr(gitrepo, name, broken)
     with pytest.raises(DocsyncError, match=r"disk full; every change was undone"):
-        lifecycle.create(repo.root, "Use SQLite", "proposed", None, date(2026, 12, 1), "use-postgres")
+        lifecycle_new.create(repo.root, "Use SQLite", "proposed", None, date(2026, 12, 1), "use-postgres")
     assert {p: _read(repo, p) for p in before} == before
     assert repo.git("ls-files", "-s") == index_before
     assert _status(repo) == ""

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from docsync.config import ConfigError, parse_table
 from docsync.parse.markdown import parse
 from docsync.records.graph import Graph, as_json, build, dot, mermaid

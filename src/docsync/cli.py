@@ -21,7 +21,8 @@ from typer import Argument, Option
 
 from . import __version__
 from .adopt.hooks import DEFAULT_HOOK_REPO
-from .check.run import run_check, run_fix
+from .check.check import run_check
+from .check.fix import run_fix
 from .commandline import arguments, output, records
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from ..check.run import CheckResult, FixResult
+from ..check.check import CheckResult
+from ..check.fix import FixResult
 from ..gates.registry import all_rules, by_code
 from ..model import Finding
 from ..report import formats as report
 from ..repository.gitrepo import find_repo
 
 if TYPE_CHECKING:
-    from ..lifecycle.commands import Change
+    from ..lifecycle.change import Change
 
 _PLAIN = bool(os.environ.get("NO_COLOR"))  # no colour, and no bold or dim either
 stdout = Console(highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")

@@ -14,7 +14,7 @@ from .output import change_report, say
 
 def new(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
     """Create the record ``asked`` describes (``redo``: the unfinished run's arguments instead)."""
-    from ..lifecycle import commands as lifecycle
+    from ..lifecycle.new import create
 
     given = redo if redo is not None else asked
     template = Path(given["template"]) if given["template"] else None
@@ -23,7 +23,7 @@ def new(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
         raise DocsyncError('give the record\'s title: docsync new "Title"')
     if given["relation"] != "supersedes" and given["supersedes"] is None:
         raise DocsyncError("--relation needs --supersedes RECORD (the record it relates to)")
-    change = lifecycle.create(
+    change = create(
         Path.cwd(), given["title"], given["status"], template, today, given["supersedes"], given["relation"]
     )
     change_report(change)
@@ -31,7 +31,7 @@ def new(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
 
 def move(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
     """Move the record ``asked`` names (``redo``: the unfinished run's arguments instead)."""
-    from ..lifecycle import commands as lifecycle
+    from ..lifecycle.move import move as move_record
 
     given = redo if redo is not None else asked
     if given["record"] is None or given["state"] is None:
@@ -39,7 +39,7 @@ def move(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
     if given["relation"] != "supersedes" and given["by"] is None:
         raise DocsyncError("--relation needs --by RECORD (the record it relates to)")
     today = date.fromisoformat(given["today"])
-    change = lifecycle.move(
+    change = move_record(
         Path.cwd(), given["record"], given["state"], given["note"], today, given["by"], given["relation"]
     )
     say(f"moved {change.source} -> {change.record}")

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..check.run import run_check
+from ..check.check import run_check
 from ..config import load as load_config
 from ..gates.links.check import link_targets, resolve_url
 from ..model import Document, Finding
