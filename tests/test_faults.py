@@ -76,6 +76,18 @@ def _legacy_repo(root: Path) -> GitRepo:
     return repo
 
 
+def _symlinked_index_repo(root: Path) -> GitRepo:
+    """A legacy tree whose index is a tracked symlink: the apply removes it, a rollback
+    must put the symlink back (not a file, not nothing)."""
+    repo = GitRepo.init(root)
+    for path, text in LEGACY.items():
+        repo.write(path, text)
+    repo.write("INDEX.md", "# Decisions\n\nOur decisions.\n")
+    (repo.root / "docs/adr/README.md").symlink_to("../../INDEX.md")
+    repo.commit("records", when="2022-02-02 10:00:00", tz="+0100")
+    return repo
+
+
 def _migrated_repo(root: Path) -> GitRepo:
     repo = _legacy_repo(root)
     _, outcome = run(repo.root, Options(today=TODAY))
@@ -88,11 +100,15 @@ def _migrated_repo(root: Path) -> GitRepo:
 _PLANS: dict[str, object] = {}
 
 
-def _migrate(root: Path) -> None:
-    """The plan is computed once (the copies are alike) and applied to each copy."""
-    if "outcome" not in _PLANS:
-        _PLANS["outcome"] = run(root, Options(today=TODAY))[1]
-    apply(root, _PLANS["outcome"], commit=True)  # type: ignore[arg-type]
+def _migrate(root: Path, key: str = "legacy") -> None:
+    """The plan is computed once per template (the copies are alike) and applied to each copy."""
+    if key not in _PLANS:
+        _PLANS[key] = run(root, Options(today=TODAY))[1]
+    apply(root, _PLANS[key], commit=True)  # type: ignore[arg-type]
+
+
+def _migrate_symlinked_index(root: Path) -> None:
+    _migrate(root, "symlinked index")
 
 
 def _fix(root: Path) -> None:
@@ -118,6 +134,7 @@ OPERATIONS: dict[str, tuple[Callable[[Path], GitRepo], Callable[[Path], None]]] 
     "move": (_migrated_repo, _move),
     "new": (_migrated_repo, _new),
     "init": (_legacy_repo, _init),
+    "migrate, symlinked index": (_symlinked_index_repo, _migrate_symlinked_index),
 }
 
 
@@ -131,7 +148,9 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         base = tmp_path_factory.mktemp("templates")
         built = {"legacy": _legacy_repo(base / "legacy").root}
         built["migrated"] = _migrated_repo(base / "migrated").root
-    return {name: built["legacy" if name in ("migrate", "init") else "migrated"] for name in OPERATIONS}
+        built["symlinked"] = _symlinked_index_repo(base / "symlinked").root
+    which = {"migrate": "legacy", "init": "legacy", "migrate, symlinked index": "symlinked"}
+    return {name: built[which.get(name, "migrated")] for name in OPERATIONS}
 
 
 def _copy(template: Path, target: Path) -> Path:

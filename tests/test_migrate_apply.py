@@ -351,6 +351,47 @@ def test_apply_says_which_findings_it_caused_and_counts_older_ones_apart(
     assert "1 link was broken before the migration already and stay so" in result.stdout
 
 
+def test_a_break_counts_as_older_only_when_that_same_break_was_there(repo: GitRepo) -> None:
+    """Before: README links to a record's new path (broken until the migration) and to a
+    missing record. The apply repairs the first; a rewrite defect (written by hand here)
+    breaks the link to the first decision. Two L001 before and two after in one file:
+    counted per file and rule they all looked older; per break, only the missing record's is."""
+    repo.write(
+        "README.md",
+        RECORDS["README.md"]
+        + "\nSee [ahead](docs/rfc/proposed/2022-02-02-use-redis.md) and [x](docs/adr/0003-nope.md).\n",
+    )
+    repo.commit("two links broken before the migration")
+    _, outcome = run(repo.root, Options())
+    earlier = verdict.before(repo.root, outcome.changes)
+    apply(repo.root, outcome, commit=True)
+    readme = (repo.root / "README.md").read_text()
+    assert "[ahead](docs/rfc/proposed/2022-02-02-use-redis.md)" in readme  # resolves now
+    defect = readme.replace("2022-02-02-use-postgres.md)", "2022-02-02-use-postgre.md)")
+    assert defect != readme
+    (repo.root / "README.md").write_text(defect)
+    judged = verdict.after(repo.root, outcome.changes, earlier)
+    assert [(f.path, f.line, f.rule) for f in judged.caused] == [("README.md", 3, "L001")]
+    assert judged.already == 1
+
+
+def test_the_dry_run_counts_a_dangling_link_as_broken_before_only_for_its_own_break() -> None:
+    """A rewritten record's dangling links: the one whose target the record already
+    linked to (and that did not exist) was broken before; another that the rewrite
+    produced to a path that never existed is the migration's, not "broken before"."""
+    from docsync.migrate.stats import Tally
+    from docsync.parse.markdown import parse
+    from docsync.rewrite.references import RewriteStats
+
+    old = parse("docs/adr/0002-use-redis.md", "# Redis\n\nSee [gone](gone.md).\n")
+    tally = Tally()
+    dangling = ("../../adr/gone.md", "../../adr/also-gone.md")
+    before = frozenset({"docs/adr/0002-use-redis.md", "docs/adr"})
+    tally.add("docs/rfc/proposed/2022-02-02-use-redis.md", RewriteStats(0, 0, (), dangling), before, old)
+    assert tally.already_broken == 1
+    assert tally.dangling == [("docs/rfc/proposed/2022-02-02-use-redis.md", "../../adr/also-gone.md")]
+
+
 def test_the_closing_check_reads_the_rewrite_s_own_parse_of_each_written_file(
     repo: GitRepo,
 ) -> None:

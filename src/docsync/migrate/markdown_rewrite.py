@@ -62,7 +62,7 @@ def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally)
     except RewriteError as exc:
         tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
         return None
-    tally.add(new_path, stats, routes.before)
+    tally.add(new_path, stats, routes.before, doc)
     return after
 
 
