@@ -51,23 +51,9 @@ STATUSES = ["Accepted", "Proposed", "Rejected", "Superseded", "Draft", "Accepted
 ZONES = ["-0800", "+0000", "+0100", "+0530", "+0900"]
 
 
-def _git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="bench",
-        GIT_AUTHOR_EMAIL="bench@example.invalid",
-        GIT_COMMITTER_NAME="bench",
-        GIT_COMMITTER_EMAIL="bench@example.invalid",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-    )
-    env.update(extra or {})
-    return env
-
-
 def _git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        ["git", *args], cwd=root, env=env or _git_env(), capture_output=True, text=True, check=True
+        ["git", *args], cwd=root, env=env or bench._git_env(), capture_output=True, text=True, check=True
     )
     return done.stdout
 
@@ -154,7 +140,7 @@ def generate(root: Path, records: int, files: int, commits: int, seed: int) -> C
             full.write_text(text, encoding="utf-8")
         clock += timedelta(days=rng.randint(1, 9), hours=rng.randint(0, 23))
         stamp = f"{clock.isoformat()} {rng.choice(ZONES)}"
-        env = _git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+        env = bench._git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
         _git(root, "add", "-A", env=env)
         _git(root, "commit", "-q", "-m", f"batch {done}", env=env)
         done += 1
@@ -182,7 +168,7 @@ def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
         cwd=cwd,
         capture_output=True,
         text=True,
-        env=_git_env(),
+        env=bench._git_env(),
     )
     seconds = time.perf_counter() - start
     if done.returncode not in ok:
@@ -202,7 +188,7 @@ def floor(root: Path) -> float:
             ["git", "log", "--name-status", "-M", "--format=%H %aI"],
             cwd=root,
             stdout=sink,
-            env=_git_env(),
+            env=bench._git_env(),
             check=True,
         )
     log = time.perf_counter() - start
