@@ -31,6 +31,8 @@ from .reading import Reader, reader_for
 # The first characters of every line :data:`reading._OPENS_BLOCK_ALONE` can
 # match: a line starting otherwise never has a break opportunity taken away.
 _BLOCK_ALONE_STARTS = frozenset("*-_=`~<[")
+_RULE_CHARACTERS = frozenset("*-_=")
+_LABEL = re.compile(r"\[(?:[^\]\\]|\\.)+\]:", re.DOTALL)
 _RUN = re.compile(r"[ \t]+")
 _WORD_END = re.compile(r"[ \t\n]")
 
@@ -90,16 +92,36 @@ def _holds_break(reader: Reader, span: Span) -> bool:
 
 def _starts_at_risk(reader: Reader, spans: tuple[Span, ...]) -> bool:
     """Whether a line whose start is fixed (the first, or one after a line end
-    that may be kept) starts with a character a lone block starts with."""
+    that may be kept) could be cut down to a lone block."""
     text = reader.text
-    if text[spans[0].start] in _BLOCK_ALONE_STARTS:
+    if _may_stand_alone(text, spans[0].start):
         return True
     kept = False
     for k in range(1, len(spans)):
         kept = kept or _may_keep(text, spans[k - 1], spans[k])
-        if kept and text[spans[k].start : spans[k].end].lstrip(" \t")[:1] in _BLOCK_ALONE_STARTS:
+        line = text[spans[k].start : spans[k].end]
+        start = spans[k].start + len(line) - len(line.lstrip(" \t"))
+        if kept and (start == spans[k].end or _may_stand_alone(text, start)):
             return True
     return False
+
+
+def _may_stand_alone(text: str, start: int) -> bool:
+    """Whether a line starting at ``start`` could, cut short, match
+    :data:`reading._OPENS_BLOCK_ALONE`: only lines starting with a run of
+    ``*-_=`` and nothing else, a fence, a tag, or a ``[label]:`` can."""
+    first = text[start]
+    if first not in _BLOCK_ALONE_STARTS:
+        return False
+    stop = _WORD_END.search(text, start)
+    head = text[start : stop.start() if stop is not None else len(text)]
+    if first in "*-_=":
+        return set(head) <= _RULE_CHARACTERS
+    if first in "`~":
+        return head.startswith(first * 3)
+    if first == "[":
+        return _LABEL.match(text, start) is not None
+    return True  # a tag: told only by the whole line
 
 
 def _may_keep(text: str, before: Span, after: Span) -> bool:
