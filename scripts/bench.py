@@ -241,7 +241,8 @@ def generate(root: Path, files: int, links: int, seed: int, prose: float = 1.0) 
     )
 
 
-def _git_env() -> dict[str, str]:
+def _git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """git's environment for the benchmarks' own repositories: no user or system config."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
         GIT_AUTHOR_NAME="bench",
@@ -251,6 +252,7 @@ def _git_env() -> dict[str, str]:
         GIT_CONFIG_NOSYSTEM="1",
         GIT_CONFIG_GLOBAL=os.devnull,
     )
+    env.update(extra or {})
     return env
 
 

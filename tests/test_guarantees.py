@@ -31,7 +31,7 @@ from docsync.check import fix as checks
 from docsync.cli import app
 from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import new as lifecycle_new
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import snapshot, transaction, writer
@@ -143,15 +143,15 @@ def _interrupt_after(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str
 
 
 def _interrupt_after_move(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from docsync.lifecycle import commands as lifecycle
+    from docsync.lifecycle import move as lifecycle_move
 
-    done = lifecycle.move
+    done = lifecycle_move.move
 
     def move_then_ctrl_c(*args: object, **kwargs: object) -> None:
         done(*args, **kwargs)  # type: ignore[arg-type]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(lifecycle, "move", move_then_ctrl_c)
+    monkeypatch.setattr(lifecycle_move, "move", move_then_ctrl_c)
     return ["move", "use-redis", "implemented"]
 
 
@@ -454,7 +454,7 @@ def test_random_configs_and_titles_never_create_anything_outside_the_root(
     (repo.root / "docs" / "out").symlink_to(outside)
     repo.commit("config")
     with contextlib.suppress(DocsyncError, OSError):
-        lifecycle.create(repo.root, title, "proposed", None, TODAY)
+        lifecycle_new.create(repo.root, title, "proposed", None, TODAY)
     assert sorted(os.listdir(base)) == ["outside", "root"]
     assert os.listdir(outside) == []
 

@@ -10,12 +10,10 @@ import pytest
 
 from docsync.config import Config
 from docsync.gates import record_tree as gates
-from docsync.gates.layout import rules as layout_rules
 from docsync.gates.layout.fix import fix_index
 from docsync.gates.links import check as links
-from docsync.gates.refs import rules as refs_rules
 from docsync.gates.refs.fix import fix_refs
-from docsync.gates.registry import all_rules
+from docsync.gates.rules import RULES, all_rules
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
 from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
@@ -424,8 +422,8 @@ def test_code_file_with_mixed_line_ends_and_a_bom_changes_only_where_fixed(tmp_p
 
 
 def test_rule_tables_name_every_code_once() -> None:
-    codes = [*layout_rules.RULES, *refs_rules.RULES]
+    codes = [code for table in RULES.values() for code in table]
     assert len(codes) == len(set(codes))
     registered = {rule.code: rule.gate for rule in all_rules()}
-    assert {registered[code] for code in layout_rules.RULES} == {"layout"}
-    assert {registered[code] for code in refs_rules.RULES} == {"refs"}
+    assert {registered[code] for code in RULES["layout"]} == {"layout"}
+    assert {registered[code] for code in RULES["refs"]} == {"refs"}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..config import FILES_GATE, GATES, Config
 from ..errors import DocsyncError
 from ..gates.links import check as links
-from ..gates.registry import UNUSED_SUPPRESSION, by_code
+from ..gates.rules import UNUSED_SUPPRESSION, by_code
 from ..gates.wrap import check as wrap
 from ..model import Finding
 from ..report.selection import Selection

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import TracebackType
 
 from ..config import Config
 from ..config import load as load_config
@@ -174,8 +174,8 @@ def run_fix(
         "within": within,
         "config": config_file,
     }
-    out = _FixWriter(workspace.root, redo)
-    with out:
+    with ExitStack() as stack:
+        out = _FixWriter(workspace.root, redo, stack)
         for phase_gates, phase in _PHASES:
             result = phase(workspace, chosen)
             skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
@@ -209,40 +209,30 @@ def run_fix(
 
 
 class _FixWriter:
-    """Fix's writes, all phases in one journalled transaction begun at the first write.
+    """Fix's writes, all phases in one journalled transaction begun at the first write
+    (entered on ``stack``, so it ends, or rolls back, with the run).
 
     A file that changed on disk since fix read it is skipped (and named),
     never overwritten; any other failure rolls every phase back.
     """
 
-    def __init__(self, root: Path, redo: Mapping[str, object]) -> None:
+    def __init__(self, root: Path, redo: Mapping[str, object], stack: ExitStack) -> None:
         self._root = root
         self._redo = redo
+        self._stack = stack
         self._txn: Transaction | None = None
         self.changed: list[str] = []
 
     def write(self, workspace: Workspace, changes: Sequence[FileWrite]) -> None:
         if self._txn is None:
             remove_stale_temps(self._root, workspace.listing.untracked)
-            self._txn = Transaction.begin(self._root, "fix", self._redo, [])
+            self._txn = self._stack.enter_context(Transaction.begin(self._root, "fix", self._redo, []))
         self._txn.cover(c.path for c in changes)
         for change in changes:
             try:
                 self._txn.write(change, read=_current_text(workspace, change.path))
             except ChangedMeanwhile:
                 self.changed.append(change.path)
-
-    def __enter__(self) -> _FixWriter:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if self._txn is not None:
-            self._txn.__exit__(kind, exc, traceback)
 
 
 def _has_directives(workspace: Workspace, path: str) -> bool:

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from ..check.check import CheckResult
 from ..check.fix import FixResult
-from ..gates.registry import all_rules, by_code
+from ..gates.rules import all_rules, by_code
 from ..model import Finding
 from ..report import formats as report
 from ..repository.gitrepo import find_repo
@@ -170,7 +170,7 @@ def rules(code: str | None) -> int:
         hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
         stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         return 2
-    from ..gates.pages import explain
+    from ..gates.rules import explain
 
     stdout.print(explain(found), markup=False)
     return 0

@@ -147,15 +147,20 @@ def _parse_link_destination(src: str, pos: int, maximum: int) -> Any:
     return parseLinkDestination(src, pos, maximum)
 
 
-def _normalize_link(url: str) -> str:
-    """markdown-it's normalizeLink, skipped where it cannot change the outcome.
+_KEPT = r"[A-Za-z0-9;/?@&=+$,\-_.!~*'()#]*"
+_NORMAL_URL = re.compile(rf"(?!//){_KEPT}(?:%[0-9A-Fa-f]{{2}}{_KEPT})*")
 
-    The model never reads a token's ``href``; markdown-it only passes the
-    normalised URL to ``validateLink``, whose verdict depends on a ``scheme:``
-    prefix, which a URL without a colon cannot have before or after
-    normalisation. Percent-encoding every relative link was a tenth of the parse.
+
+def _normalize_link(url: str) -> str:
+    """markdown-it's normalizeLink, skipped where it would change nothing.
+
+    A URL of :data:`_NORMAL_URL` has no colon or leading ``//`` (no scheme
+    or host: mdurl's parse and format give it back as it is) and only what
+    mdurl's encode keeps (``_KEPT``, and ``%`` starting a two-hex-digit
+    escape). Any other URL is normalised, so every ``href`` and image ``src``
+    is markdown-it's. Percent-encoding every relative link was a tenth of the parse.
     """
-    return url if ":" not in url else normalizeLink(url)
+    return url if _NORMAL_URL.fullmatch(url) else normalizeLink(url)
 
 
 @cache

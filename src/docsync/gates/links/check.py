@@ -25,24 +25,8 @@ from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace, content_key
 from ...workspace.results import Dependencies, ResultCache, source_digest
-from .fragments import GATE as GATE  # the gate's name, read here by the registry
-from .fragments import LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
+from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
 from .index import RepoIndex, document_anchors
-
-RULES: dict[str, tuple[str, str]] = {
-    "L001": ("missing-target", "relative link to a path that git does not track"),
-    "L002": ("untracked-target", "relative link to a file that exists only untracked on this disk"),
-    "L003": ("case-mismatch", "relative link whose path matches a tracked file only in another letter case"),
-    "L004": ("outside-repository", "relative link that resolves outside the repository"),
-    "L005": ("dangling-symlink", "relative link to a tracked symlink whose target does not exist"),
-    "L006": ("missing-fragment", "#fragment that names no heading or anchor in the target"),
-    "L007": ("fragment-case", "#fragment that matches an anchor only in another letter case (strict_fragments)"),
-    "L008": ("bad-escape", "malformed percent-escape in a link destination or fragment"),
-    "L009": ("unused-definition", "reference definition that no link uses"),
-    "L010": ("duplicate-definition", "reference definition whose label is already defined"),
-    "L011": ("line-anchor-on-markdown", "#L10-style line anchor on a Markdown file, where GitHub renders no line numbers"),
-    "L900": ("not-fixed", "file `docsync fix` left alone because repairing its links would change how it renders"),
-}
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")

@@ -26,19 +26,8 @@ from . import violations as wrapviolations
 from .fix import fix_document
 from .violations import GATE, Violation, document_violations
 
-__all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
+__all__ = ["GATE", "check", "check_workspace", "keep_wrapped"]
 
-RULES: dict[str, tuple[str, str]] = {
-    "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
-    "W002": ("line-too-wide", "line of prose wider than the configured width"),
-    "W003": ("sentences-on-one-line", 'more than one sentence on a line under wrap = "sentence"'),
-    "W004": ("sentence-split", 'sentence split across lines under wrap = "sentence"'),
-    "W005": (
-        "unbreakable-line",
-        "line wider than the width with no place to break it (wrap_strict)",
-    ),
-    "W900": ("not-fixed", "paragraph `docsync fix` left alone because a rewrite would be unsafe"),
-}
 
 _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key).
