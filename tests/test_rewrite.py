@@ -241,7 +241,12 @@ ID_CASES = [
     Case("indented code", "    ADR 7\n", "    ADR 7\n"),
     Case("html block", "<div>\nADR 7\n</div>\n", "<div>\nADR 7\n</div>\n"),
     Case("front matter", "---\nsee: ADR 7\n---\n\ntext\n", "---\nsee: ADR 7\n---\n\ntext\n"),
-    Case("heading is left alone (its slug would change)", "## Why ADR 7\n", "## Why ADR 7\n"),
+    Case(
+        "heading: the id stays the text (the slug stays)",
+        "## Why ADR 7\n\nSetext ADR 7\n---\n",
+        "## Why [ADR 7](2026-01-02-use-postgres.md)\n\n"
+        "Setext [ADR 7](2026-01-02-use-postgres.md)\n---\n",
+    ),
     Case(
         "inline html element content",
         '<code>ADR 7</code> <a href="https://x">ADR 7</a>\n',
