@@ -194,6 +194,12 @@ ID_CASES = [
         "[Use Postgres](2026-01-02-use-postgres.md) & [Plugin API](../proposed/2026-01-01-plugin-api.md) too\n",
     ),
     Case(
+        "a versioned id links the id and keeps the version",
+        "RFC-012-v2 replaces RFC-005/012-v2.\n",
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md)-v2 replaces "
+        "[Use Postgres](2026-01-02-use-postgres.md)/[Plugin API](../proposed/2026-01-01-plugin-api.md)-v2.\n",
+    ),
+    Case(
         "a compound ends at a number that names no record",
         "RFC 12 and 2019 and 5; RFC 1/77\n",
         "[Plugin API](../proposed/2026-01-01-plugin-api.md) and 2019 and 5; "

@@ -173,7 +173,7 @@ class _IdRewrite:
             return
         text = self.doc.text[text_span.start : text_span.end]
         match = pattern_for(self.ids).match(text)
-        if match is None or match.start() != 0:
+        if match is None or match.start() != 0 or match.group("version"):
             return
         rest = _ID_SEPARATOR.match(text, match.end())
         if rest is None or rest.end() == len(text) or not text[rest.end()].isalnum():
@@ -189,7 +189,7 @@ class _IdRewrite:
         if link.kind not in (LinkKind.INLINE, LinkKind.REFERENCE) or not self.ids:
             return None
         match = pattern_for(self.ids).fullmatch(link.text.strip())
-        if match is None:
+        if match is None or match.group("version"):  # "[RFC-057-v2](…)" names a version
             return None
         part = match.group("part")
         found, whole_only = lookup(
