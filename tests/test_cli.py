@@ -193,8 +193,7 @@ def test_rules_lists_and_explains() -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    from docsync.gates.pages import DOCS, section
-    from docsync.gates.registry import all_rules
+    from docsync.gates.rules import DOCS, all_rules, section
 
     for rule in all_rules():
         page = DOCS / f"{rule.gate}.md"

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from docsync.check.run import run_check, run_fix
-from docsync.lifecycle import commands as lifecycle
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
+from docsync.lifecycle import move as lifecycle_move
 from docsync.migrate import run as migration
 from docsync.records import conventions
 from docsync.records.tree import load_tree
@@ -118,7 +119,7 @@ def test_turned_off_doc_is_not_checked(repo: GitRepo) -> None:
 def test_moving_the_example_record_keeps_the_doc_current(repo: GitRepo) -> None:
     _generate(repo)
     repo.commit("conventions")
-    lifecycle.move(repo.root, "plugin-api", "rejected", "", date(2022, 1, 1))
+    lifecycle_move.move(repo.root, "plugin-api", "rejected", "", date(2022, 1, 1))
     text = (repo.root / AGENTS).read_text()
     assert "For example: [Plugin API](rfc/rejected/2021-01-10-plugin-api.md)." in text
     assert _findings(repo) == []

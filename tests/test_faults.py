@@ -1,6 +1,6 @@
 """Nothing lost under any fault: fail the k-th guarded mutation, for every k.
 
-For ``migrate --apply --commit``, ``fix``, ``move`` and ``new``, a run that
+For ``migrate --apply --commit``, ``fix``, ``move``, ``new`` and ``init``, a run that
 counts the guarded writer's mutation points (file writes, renames, folders,
 removals and the git commands that change the repository) says how many
 there are; then each k in turn fails once (an exception, ENOSPC, EACCES),
@@ -22,9 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from docsync.check.run import run_fix
+from docsync.adopt import plan as adopt
+from docsync.check.fix import run_fix
 from docsync.errors import DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import move as lifecycle_move
+from docsync.lifecycle import new as lifecycle_new
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
@@ -74,6 +76,18 @@ def _legacy_repo(root: Path) -> GitRepo:
     return repo
 
 
+def _symlinked_index_repo(root: Path) -> GitRepo:
+    """A legacy tree whose index is a tracked symlink: the apply removes it, a rollback
+    must put the symlink back (not a file, not nothing)."""
+    repo = GitRepo.init(root)
+    for path, text in LEGACY.items():
+        repo.write(path, text)
+    repo.write("INDEX.md", "# Decisions\n\nOur decisions.\n")
+    (repo.root / "docs/adr/README.md").symlink_to("../../INDEX.md")
+    repo.commit("records", when="2022-02-02 10:00:00", tz="+0100")
+    return repo
+
+
 def _migrated_repo(root: Path) -> GitRepo:
     repo = _legacy_repo(root)
     _, outcome = run(repo.root, Options(today=TODAY))
@@ -86,11 +100,15 @@ def _migrated_repo(root: Path) -> GitRepo:
 _PLANS: dict[str, object] = {}
 
 
-def _migrate(root: Path) -> None:
-    """The plan is computed once (the copies are alike) and applied to each copy."""
-    if "outcome" not in _PLANS:
-        _PLANS["outcome"] = run(root, Options(today=TODAY))[1]
-    apply(root, _PLANS["outcome"], commit=True)  # type: ignore[arg-type]
+def _migrate(root: Path, key: str = "legacy") -> None:
+    """The plan is computed once per template (the copies are alike) and applied to each copy."""
+    if key not in _PLANS:
+        _PLANS[key] = run(root, Options(today=TODAY))[1]
+    apply(root, _PLANS[key], commit=True)  # type: ignore[arg-type]
+
+
+def _migrate_symlinked_index(root: Path) -> None:
+    _migrate(root, "symlinked index")
 
 
 def _fix(root: Path) -> None:
@@ -98,11 +116,16 @@ def _fix(root: Path) -> None:
 
 
 def _move(root: Path) -> None:
-    lifecycle.move(root, "use-redis", "implemented", "benchmarks", TODAY)
+    lifecycle_move.move(root, "use-redis", "implemented", "benchmarks", TODAY)
 
 
 def _new(root: Path) -> None:
-    lifecycle.create(root, "Use SQLite", "proposed", None, TODAY)
+    lifecycle_new.create(root, "Use SQLite", "proposed", None, TODAY)
+
+
+def _init(root: Path) -> None:
+    """The config differs (replaced: --force), the hook config and the workflow (in new folders) are created."""
+    adopt.apply(adopt.plan_init(root, adopt.InitOptions(hooks=True, force=True)))
 
 
 OPERATIONS: dict[str, tuple[Callable[[Path], GitRepo], Callable[[Path], None]]] = {
@@ -110,6 +133,8 @@ OPERATIONS: dict[str, tuple[Callable[[Path], GitRepo], Callable[[Path], None]]] 
     "fix": (_migrated_repo, _fix),
     "move": (_migrated_repo, _move),
     "new": (_migrated_repo, _new),
+    "init": (_legacy_repo, _init),
+    "migrate, symlinked index": (_symlinked_index_repo, _migrate_symlinked_index),
 }
 
 
@@ -123,7 +148,9 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         base = tmp_path_factory.mktemp("templates")
         built = {"legacy": _legacy_repo(base / "legacy").root}
         built["migrated"] = _migrated_repo(base / "migrated").root
-    return {name: built["legacy" if name == "migrate" else "migrated"] for name in OPERATIONS}
+        built["symlinked"] = _symlinked_index_repo(base / "symlinked").root
+    which = {"migrate": "legacy", "init": "legacy", "migrate, symlinked index": "symlinked"}
+    return {name: built[which.get(name, "migrated")] for name in OPERATIONS}
 
 
 def _copy(template: Path, target: Path) -> Path:
@@ -187,7 +214,7 @@ def test_a_failure_at_every_step_leaves_the_repository_exactly_as_it_was(
     assert completed == list(range(len(calls) - len(completed) + 1, len(calls) + 1))
 
 
-@pytest.mark.parametrize("name", ["migrate", "move"])
+@pytest.mark.parametrize("name", ["migrate", "move", "init"])
 def test_a_disk_that_stays_full_keeps_the_journal_and_abort_restores(
     name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

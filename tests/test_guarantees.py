@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -22,14 +23,15 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from docsync.check import run as checks
+from docsync.check import fix as checks
 from docsync.cli import app
 from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
+from docsync.lifecycle import new as lifecycle_new
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import snapshot, transaction, writer
@@ -131,13 +133,42 @@ def _interrupt_before(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[st
 
 
 def _interrupt_after(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    import docsync.cli
+    import docsync.commandline.output
 
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(docsync.cli, "_fix_report", stop)
+    monkeypatch.setattr(docsync.commandline.output, "fix_report", stop)
     return ["fix"]
+
+
+def _interrupt_after_move(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from docsync.lifecycle import move as lifecycle_move
+
+    done = lifecycle_move.move
+
+    def move_then_ctrl_c(*args: object, **kwargs: object) -> None:
+        done(*args, **kwargs)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lifecycle_move, "move", move_then_ctrl_c)
+    return ["move", "use-redis", "implemented"]
+
+
+def _interrupt_after_init(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from docsync.adopt import plan
+
+    def stop(*args: object, **kwargs: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(plan, "describe", stop)
+    return ["init", "--hooks"]
+
+
+def _outside_the_cone(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    git(repo.root, "sparse-checkout", "set", "--no-cone", "docs/rfc/")
+    assert not (repo.root / "README.md").exists()
+    return ["check"]
 
 
 def _long_slug(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -187,6 +218,10 @@ CASES = [
     Case("Ctrl-C midway through move", "migrated", _interrupt_at("rename", "move", "use-redis", "implemented"), 130, "interrupted; every change was undone"),
     Case("Ctrl-C before fix changed anything", "migrated", _interrupt_before, 130, "before anything was changed"),
     Case("Ctrl-C after fix had finished", "migrated", _interrupt_after, 130, "had finished"),
+    Case("Ctrl-C after move had finished", "migrated", _interrupt_after_move, 130, "had finished"),
+    Case("Ctrl-C after init had finished", "migrated", _interrupt_after_init, 130, "had finished"),
+    Case("EPERM (immutable) during migrate", "legacy", _os_error(errno.EPERM, "rename", "migrate", "--apply"), 2, "not permitted"),
+    Case("a tracked file outside the sparse cone", "migrated", _outside_the_cone, 0, ""),
     Case("a journal a killed run left", "migrated", _pending, 2, "docsync migrate --abort"),
 ]
 
@@ -220,6 +255,70 @@ def test_git_missing_from_path_is_one_line(legacy: GitRepo) -> None:
     assert done.stderr.strip().splitlines() == [
         "docsync: error: git is not installed or not on PATH; install git, then run docsync again"
     ]
+
+
+_CTRL_C_WHILE_IMPORTING = """
+import sys
+AT = sys.argv[1]
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == AT:
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["docsync", "check"]
+from docsync.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize("module", ["docsync.cli", "typer", "rich.console", "git"])
+def test_ctrl_c_while_starting_up_is_one_line(legacy: GitRepo, module: str) -> None:
+    """A real process whose Ctrl-C arrives while ``module`` is being imported (the
+    start-up, most of a short run): one line, exit 130, no traceback."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, module], cwd=legacy.root,
+        env=git_environ(), capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines() == ["docsync: stopped by Ctrl-C while starting; nothing was changed"]
+
+
+def test_a_slug_over_255_bytes_leaves_nothing_behind(migrated: GitRepo) -> None:
+    """Refused before any change: no traceback, no empty folders, no journal."""
+    before = _full_state(migrated.root)
+    folders = sorted(p for p in migrated.root.rglob("*") if p.is_dir() and ".git" not in p.parts)
+    result = runner.invoke(app, ["new", "word " * 60])
+    assert result.exit_code == 2 and "too long for the file system" in _one_line(result)
+    assert _full_state(migrated.root) == before
+    assert sorted(p for p in migrated.root.rglob("*") if p.is_dir() and ".git" not in p.parts) == folders
+    assert transaction.pending(migrated.root / ".git") is None
+
+
+def test_fix_that_cannot_replace_one_of_three_files_restores_all_three(
+    migrated: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second of three replaces fails: the first is put back too, the third never
+    written; one line naming the file, no traceback."""
+    for name in ("a", "b", "c"):
+        migrated.write(f"docs/{name}.md", HARD_WRAPPED)
+    migrated.commit("three hard-wrapped files")
+    before = _full_state(migrated.root)
+    replaced: list[str] = []
+
+    def point(kind: str, path: Path) -> None:
+        if kind == "replace" and ".git" not in path.parts:
+            replaced.append(path.name)
+            if len(replaced) == 2:
+                raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+    monkeypatch.setattr(writer, "mutation_point", point)
+    result = runner.invoke(app, ["fix"])
+    assert result.exit_code == 2
+    line = _one_line(result)
+    assert replaced[1] in line and "permission denied" in line and "every change was undone" in line
+    assert len([n for n in replaced if n.endswith(".md")]) >= 2
+    monkeypatch.undo()
+    assert _full_state(migrated.root) == before
 
 
 def test_a_failed_git_command_shows_its_first_line_without_hints() -> None:
@@ -333,6 +432,33 @@ def test_nothing_is_ever_created_outside_the_root(tmp_path: Path, parts: list[st
     assert set(os.listdir(tmp_path)) == around
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from(["..", ".", "docs", "out", "rfc", "", "x" * 256]), min_size=1, max_size=4).map("/".join),
+    st.lists(st.sampled_from(["Use", "a", "/", "..", ".", "\0", " ", "x" * 130, "\\"]), min_size=1, max_size=6).map("".join),
+)
+@example("docs/rfc", "Use a")  # written, inside
+@example("docs/out", "Use a")  # through the symlink: refused
+@example("docs/out/..", "Use a")
+def test_random_configs_and_titles_never_create_anything_outside_the_root(
+    tmp_path: Path, target: str, title: str
+) -> None:
+    """A config's ``target`` and a record's title, at random (``docs/out`` is a symlink to a
+    folder outside): ``docsync new`` is refused or writes inside the repository, never outside."""
+    base = tmp_path / str(len(os.listdir(tmp_path)))
+    outside = base / "outside"
+    outside.mkdir(parents=True)
+    repo = GitRepo.init(base / "root")
+    repo.write(".docsync.toml", f"target = {json.dumps(target)}\ncache = false\n")
+    (repo.root / "docs").mkdir()
+    (repo.root / "docs" / "out").symlink_to(outside)
+    repo.commit("config")
+    with contextlib.suppress(DocsyncError, OSError):
+        lifecycle_new.create(repo.root, title, "proposed", None, TODAY)
+    assert sorted(os.listdir(base)) == ["outside", "root"]
+    assert os.listdir(outside) == []
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(["..", "/", "a", "\0", "\\", "."]), max_size=8).map("".join))
 def test_config_paths_outside_the_repository_are_refused_at_load(value: str) -> None:
@@ -400,6 +526,8 @@ def point(kind, path):
     if seen == at:
         os.kill(os.getpid(), signal.SIGKILL)
 writer.mutation_point = point
+import atexit
+atexit.register(lambda: print(f"mutations={seen}", file=sys.stderr))
 from docsync.cli import main
 main(sys.argv[1:])
 """
@@ -462,6 +590,93 @@ def test_continue_finishes_what_a_killed_run_began(legacy: GitRepo) -> None:
     assert legacy.git("status", "--porcelain") == ""
     assert len(legacy.git("log", "--format=%H").split()) == 3
     assert runner.invoke(app, ["check"]).exit_code == 0
+
+
+def _killed_at(root: Path, k: int, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _KILLER, *args], cwd=root,
+        env={**git_environ(), "DOCSYNC_KILL_AT": str(k)}, capture_output=True, text=True, check=False,
+    )
+
+
+def _docsync(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "docsync", *args], cwd=root, env=git_environ(),
+        capture_output=True, text=True, check=False,
+    )
+
+
+def test_fix_continue_runs_with_the_config_the_killed_fix_was_given(migrated: GitRepo) -> None:
+    """``fix --config X`` killed mid-way: ``fix --continue`` (without --config)
+    finishes with X, as the interrupted run would have, not with the repository's config."""
+    narrow = migrated.root.parent / "narrow.toml"
+    narrow.write_text("wrap = 20\n")
+    reference = migrated.clone(migrated.root.parent / "reference")
+    finished = _docsync(reference.root, "fix", "--config", str(narrow))
+    assert finished.returncode == 1, finished.stderr  # a generated index line stays over 20 columns
+    wanted = _full_state(reference.root)
+    default = migrated.clone(migrated.root.parent / "default")
+    _docsync(default.root, "fix")
+    assert _full_state(default.root) != wanted  # the test tells the two configs apart
+    for k in range(1, 30):
+        root = migrated.clone(migrated.root.parent / f"fix{k}").root
+        killed = _killed_at(root, k, "fix", "--config", str(narrow))
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        if transaction.pending(root / ".git") is not None:
+            break
+    else:
+        pytest.fail("no kill left a journal")
+    assert transaction.pending(root / ".git").redo["config"] == str(narrow)  # type: ignore[union-attr]
+    done = _docsync(root, "fix", "--continue")
+    assert done.returncode == finished.returncode, done.stderr
+    assert _full_state(root) == wanted
+
+
+INIT = ("init", "--hooks", "--force")
+
+
+def test_init_sigkilled_at_every_mutation_is_aborted_or_continued(legacy: GitRepo) -> None:
+    """``docsync init`` writes through the same journal: a real process SIGKILLed
+    at its k-th mutation, for every k, leaves either nothing changed, or its
+    whole result, or a journal; then other commands refuse naming
+    ``docsync init --abort``, and ``--abort`` restores every byte and mode
+    (odd k) while ``--continue`` ends exactly as an uninterrupted run (even k)."""
+    legacy.write(".docsync.toml", "cache = false\n")  # replaced (--force): its bytes are journalled
+    legacy.commit("config")
+    clean = legacy.clone(legacy.root.parent / "clean")
+    reference = clean.clone(legacy.root.parent / "reference")
+    before = _full_state(reference.root)
+    counted = _killed_at(reference.root, 10**9, *INIT)
+    assert counted.returncode == 0, counted.stderr
+    after = _full_state(reference.root)
+    assert after != before
+    total = int(counted.stderr.rsplit("mutations=", 1)[1])
+    assert total >= 10
+    journalled = []
+    for k in range(1, total + 1):
+        root = clean.clone(legacy.root.parent / f"init{k}").root
+        killed = _killed_at(root, k, *INIT)
+        assert killed.returncode == -signal.SIGKILL, (k, killed.stderr)
+        if transaction.pending(root / ".git") is None:  # before the journal, or after the end
+            assert _full_state(root) in (before, after), f"killed at mutation {k}"
+            continue
+        journalled.append(k)
+        if len(journalled) == 1:
+            refused = _docsync(root, "fix")
+            assert refused.returncode == 2 and "docsync init --abort" in refused.stderr
+            assert "docsync init --continue" in refused.stderr
+        with pytest.raises(DocsyncError, match="docsync init --abort"):
+            transaction.refuse_pending(root / ".git")
+        if k % 2:
+            undo = _docsync(root, "init", "--abort")
+            assert undo.returncode == 0, undo.stderr
+            assert _full_state(root) == before, f"killed at mutation {k}, then --abort"
+        else:
+            redo = _docsync(root, "init", "--continue")
+            assert redo.returncode == 0, redo.stderr
+            assert _full_state(root) == after, f"killed at mutation {k}, then --continue"
+        assert transaction.pending(root / ".git") is None
+    assert len(journalled) >= 5, (journalled, total)
 
 
 # --------------------------------------------------------------------------- output that cannot be forged

@@ -10,11 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from docsync.cli import app
 from docsync.config import Config
 from docsync.errors import DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import move as lifecycle_move
+from docsync.lifecycle import new as lifecycle_new
+from docsync.lifecycle import status as lifecycle_status
 from docsync.write import writer
 from tests.gitutil import GitRepo
 
@@ -163,7 +166,7 @@ def test_new_rewraps_the_template_for_a_narrow_width(repo: GitRepo) -> None:
 
 def test_new_in_a_repository_without_a_tree_creates_and_stages_the_index(tmp_path: Path) -> None:
     repo = GitRepo.init(tmp_path / "fresh")
-    change = lifecycle.create(repo.root, "First decision", "proposed", None, date(2026, 12, 1))
+    change = lifecycle_new.create(repo.root, "First decision", "proposed", None, date(2026, 12, 1))
     assert change.record == "docs/rfc/proposed/2026-12-01-first-decision.md"
     assert change.created == (change.record, "docs/rfc/README.md")
     assert _read(repo, "docs/rfc/README.md").startswith("# RFCs\n")
@@ -229,6 +232,26 @@ def test_move_renames_with_git_and_rewrites_status_links_index_and_code(repo: Gi
     assert _findings(repo) == []
 
 
+@pytest.mark.parametrize(
+    ("path", "text", "rewritten"),
+    [
+        ("tools/notes.txt", f"see {PLUGINS}.\n", True),  # a full stop after the path
+        ("tools/notes.txt", f"backup: {PLUGINS}.orig\n", False),  # another file
+        ("tools/notes.txt", f"backup: {PLUGINS}.bak\n", False),
+        ("tests/fixtures/plan.toml", f'path = "{PLUGINS}"\n', False),  # refs_exclude: a fixture
+    ],
+)
+def test_move_rewrites_code_paths_as_the_refs_gate_reads_them(
+    repo: GitRepo, path: str, text: str, rewritten: bool
+) -> None:
+    """Issue #10: a move rewrote ``x.md.orig`` and files ``refs_exclude`` names."""
+    repo.write(path, text)
+    repo.commit("code")
+    assert _run("move", "plugin-api", "implemented").exit_code == 0
+    new = "docs/rfc/implemented/2026-01-02-plugin-api.md"
+    assert _read(repo, path) == (text.replace(PLUGINS, new) if rewritten else text)
+
+
 def test_move_keeps_history_following_the_file(repo: GitRepo) -> None:
     assert _run("move", PLUGINS, "rejected").exit_code == 0
     repo.commit("rejected", paths=())
@@ -280,8 +303,8 @@ def test_move_with_a_status_word_records_it_as_the_transition(repo: GitRepo) -> 
 
 def test_move_back_and_forth_accumulates_the_transitions(repo: GitRepo) -> None:
     day1, day2 = date(2026, 12, 1), date(2026, 12, 2)
-    lifecycle.move(repo.root, "plugin-api", "rejected", "", day1)
-    lifecycle.move(repo.root, "plugin-api", "proposed", "asked again", day2)
+    lifecycle_move.move(repo.root, "plugin-api", "rejected", "", day1)
+    lifecycle_move.move(repo.root, "plugin-api", "proposed", "asked again", day2)
     text = _read(repo, PLUGINS)
     assert (
         "Status: proposed (pts 1-2; rejected 2026-12-01; reopened 2026-12-02: asked again)\n" in text
@@ -364,7 +387,7 @@ def test_a_failed_write_puts_everything_back(
 
     monkeypatch.setattr(writer, "mutation_point", broken)
     with pytest.raises(DocsyncError, match=r"README.md: the disk is full.*every change was undone"):
-        lifecycle.move(repo.root, "plugin-api", "implemented", "", date(2026, 12, 1))
+        lifecycle_move.move(repo.root, "plugin-api", "implemented", "", date(2026, 12, 1))
     assert {p: _read(repo, p) for p in FILES} == before
     assert repo.git("ls-files", "-s") == index_before
     assert not (repo.root / "docs/rfc/implemented/2026-01-02-plugin-api.md").exists()
@@ -382,7 +405,7 @@ def test_move_rewraps_a_paragraph_a_longer_link_pushed_over_the_width(repo: GitR
     run_fix(repo.root)
     repo.commit("wrapped")
     assert _findings(repo) == []
-    lifecycle.move(repo.root, "plugin-api", "implemented", "a long note " * 6, date(2026, 12, 1))
+    lifecycle_move.move(repo.root, "plugin-api", "implemented", "a long note " * 6, date(2026, 12, 1))
     assert _findings(repo) == []
 
 
@@ -467,15 +490,15 @@ def test_move_rewrites_links_in_excluded_files_without_rewrapping_them(repo: Git
     ],
 )
 def test_earlier_detail(value: str, old_word: str, detail: str) -> None:
-    assert lifecycle.earlier_detail(value, old_word) == detail
+    assert lifecycle_status.earlier_detail(value, old_word) == detail
 
 
 def test_moved_status_example_from_the_issue() -> None:
     day = date(2026, 12, 1)
-    assert lifecycle.moved_status("proposed", "proposed", "implemented", "accepted", day, "") == (
+    assert lifecycle_status.moved_status("proposed", "proposed", "implemented", "accepted", day, "") == (
         "implemented (accepted 2026-12-01)"
     )
-    assert lifecycle.moved_status(
+    assert lifecycle_status.moved_status(
         "proposed (pts 1-2)", "proposed", "implemented", "accepted", day, ""
     ) == ("implemented (pts 1-2; accepted 2026-12-01)")
 
@@ -490,17 +513,17 @@ def test_moved_status_example_from_the_issue() -> None:
     ],
 )
 def test_slug_of(title: str, slug: str) -> None:
-    assert lifecycle.slug_of(title) == slug
+    assert lifecycle_status.slug_of(title) == slug
 
 
 def test_status_words_resolve_to_states() -> None:
     config = Config()
-    assert lifecycle.resolve_status(config, "Implemented") == lifecycle.Status("implemented", "implemented")
-    assert lifecycle.resolve_status(config, "withdrawn") == lifecycle.Status("withdrawn", "rejected")
-    assert lifecycle.state_word(config, "rejected") == "rejected"
+    assert lifecycle_status.resolve_status(config, "Implemented") == lifecycle_status.Status("implemented", "implemented")
+    assert lifecycle_status.resolve_status(config, "withdrawn") == lifecycle_status.Status("withdrawn", "rejected")
+    assert lifecycle_status.state_word(config, "rejected") == "rejected"
     custom = Config(states={"open": "open", "done": "done"}, statuses={"open": "open", "finished": "done"})
-    assert lifecycle.state_word(custom, "done") == "finished"
-    assert lifecycle.written_word(custom, lifecycle.resolve_status(custom, "done")) == "finished"
+    assert lifecycle_status.state_word(custom, "done") == "finished"
+    assert lifecycle_status.written_word(custom, lifecycle_status.resolve_status(custom, "done")) == "finished"
 
 
 def test_move_whose_rewrite_github_would_render_otherwise_is_refused(

@@ -14,12 +14,14 @@ import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_check, run_fix
-from docsync.lifecycle import commands as lifecycle
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
+from docsync.lifecycle import move as lifecycle_move
 from docsync.rewrite.record_links import relative_destination
 from tests.gitutil import GitRepo
 
@@ -168,7 +170,7 @@ def test_move_then_check_passes(
             slug = specs[index].slug
             if states[slug] == state:
                 continue
-            change = lifecycle.move(repo.root, slug, state, "why not", date(2026, 12, day))
+            change = lifecycle_move.move(repo.root, slug, state, "why not", date(2026, 12, day))
             states[slug] = state
             assert posixpath.dirname(change.record) == f"docs/rfc/{state}"
             assert _findings(repo.root) == [], f"after moving {slug} to {state}"
@@ -187,26 +189,62 @@ relations = st.lists(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(trees(), relations)
+@example(  # a second supersession of a record whose status value the first one wrapped
+    (
+        [
+            Spec("cache", "proposed", 1, ""),
+            Spec("plugin", "proposed", 1, " (pts 1-2)"),
+            Spec("api", "proposed", 1, ""),
+        ],
+        [],
+        [(0, "proposed")],
+        "72",
+    ),
+    [(1, 0, "supersedes"), (1, 2, "supersedes")],
+)
+@example(  # reopening a superseded record would leave it superseded outside its state (Y013)
+    ([Spec("cache", "proposed", 1, ""), Spec("plugin", "implemented", 2, "")], [], [(1, "proposed")], '"none"'),
+    [(1, 0, "supersedes")],
+)
 def test_relating_then_check_passes_and_a_refusal_changes_nothing(
     tree: tuple[list[Spec], list[LinkSpec], list[tuple[int, str]], str],
     pairs: list[tuple[int, int, str]],
 ) -> None:
-    from docsync.errors import DocsyncError
-
-    specs, links, _, wrap = tree
+    specs, links, moves, wrap = tree
     with tempfile.TemporaryDirectory() as folder:
         repo = _build(Path(folder) / "repo", specs, links, wrap)
         for day, (old, new, relation) in enumerate(pairs, start=1):
             older, newer = specs[old % len(specs)].slug, specs[new % len(specs)].slug
             state = "superseded" if relation == "supersedes" else _state(repo, older)
-            before = repo.git("status", "--porcelain")
-            try:
-                lifecycle.move(repo.root, older, state, "", date(2026, 12, day), newer, relation)
-            except DocsyncError:  # itself, a loop, nothing to add: refused, and nothing changed
-                assert repo.git("status", "--porcelain") == before
-                continue
-            assert _findings(repo.root) == [], f"after {newer} {relation} {older}"
-            repo.commit(f"{newer} {relation} {older}")
+            _refused_or_clean(
+                repo,
+                f"{newer} {relation} {older}",
+                (older, state, "", date(2026, 12, day), newer, relation),
+            )
+        for day, (index, state) in enumerate(moves, start=10):  # then plain moves, related or not
+            slug = specs[index].slug
+            if _state(repo, slug) != state:
+                _refused_or_clean(
+                    repo,
+                    f"{slug} to {state}",
+                    (slug, state, "why", date(2026, 12, day)),
+                )
+
+
+def _refused_or_clean(repo: GitRepo, what: str, args: tuple[Any, ...]) -> None:
+    """``docsync move`` with ``args`` either refuses and changes nothing (itself, a loop,
+    nothing to add, a superseded record out of its state) or leaves a tree that passes
+    ``docsync check``."""
+    from docsync.errors import DocsyncError
+
+    before = repo.git("status", "--porcelain")
+    try:
+        lifecycle_move.move(repo.root, *args)
+    except DocsyncError:
+        assert repo.git("status", "--porcelain") == before
+        return
+    assert _findings(repo.root) == [], f"after {what}"
+    repo.commit(what)
 
 
 def _state(repo: GitRepo, slug: str) -> str:

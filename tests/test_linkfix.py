@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from tests.gitutil import GitRepo
 
 

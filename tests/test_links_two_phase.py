@@ -15,8 +15,9 @@ from docsync.config import Config
 from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.model import Finding
-from docsync.workspace import load as workspace_module
-from docsync.workspace.load import Documents, load_workspace
+from docsync.workspace import parsing as workspace_module
+from docsync.workspace.documents import Documents
+from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 from tests.test_links_conformance import build_cases_repo
 

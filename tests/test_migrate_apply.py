@@ -11,9 +11,12 @@ from typer.testing import CliRunner
 
 from docsync.cli import app
 from docsync.errors import DocsyncError, GitError, PlanError
+from docsync.migrate import verdict
 from docsync.migrate.apply import apply
 from docsync.migrate.run import Options, run
+from docsync.parse.markdown import parse_bytes
 from docsync.repository import gitrepo
+from docsync.workspace import cache as parse_cache
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -346,3 +349,72 @@ def test_apply_says_which_findings_it_caused_and_counts_older_ones_apart(
         "1 findings there before stay"
     ) in result.stderr
     assert "1 link was broken before the migration already and stay so" in result.stdout
+
+
+def test_a_break_counts_as_older_only_when_that_same_break_was_there(repo: GitRepo) -> None:
+    """Before: README links to a record's new path (broken until the migration) and to a
+    missing record. The apply repairs the first; a rewrite defect (written by hand here)
+    breaks the link to the first decision. Two L001 before and two after in one file:
+    counted per file and rule they all looked older; per break, only the missing record's is."""
+    repo.write(
+        "README.md",
+        RECORDS["README.md"]
+        + "\nSee [ahead](docs/rfc/proposed/2022-02-02-use-redis.md) and [x](docs/adr/0003-nope.md).\n",
+    )
+    repo.commit("two links broken before the migration")
+    _, outcome = run(repo.root, Options())
+    earlier = verdict.before(repo.root, outcome.changes)
+    apply(repo.root, outcome, commit=True)
+    readme = (repo.root / "README.md").read_text()
+    assert "[ahead](docs/rfc/proposed/2022-02-02-use-redis.md)" in readme  # resolves now
+    defect = readme.replace("2022-02-02-use-postgres.md)", "2022-02-02-use-postgre.md)")
+    assert defect != readme
+    (repo.root / "README.md").write_text(defect)
+    judged = verdict.after(repo.root, outcome.changes, earlier)
+    assert [(f.path, f.line, f.rule) for f in judged.caused] == [("README.md", 3, "L001")]
+    assert judged.already == 1
+
+
+def test_the_dry_run_counts_a_dangling_link_as_broken_before_only_for_its_own_break() -> None:
+    """A rewritten record's dangling links: the one whose target the record already
+    linked to (and that did not exist) was broken before; another that the rewrite
+    produced to a path that never existed is the migration's, not "broken before"."""
+    from docsync.migrate.stats import Tally
+    from docsync.parse.markdown import parse
+    from docsync.rewrite.references import RewriteStats
+
+    old = parse("docs/adr/0002-use-redis.md", "# Redis\n\nSee [gone](gone.md).\n")
+    tally = Tally()
+    dangling = ("../../adr/gone.md", "../../adr/also-gone.md")
+    before = frozenset({"docs/adr/0002-use-redis.md", "docs/adr"})
+    tally.add("docs/rfc/proposed/2022-02-02-use-redis.md", RewriteStats(0, 0, (), dangling), before, old)
+    assert tally.already_broken == 1
+    assert tally.dangling == [("docs/rfc/proposed/2022-02-02-use-redis.md", "../../adr/also-gone.md")]
+
+
+def test_the_closing_check_reads_the_rewrite_s_own_parse_of_each_written_file(
+    repo: GitRepo,
+) -> None:
+    """The rewrite parsed every new text to verify it; those documents go into the
+    parse cache under the bytes on disk, and they are exactly what a parse makes."""
+    session, outcome = run(repo.root, Options())
+    assert apply(repo.root, outcome, commit=True).applied
+    parsed = outcome.changes.parsed
+    written = {w.path for w in outcome.changes.writes}
+    assert {"README.md", "docs/rfc/implemented/2022-02-02-use-postgres.md"} <= set(parsed)
+    assert set(parsed) <= written
+    verdict.remember_parsed(repo.root, outcome.changes)
+    store = parse_cache.open_cache(repo.root / ".git")
+    for path, doc in parsed.items():
+        data = (repo.root / path).read_bytes()
+        assert store.get(store.key(path, data), path) == parse_bytes(path, data)
+        assert doc == parse_bytes(path, data)
+    # A written file whose bytes no longer decode to the parsed text is not remembered.
+    (repo.root / "README.md").write_text("# Changed meanwhile\n")
+    store_file = parse_cache.cache_file(repo.root / ".git")
+    store_file.unlink()
+    verdict.remember_parsed(repo.root, outcome.changes)
+    store = parse_cache.open_cache(repo.root / ".git")
+    data = (repo.root / "README.md").read_bytes()
+    assert store.get(store.key("README.md", data), "README.md") is None
+    assert session.root == repo.root

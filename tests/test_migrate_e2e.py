@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from docsync.check.run import run_check
+from docsync.check.check import run_check
 from docsync.cli import app
 from docsync.gates.links.check import resolve_url
 from docsync.parse.markdown import parse

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from docsync.check.run import run_check
+from docsync.check.check import run_check
 from docsync.cli import app
 from tests.gitutil import GitRepo, isolate_git_environ
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from docsync import nearest
 from docsync.gates.links import check as links
+from docsync.gates.links import index as links_index
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 from tests.test_links_conformance import build_cases_repo
@@ -106,7 +107,7 @@ def test_gate_findings_identical_to_the_plain_search(
 ) -> None:
     assert callable(make)
     indexed = _gate(make(tmp_path / "indexed"))
-    monkeypatch.setattr(links, "CloseIndex", _Reference)
+    monkeypatch.setattr(links_index, "CloseIndex", _Reference)
     plain = _gate(make(tmp_path / "plain"))
     assert indexed == plain
     assert any("did you mean" in line for line in indexed)

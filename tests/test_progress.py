@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from docsync.adopt import plan as adopt
 from docsync.adopt.inspection import MEASURING
-from docsync.cli import PROGRESS_MINIMUM, ProgressBar, app
+from docsync.cli import app
+from docsync.commandline.progress import PROGRESS_MINIMUM, ProgressBar
 from docsync.config import Config
 from docsync.workspace.load import PARSING, load_workspace
 from tests.gitutil import GitRepo, isolate_git_environ

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from docsync.cli import Color, Format, app
+from docsync.cli import app
+from docsync.commandline.output import Color, Format
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

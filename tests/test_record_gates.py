@@ -10,18 +10,16 @@ import pytest
 
 from docsync.config import Config
 from docsync.gates import record_tree as gates
-from docsync.gates.layout import rules as layout_rules
 from docsync.gates.layout.fix import fix_index
 from docsync.gates.links import check as links
-from docsync.gates.refs import rules as refs_rules
 from docsync.gates.refs.fix import fix_refs
-from docsync.gates.registry import all_rules
+from docsync.gates.rules import RULES, all_rules
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
 from docsync.records.index import BEGIN, END, IndexMarkersError, parse_former_ids, render_index
 from docsync.records.model import Record
 from docsync.workspace.load import load_workspace
-from docsync.write.snapshot import write_all
+from docsync.write.writer import FileWrite, write_atomic
 from tests.gitutil import GitRepo, isolate_git_environ
 
 STATES = {"proposed": "proposed", "implemented": "implemented", "rejected": "rejected"}
@@ -37,6 +35,11 @@ FORMER = {
     "docs/adr/0007-use-postgres.md": POSTGRES,
     "docs/rfc/001-plugin-api.md": PLUGINS,
 }
+
+
+def write_all(root: Path, changes: list[FileWrite]) -> None:
+    for change in changes:
+        write_atomic(root, change)
 
 
 
@@ -438,8 +441,8 @@ def test_a_bare_id_in_a_heading_is_found_and_linked_with_its_anchor_kept(tmp_pat
 
 
 def test_rule_tables_name_every_code_once() -> None:
-    codes = [*layout_rules.RULES, *refs_rules.RULES]
+    codes = [code for table in RULES.values() for code in table]
     assert len(codes) == len(set(codes))
     registered = {rule.code: rule.gate for rule in all_rules()}
-    assert {registered[code] for code in layout_rules.RULES} == {"layout"}
-    assert {registered[code] for code in refs_rules.RULES} == {"refs"}
+    assert {registered[code] for code in RULES["layout"]} == {"layout"}
+    assert {registered[code] for code in RULES["refs"]} == {"refs"}

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from docsync.cli import app
 from docsync.errors import DocsyncError
-from docsync.lifecycle import commands as lifecycle
+from docsync.lifecycle import new as lifecycle_new
+from docsync.repository import gitrepo
 from docsync.write.transaction import Transaction
 from tests.gitutil import GitRepo, isolate_git_environ
 
@@ -167,6 +169,21 @@ def test_a_loop_is_refused(repo: GitRepo) -> None:
     assert _status(repo) == ""
 
 
+def test_moving_a_superseded_record_out_of_its_state_is_refused(repo: GitRepo) -> None:
+    """It would leave a Y013 finding: ``move`` then ``check`` must pass."""
+    assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 0
+    repo.commit("superseded")
+    result = _run("move", "use-postgres", "proposed", "--note", "back on the table")
+    assert result.exit_code == 2
+    assert (
+        "docs/rfc/rejected/2026-01-05-use-postgres.md is superseded by docs/rfc/proposed/2026-01-02-plugin-api.md, "
+        "and a superseded record stays rejected; to move it to proposed, first remove the relation"
+    ) in " ".join(result.stderr.split())
+    assert _status(repo) == ""
+    assert _run("move", "plugin-api", "rejected").exit_code == 0  # the newer one moves freely
+    _clean(repo)
+
+
 @pytest.mark.parametrize("step", [0, 1, 2])
 def test_a_failure_at_any_step_puts_everything_back(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, step: int
@@ -183,9 +200,9 @@ def test_a_failure_at_any_step_puts_everything_back(
     if name == "write_all":  # the journalled transaction's writes (docsync.write.transaction)
         monkeypatch.setattr(Transaction, "write_all", broken)
     else:
-        monkeypatch.setattr(lifecycle.gitrepo, name, broken)
+        monkeypatch.setattr(gitrepo, name, broken)
     with pytest.raises(DocsyncError, match=r"disk full; every change was undone"):
-        lifecycle.create(repo.root, "Use SQLite", "proposed", None, date(2026, 12, 1), "use-postgres")
+        lifecycle_new.create(repo.root, "Use SQLite", "proposed", None, date(2026, 12, 1), "use-postgres")
     assert {p: _read(repo, p) for p in before} == before
     assert repo.git("ls-files", "-s") == index_before
     assert _status(repo) == ""
@@ -222,3 +239,44 @@ def test_a_longer_loop_is_refused_too(repo: GitRepo) -> None:
         "already (each supersedes the next)\n"
     )
     assert _status(repo) == ""
+
+
+def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo) -> None:
+    """A hard-wrapped tree: the first supersession wraps the status value over two
+    lines; the second must read (and rewrite) all of it, not its first line only."""
+    repo.write(".docsync.toml", "wrap = 72\n")
+    repo.commit("config")
+    _clean(repo)
+    old = "docs/rfc/rejected/2026-01-05-use-postgres.md"
+    assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 0
+    repo.commit("superseded once")
+    assert f"Status: rejected (superseded by\n[Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY})\n" in _read(
+        repo, old
+    )
+    result = _run("new", "Use SQLite", "--supersedes", "use-postgres")
+    assert result.exit_code == 0, result.stderr
+    assert _read(repo, old).startswith(
+        "# Use Postgres\n\n"
+        "Status: rejected (superseded by\n"
+        f"[Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY};\n"
+        f"superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on\n{TODAY})\n\n## Why\n"
+    )
+    _clean(repo)
+
+
+def test_a_move_reads_a_wrapped_status_value_whole(repo: GitRepo) -> None:
+    repo.write(".docsync.toml", "wrap = 72\n")
+    repo.write(
+        PLUGINS,
+        "# Plugin API\n\nStatus: proposed (pts 1-2, agreed at the architecture review\nof the plugins)\n"
+        "\nSee [Postgres](../implemented/2026-01-05-use-postgres.md).\n",
+    )
+    repo.commit("wrapped by hand")
+    _clean(repo)
+    assert _run("move", "plugin-api", "rejected", "--note", "too big").exit_code == 0
+    assert _read(repo, "docs/rfc/rejected/2026-01-02-plugin-api.md").startswith(
+        "# Plugin API\n\n"
+        "Status: rejected (pts 1-2, agreed at the architecture review of the\n"
+        f"plugins; rejected {TODAY}: too big)\n\nSee"
+    )
+    _clean(repo)

@@ -9,12 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_check, run_fix
+from docsync.check.check import run_check
+from docsync.check.fix import run_fix
 from docsync.config import ConfigError, parse_table
 from docsync.parse.markdown import parse
 from docsync.records.graph import Graph, as_json, build, dot, mermaid
 from docsync.records.model import Record
-from docsync.records.relations import Edge, read_mentions, with_relation_lines
+from docsync.records.relations import Edge, read_mentions, status_value_end, with_relation_lines
 from tests.gitutil import GitRepo, isolate_git_environ
 
 OLD = "docs/rfc/rejected/2026-01-05-use-postgres.md"
@@ -291,6 +292,26 @@ def test_adding_relation_lines_never_raises_and_they_are_read_back(
     read = {(m.kind, m.forward) for m in read_mentions(after, RELATIONS)}
     wanted = {("supersedes", False) if "Superseded" in line else ("amends", True) for line in lines}
     assert wanted <= read
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Status: proposed", "proposed"),
+        ("Status: rejected (superseded by\n[B](b.md) on 2026-12-01)", "rejected (superseded by\n[B](b.md) on 2026-12-01)"),
+        ("Status: rejected (x,\nand y,\nand z)\nDate: 2026-01-01", "rejected (x,\nand y,\nand z)"),
+        ("Status: rejected\nsuperseded by: [B](b.md)", "rejected"),  # a relation line, lowercase
+        ("Status: rejected\nStatus: proposed", "rejected"),
+        ("Status: rejected\\\nfor now", "rejected\\"),  # a hard break ends the value
+        ("Status: rejected  \nfor now", "rejected  "),
+        ("- Status: proposed (pts\n  1-2)\n- Date: 2026", "proposed (pts\n  1-2)"),
+    ],
+)
+def test_a_status_value_runs_over_its_wrapped_lines(header: str, value: str) -> None:
+    """As ``read_mentions`` reads it: the lines after ``Status:`` that start no field."""
+    doc = parse("docs/rfc/rejected/x.md", f"# T\n\n{header}\n\nMore.\n")
+    start = doc.text.index("Status:") + len("Status: ")
+    assert doc.text[start : status_value_end(doc, RELATIONS, start)] == value
 
 
 # --------------------------------------------------------------------------- the graph

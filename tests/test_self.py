@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docsync.check.run import run_check
+from docsync.check.check import run_check
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from docsync.check.run import _kept_lines
+from docsync.check.fix import _kept_lines
 from docsync.cli import app
-from docsync.gates.registry import by_code
+from docsync.gates.rules import by_code
 from docsync.parse.markdown import parse
 from docsync.report.suppressions import FileSuppressions
 from tests.gitutil import GitRepo

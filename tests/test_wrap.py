@@ -13,16 +13,12 @@ from pathlib import Path
 import pytest
 
 from docsync.config import Config
+from docsync.gates.rules import RULES
 from docsync.gates.wrap import check as wrap
-from docsync.gates.wrap.fix import (
-    _proven,
-    _Rewrite,
-    analyse,
-    display_width,
-    fix_document,
-    is_sentence_end,
-    starts_block,
-)
+from docsync.gates.wrap.boundaries import is_sentence_end, starts_block
+from docsync.gates.wrap.display import display_width
+from docsync.gates.wrap.fix import _proven, _Rewrite, fix_document
+from docsync.gates.wrap.reading import analyse
 from docsync.model import Document, Edit, Finding, Span
 from docsync.parse.markdown import decode, parse, render_signature
 from docsync.parse.render import github_rendering
@@ -109,8 +105,8 @@ def test_starter_words_never_start_a_line(case: Path, mode: str) -> None:
 
 def test_rules_table() -> None:
     assert wrap.GATE == "wrap"
-    assert set(wrap.RULES) == {"W001", "W002", "W003", "W004", "W005", "W900"}
-    for name, description in wrap.RULES.values():
+    assert set(RULES["wrap"]) == {"W001", "W002", "W003", "W004", "W005", "W900"}
+    for name, description in RULES["wrap"].values():
         assert name and description
 
 

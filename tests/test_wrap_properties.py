@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from docsync.config import Config
 from docsync.gates.wrap import check as wrap
-from docsync.gates.wrap.fix import analyse, fix_document, may_violate, violations
+from docsync.gates.wrap.fix import fix_document
+from docsync.gates.wrap.reading import analyse
+from docsync.gates.wrap.violations import may_violate, violations
 from docsync.model import Document, Paragraph
 from docsync.parse.markdown import parse, render_signature
 from docsync.parse.render import github_rendering

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from docsync.config import Config
 from docsync.gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
-from docsync.gates.wrap.fix import prose_of, violations
+from docsync.gates.wrap.violations import prose_of, violations
 from docsync.model import Document
 from docsync.parse.markdown import parse
 from tests.test_wrap_properties import DOCUMENTS, TOKENS, blocks

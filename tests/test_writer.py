@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.check.run import run_fix
+from docsync.check.fix import run_fix
 from docsync.parse.markdown import decode
 from docsync.write.writer import FileWrite
 from tests.gitutil import GitRepo

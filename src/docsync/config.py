@@ -9,13 +9,13 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 from __future__ import annotations
 
 import posixpath
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import config_values
 from .errors import ConfigError
 from .suggest import did_you_mean
 
@@ -104,51 +104,11 @@ class Config:
     origin: str = "(defaults)"
 
 
-def _strings(value: Any) -> tuple[str, ...] | None:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    return None
-
-
-def _wrap(value: Any) -> WrapMode | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and value > 0:
-        return value
-    if isinstance(value, str) and value in ("none", "sentence", "off"):
-        return value
-    return None
-
-
-def _per_file(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
-    if not isinstance(value, dict):
-        return None
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for glob, codes in value.items():
-        names = _strings(codes)
-        if names is None:
-            return None
-        out.append((glob, names))
-    return tuple(out)
-
-
 def _gates(value: Any) -> tuple[str, ...] | None:
-    names = _strings(value)
+    names = config_values.strings(value)
     if names is None or any(n not in GATES for n in names):
         return None
     return names
-
-
-def _bool(value: Any) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
-def _positive_int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 def _sources(value: Any) -> tuple[Source, ...] | None:
@@ -176,93 +136,41 @@ def _source_table(item: dict[str, Any]) -> Source | None:
     path = item["path"].rstrip("/")
     if isinstance(status, str):
         return Source(path, kind, status.lower())
-    folders = _string_table(status)
+    folders = config_values.string_table(status)
     return None if folders is None else Source(path, kind, "", folders)
-
-
-def _string_table(value: Any) -> dict[str, str] | None:
-    if isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
-        return {k.lower(): v for k, v in value.items()}
-    return None
-
-
-def _inside(value: str) -> bool:
-    """A relative path that stays inside the repository (checked again, on disk, before any write)."""
-    parts = value.replace("\\", "/").split("/")
-    return bool(value.strip("/")) and "\0" not in value and not value.startswith("/") and ".." not in parts
-
-
-def _folder(value: Any) -> str | None:
-    return value.strip("/") if isinstance(value, str) and _inside(value) else None
-
-
-def _states(value: Any) -> dict[str, str] | None:
-    table = _string_table(value)
-    if table is None or any(
-        not name or "/" in name or "\\" in name or "\0" in name or name in (".", "..")
-        for name in table.values()
-    ):
-        return None
-    return table
-
-
-_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)*")
-
-
-def _relations(value: Any) -> dict[str, str] | None:
-    table = _string_table(value)
-    if table is None:
-        return None
-    pairs = {" ".join(k.split()): " ".join(v.lower().split()) for k, v in table.items()}
-    phrases = [*pairs, *pairs.values()]
-    if not all(_PHRASE.fullmatch(p) for p in phrases) or len(set(phrases)) != len(phrases):
-        return None
-    return pairs
-
-
-def _code_refs(value: Any) -> str | None:
-    return value if value in ("path", "all", "off") else None
-
-
-def _optional_path(value: Any) -> str | None:
-    if value is False:
-        return ""
-    return value if isinstance(value, str) and _inside(value) else None
 
 
 _Parser = Callable[[Any], Any]
 _KEYS: dict[str, tuple[_Parser, str]] = {
-    "include": (_strings, "a list of glob strings"),
-    "exclude": (_strings, "a list of glob strings"),
+    "include": (config_values.strings, "a list of glob strings"),
+    "exclude": (config_values.strings, "a list of glob strings"),
     "gates": (_gates, f"a list of gate names from {', '.join(GATES)}"),
-    "strict_fragments": (_bool, "true or false"),
-    "wrap": (_wrap, '"none", "sentence", "off" or a positive width'),
-    "wrap_lists": (_bool, "true or false"),
-    "wrap_blockquotes": (_bool, "true or false"),
-    "wrap_strict": (_bool, "true or false"),
-    "max_file_size": (_positive_int, "a number of bytes"),
-    "cache": (_bool, "true or false"),
-    "jobs": (_positive_int, "a number of worker processes (0: one per core)"),
-    "target": (_folder, "a folder path inside the repository"),
+    "strict_fragments": (config_values.boolean, "true or false"),
+    "wrap": (config_values.wrap_mode, '"none", "sentence", "off" or a positive width'),
+    "wrap_lists": (config_values.boolean, "true or false"),
+    "wrap_blockquotes": (config_values.boolean, "true or false"),
+    "wrap_strict": (config_values.boolean, "true or false"),
+    "max_file_size": (config_values.count, "a number of bytes"),
+    "cache": (config_values.boolean, "true or false"),
+    "jobs": (config_values.count, "a number of worker processes (0: one per core)"),
+    "target": (config_values.folder, "a folder path inside the repository"),
     "sources": (
         _sources,
         'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
     ),
-    "states": (_states, "a table of lifecycle state = folder name (one name, no '/')"),
-    "statuses": (_string_table, "a table of status word = lifecycle state"),
-    "code_refs": (_code_refs, '"path", "all" or "off"'),
-    "refs_exclude": (_strings, "a list of glob strings"),
+    "states": (config_values.states, "a table of lifecycle state = folder name (one name, no '/')"),
+    "statuses": (config_values.string_table, "a table of status word = lifecycle state"),
+    "code_refs": (config_values.code_refs, '"path", "all" or "off"'),
+    "refs_exclude": (config_values.strings, "a list of glob strings"),
     "relations": (
-        _relations,
+        config_values.relations,
         'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
     ),
-    "template": (_str, "a file path"),
-    "conventions": (_optional_path, "a file path inside the repository, or false"),
-    "select": (_strings, "a list of rule codes, prefixes or gate names"),
-    "ignore": (_strings, "a list of rule codes, prefixes or gate names"),
-    "per-file-ignores": (_per_file, 'a table of glob = ["rule code, prefix or gate", …]'),
+    "template": (config_values.string, "a file path"),
+    "conventions": (config_values.optional_path, "a file path inside the repository, or false"),
+    "select": (config_values.strings, "a list of rule codes, prefixes or gate names"),
+    "ignore": (config_values.strings, "a list of rule codes, prefixes or gate names"),
+    "per-file-ignores": (config_values.per_file, 'a table of glob = ["rule code, prefix or gate", …]'),
 }
 _FIELDS = {"per-file-ignores": "per_file_ignores"}
 

@@ -141,7 +141,7 @@ def with_hook(text: str | None, repo: str) -> str | None:
 
 
 def workflow() -> str:
-    """The GitHub Actions workflow: full history, docsync installed, the gates as annotations."""
+    """The GitHub Actions workflow: full history, the cache, docsync, the gates as annotations."""
     return f"""# Runs docsync's gates on every push and pull request (written by docsync init).
 name: docsync
 on: [push, pull_request]
@@ -152,6 +152,12 @@ jobs:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0  # the full history, which docsync migrate dates records from
+      # docsync's cache is keyed by content and config, so any restored one is safe
+      - uses: actions/cache@v4
+        with:
+          path: .git/docsync
+          key: docsync-{__version__}-${{{{ runner.os }}}}-${{{{ github.sha }}}}
+          restore-keys: docsync-{__version__}-${{{{ runner.os }}}}-
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"

@@ -5,7 +5,7 @@ words the records use and where each maps, the Markdown files in scope, and
 the wrap convention the prose already follows. Nothing is written here.
 
 The wrap convention: every paragraph is analysed once
-(:func:`docsync.gates.wrap.fix.prose_of`, the reading the ``wrap`` gate checks
+(:func:`docsync.gates.wrap.violations.prose_of`, the reading the ``wrap`` gate checks
 with), in the parse workers, and reduced to what each candidate's verdict
 needs (:mod:`docsync.gates.wrap.count`); the candidate fewest paragraphs break wins. Ties go to ``"none"`` (the default), then ``"sentence"``, then
 the narrowest width, since prose wrapped at 72 columns also fits 80, 100 and
@@ -21,6 +21,7 @@ from typing import Any
 
 from ..config import Config, WrapMode
 from ..gates.wrap.count import CANDIDATES, Breaks, document_breaks
+from ..gates.wrap.count_store import CountStore
 from ..migrate.discover import (
     find_trees,
     index_paths,
@@ -31,7 +32,8 @@ from ..migrate.discover import (
 from ..migrate.status import StatusForm, read_status
 from ..migrate.tree import RECORD_NAME
 from ..model import Document
-from ..workspace.load import Documents, Progress, Workspace
+from ..workspace.documents import Documents
+from ..workspace.load import Progress, Workspace
 
 _TIE_ORDER: tuple[WrapMode, ...] = ("none", "sentence", 72, 80, 100, 120)
 
@@ -192,14 +194,18 @@ def workspace_wrap_counts(
     made = documents.summaries if isinstance(documents, Documents) else {}
     paths = [p for p in workspace.selected if p in made or p in documents]
     per_file: list[Breaks] = []
+    kept = CountStore(workspace)  # counts of unchanged documents from an earlier run
     for done, path in enumerate(paths):
         if progress is not None:
             progress(MEASURING, done, len(paths))
         summary = made.get(path)
-        if isinstance(summary, Breaks):
-            per_file.append(summary)
-        else:
-            per_file.append(document_breaks(documents[path], workspace.config))
+        breaks = kept.get(path)
+        if breaks is None:
+            breaks = summary if isinstance(summary, Breaks) else None
+            breaks = breaks or document_breaks(documents[path], workspace.config)
+            kept.add(path, breaks)
+        per_file.append(breaks)
+    kept.save()
     if progress is not None:
         progress(MEASURING, len(paths), len(paths))
     return _counted(per_file)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,8 @@ from ..records import conventions
 from ..records.tree import load_tree
 from ..repository.gitrepo import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
-from ..write.snapshot import write_all
+from ..write import writer
+from ..write.transaction import Transaction
 from ..write.writer import FileWrite
 from . import config_text as adopt_config
 from . import hooks as adopt_hooks
@@ -69,6 +70,7 @@ class FilePlan:
     action: Action
     write: FileWrite | None = None
     note: str = ""
+    read: str | None = None  # the text init planned from; the file must still hold it
 
 
 def _read(root: Path, path: str) -> str | None:
@@ -100,7 +102,7 @@ def _file(root: Path, path: str, wanted: str, force: bool, why: str) -> FilePlan
     if current == wanted:
         return FilePlan(path, Action.SAME)
     if force:
-        return FilePlan(path, Action.UPDATE, _plain(path, wanted))
+        return FilePlan(path, Action.UPDATE, _plain(path, wanted), read=current)
     return FilePlan(path, Action.KEPT, note=f"{why}; --force overwrites it")
 
 
@@ -179,7 +181,7 @@ def _pyproject_plan(
     if not pyproject_text.has_table(current):
         text = pyproject_text.appended(current, block)
         adopt_config.loaded(text, adopt_config.PYPROJECT_ORIGIN, "tool.docsync")
-        return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
+        return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text), read=current), config)
     if _same_values(config, existing):
         return _ConfigPlan(FilePlan(path, Action.SAME, note="values already match"), existing)
     if not options.force:
@@ -189,7 +191,7 @@ def _pyproject_plan(
             FilePlan(path, Action.KEPT, note=f"{why}; --force replaces that table"), existing
         )
     text = pyproject_text.replaced(current, block)
-    return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text)), config)
+    return _ConfigPlan(FilePlan(path, Action.UPDATE, _plain(path, text), read=current), config)
 
 
 # ---- hooks and the conventions doc
@@ -202,9 +204,8 @@ def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     if text is None:
         yield FilePlan(path, Action.SAME, note="it runs a docsync hook already")
     else:
-        yield FilePlan(
-            path, Action.CREATE if current is None else Action.UPDATE, _plain(path, text)
-        )
+        action = Action.CREATE if current is None else Action.UPDATE
+        yield FilePlan(path, action, _plain(path, text), read=current)
     why = "it differs from the workflow init writes"
     yield _file(root, adopt_hooks.WORKFLOW, adopt_hooks.workflow(), options.force, why)
 
@@ -224,7 +225,7 @@ def _conventions_file(workspace: Workspace, config: Config) -> FilePlan | None:
         return FilePlan(wanted.path, Action.SAME)
     newline, bom = (doc.newline, doc.bom) if doc is not None else ("\n", False)
     action = Action.CREATE if existing is None else Action.UPDATE
-    return FilePlan(wanted.path, action, FileWrite(wanted.path, text, newline, bom))
+    return FilePlan(wanted.path, action, FileWrite(wanted.path, text, newline, bom), read=existing)
 
 
 # --------------------------------------------------------------------------- the result
@@ -236,6 +237,7 @@ class InitResult:
     inspection: Inspection
     files: tuple[FilePlan, ...]
     config_path: str
+    options: InitOptions = InitOptions()
 
     @property
     def writes(self) -> list[FileWrite]:
@@ -269,12 +271,22 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     if inspection.migrated:
         doc = _conventions_file(workspace, planned.config)
         files.extend([doc] if doc is not None else [])
-    return InitResult(root, inspection, tuple(files), planned.file.path)
+    return InitResult(root, inspection, tuple(files), planned.file.path, options)
 
 
 def apply(result: InitResult) -> None:
-    """Write every planned file (all or none)."""
-    write_all(result.root, result.writes)
+    """Write every planned file in one journalled transaction: all or none, also
+    after a kill (``docsync init --abort`` puts it back, ``--continue`` plans and
+    writes again). A file that changed since init read it is not overwritten."""
+    planned = [f for f in result.files if f.write is not None]
+    if not planned:
+        return
+    paths = [f.path for f in planned]
+    writer.preflight(result.root, paths)
+    with Transaction.begin(result.root, "init", asdict(result.options), paths) as txn:
+        for file in planned:
+            assert file.write is not None
+            txn.write(file.write, read=file.read)
 
 
 # --------------------------------------------------------------------------- the report

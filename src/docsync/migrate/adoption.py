@@ -105,9 +105,15 @@ def extend(
     if conventions is not None:
         added.append(conventions)
     writes.update((w.path, w) for w in added)
+    parsed = {
+        path: doc
+        for path, doc in changes.parsed.items()
+        if path in writes and writes[path].text == doc.text
+    }
     return replace(
         changes,
         writes=tuple(writes.values()),
+        parsed=parsed,
         problems=changes.problems + tuple(problems),
         untracked=changes.untracked - {w.path for w in added},
         adoption_record=adoption.record.path if adoption.record else None,

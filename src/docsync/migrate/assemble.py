@@ -48,6 +48,8 @@ class Assembled:
 
     chunks: tuple[Chunk, ...]
     title_slug: str
+    parsed: Document | None = None
+    """:attr:`text` as parsed to find its headings (at a placeholder path)."""
 
     @property
     def text(self) -> str:
@@ -223,7 +225,8 @@ def _chunk(part: Part, body: _Body, *, marked: bool, first: bool) -> Chunk:
 
 def _with_slugs(chunks: tuple[Chunk, ...]) -> Assembled:
     """Map each chunk's old slugs to the joined text's heading slugs, in order."""
-    new = [h.slug for h in parse("topic.md", join_chunks(c.text for c in chunks)).headings]
+    parsed = parse("topic.md", join_chunks(c.text for c in chunks))
+    new = [h.slug for h in parsed.headings]
     title = new[0] if new else ""
     cursor = 1
     done: list[Chunk] = [chunks[0]]
@@ -234,4 +237,4 @@ def _with_slugs(chunks: tuple[Chunk, ...]) -> Assembled:
                 renames[slug] = new[cursor]
             cursor += 1
         done.append(replace(chunk, renames=renames))
-    return Assembled(tuple(done), title)
+    return Assembled(tuple(done), title, parsed)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..gates.links.check import markdown_url, resolve_url
+from ..model import Document
 from ..parse.markdown import parse
 from ..workspace.load import matches
 from ..write.writer import FileWrite
@@ -42,6 +43,9 @@ class ChangeSet:
     untracked: frozenset[str] = frozenset()
     adoption_record: str | None = None
     conventions: str | None = None
+    parsed: Mapping[str, Document] = field(default_factory=dict)
+    """Writes whose new text was parsed on the way (to verify its rewrite), by path;
+    the closing check reads them from the parse cache instead of parsing them again."""
 
     @property
     def empty(self) -> bool:
@@ -58,7 +62,6 @@ class ChangeSet:
         paths = [p for move in self.moves for p in move] + list(self.removals)
         paths += [w.path for w in self.writes]
         return tuple(dict.fromkeys(paths))
-
 
 
 def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:
@@ -80,33 +83,47 @@ def _taken(plan: Plan) -> dict[str, list[str]]:
 
 def _writes(
     plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, tally: Tally
-) -> list[FileWrite]:
-    """The new text of every record, every other file whose references change, and the index."""
+) -> tuple[list[FileWrite], dict[str, Document]]:
+    """The new text of every record, every other file whose references change, and the index;
+    and the new texts parsed on the way."""
     assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    topics = [_topic_write(t, assembled[t.slug], records, routes, tally) for t in plan.topics]
-    related = _related(plan, view, routes, topics)
+    parsed: dict[str, Document] = {}
+    topics = [
+        _topic_write(t, assembled[t.slug], records, routes, tally, parsed) for t in plan.topics
+    ]
+    related = _related(plan, view, routes, topics, parsed)
     tally.relation_notes.extend(related.notes)
     writes = list(related.writes)
+    parsed = dict(related.documents)
     skip = set(records) | set(plan.indexes) | {index_path(plan)}
     fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
-    writes.extend(other_documents(view.documents, skip | fixtures, routes, tally))
-    links_only = replace(routes, ids={})
     links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
     gated = set(view.documents) - fixtures
-    writes.extend(other_documents(links_only_documents, skip | gated, links_only, tally))
+    for write, doc in [
+        *other_documents(view.documents, skip | fixtures, routes, tally),
+        *other_documents(links_only_documents, skip | gated, replace(routes, ids={}), tally),
+    ]:
+        writes.append(write)
+        parsed[write.path] = doc
     writes.extend(code_files(view, skip, routes, tally))
     writes.append(index_write(plan, records, view, routes, tally, related.edges))
-    return writes
+    return writes, parsed
 
 
-def _related(plan: Plan, view: RepoView, routes: Routes, topics: list[FileWrite]) -> Related:
+def _related(
+    plan: Plan,
+    view: RepoView,
+    routes: Routes,
+    topics: list[FileWrite],
+    parsed: Mapping[str, Document],
+) -> Related:
     """The records' relations in the gate's form, both ways (see :mod:`.relations`)."""
     titles = {r.path: r.title for r in all_records(plan, view)}
     written = {w.path for w in topics}
     others = {p: view.documents[p] for p in titles if p in view.documents and p not in written}
-    return relate(topics, titles, view.relations, routes.ids, others)
+    return relate(topics, titles, view.relations, routes.ids, others, parsed)
 
 
 def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
@@ -114,7 +131,7 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
     if plan.empty or not plan.complete:
         return ChangeSet()
     tally = Tally()
-    writes = _writes(plan, records, view, tally)
+    writes, parsed = _writes(plan, records, view, tally)
     moves, removals = _moves_and_removals(plan)
     created = {t.path for t in plan.topics} | {index_path(plan)}
     untracked = frozenset(w.path for w in writes) - view.tracked - created
@@ -123,7 +140,9 @@ def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> 
         tool_pointers=tuple(tool_pointers(plan, records, view)),
     )
     problems = tuple(tally.problems)
-    return ChangeSet(tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked)
+    return ChangeSet(
+        tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked, parsed=parsed
+    )
 
 
 def _outside_lifecycle(
@@ -163,9 +182,12 @@ def _topic_write(
     records: Mapping[str, LegacyRecord],
     routes: Routes,
     tally: Tally,
+    parsed: dict[str, Document],
 ) -> FileWrite:
+    """The topic's record; ``parsed`` gets its document when the rewrite parsed all of it."""
     first = records[topic.parts[0].path].doc
-    return FileWrite(
-        topic.path, topic_text(topic, assembled, routes, tally), first.newline, first.bom
-    )
+    text, doc = topic_text(topic, assembled, routes, tally)
+    if doc is not None:
+        parsed[topic.path] = replace(doc, newline=first.newline, bom=first.bom)
+    return FileWrite(topic.path, text, first.newline, first.bom)
 

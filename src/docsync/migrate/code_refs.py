@@ -7,10 +7,10 @@ in strings and code are reported and kept (``"all"`` rewrites them too).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..records.model import IdTarget
+from ..rewrite.code_paths import path_pattern, rewrite_code_paths
 from ..rewrite.ids import IdKey, program_text_ids, rewrite_code_text
 from ..workspace.load import MARKDOWN_SUFFIXES, matches
 from ..write.writer import FileWrite
@@ -18,35 +18,12 @@ from .repo_view import RepoView
 from .routes import Routes
 from .stats import Tally
 
-_PATH_TOKEN = r"(?<![\w./-])(?:{})(?![\w/-]|\.\w)"
-"""A repository path as a token in program text (a sentence's full stop may follow it)."""
-
 
 def legacy_paths(routes: Routes) -> dict[str, str]:
     """Legacy record and index files → where they live after the migration."""
     return {
         old: new for old, new in routes.moves.items() if old.lower().endswith(MARKDOWN_SUFFIXES)
     }
-
-
-def path_pattern(paths: Iterable[str]) -> re.Pattern[str] | None:
-    """One regex for all of ``paths`` (longest first, so a path never matches a prefix of one)."""
-    ordered = sorted(paths, key=len, reverse=True)
-    if not ordered:
-        return None
-    return re.compile(_PATH_TOKEN.format("|".join(map(re.escape, ordered))))
-
-
-def rewrite_code_paths(text: str, paths: Mapping[str, str], pattern: re.Pattern[str]) -> tuple[str, int]:
-    """Legacy record paths named in program text become their new paths; every other byte stays."""
-    count = 0
-
-    def moved(match: re.Match[str]) -> str:
-        nonlocal count
-        count += 1
-        return paths[match.group(0)]
-
-    return pattern.sub(moved, text), count
 
 
 def _needles(paths: Iterable[str], ids: Mapping[IdKey, IdTarget]) -> tuple[bytes, ...]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from itertools import groupby
 from urllib.parse import unquote
 
 from ..gates.links.check import link_targets, resolve_url
 from ..model import Document, Edit, apply_edits
 from ..parse.markdown import parse
-from ..rewrite.references import RewriteError, rewrite_document
+from ..rewrite.references import RewriteError, rewrite_parsed
 from ..write.writer import FileWrite
 from .assemble import Assembled, join_chunks
 from .model import Problem, Topic
@@ -44,11 +46,11 @@ def redirect_sections(
     return parse(doc.path, apply_edits(doc.text, edits), doc.newline, doc.bom)
 
 
-
-def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally) -> str | None:
-    """``doc``'s text for ``new_path``; None (and a problem) when it cannot be rewritten safely."""
+def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally) -> Document | None:
+    """``doc`` rewritten for ``new_path`` (parsed there); None (and a problem) when it cannot be
+    rewritten safely."""
     try:
-        text, stats = rewrite_document(
+        after, stats = rewrite_parsed(
             redirect_sections(doc, routes.redirects),
             old_path=doc.path,
             new_path=new_path,
@@ -60,26 +62,41 @@ def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally)
     except RewriteError as exc:
         tally.problems.append(Problem(doc.path, f"cannot rewrite safely: {exc.reason}"))
         return None
-    tally.add(new_path, stats, routes.before)
-    return text
+    tally.add(new_path, stats, routes.before, doc)
+    return after
 
 
-def topic_text(topic: Topic, assembled: Assembled, routes: Routes, tally: Tally) -> str:
-    texts = []
-    for chunk in assembled.chunks:
-        text = rewrite_markdown(parse(chunk.old_path, chunk.text), topic.path, routes, tally)
-        texts.append(chunk.text if text is None else text)
-    return join_chunks(texts)
+def topic_text(
+    topic: Topic, assembled: Assembled, routes: Routes, tally: Tally
+) -> tuple[str, Document | None]:
+    """The topic's record text, and that text parsed at the topic's path when one rewrite
+    made all of it.
+
+    Consecutive chunks of one source (the header and the body of a record that
+    is not merged) are rewritten as one document: their links are relative to
+    the same file, and a reference the header uses may be defined in the body.
+    """
+    texts: list[str] = []
+    last: Document | None = None
+    known = assembled.parsed
+    for old_path, chunks in groupby(assembled.chunks, key=lambda chunk: chunk.old_path):
+        text = join_chunks(chunk.text for chunk in chunks)
+        # A topic of one source is parsed once: the whole text, to find its headings.
+        doc = replace(known, path=old_path) if known and known.text == text else parse(old_path, text)
+        last = rewrite_markdown(doc, topic.path, routes, tally)
+        texts.append(text if last is None else last.text)
+    whole = join_chunks(texts)
+    return whole, last if len(texts) == 1 and last is not None and last.text == whole else None
 
 
 def other_documents(
     documents: Mapping[str, Document], skip: set[str], routes: Routes, tally: Tally
-) -> Iterator[FileWrite]:
+) -> Iterator[tuple[FileWrite, Document]]:
+    """Each document whose references change: its write, and its new text parsed."""
     for path in sorted(documents):
         if path in skip:
             continue
         doc = documents[path]
-        text = rewrite_markdown(doc, path, routes, tally)
-        if text is not None and text != doc.text:
-            yield FileWrite(path, text, doc.newline, doc.bom)
-
+        after = rewrite_markdown(doc, path, routes, tally)
+        if after is not None and after.text != doc.text:
+            yield FileWrite(path, after.text, doc.newline, doc.bom), after

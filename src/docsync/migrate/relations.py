@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
@@ -44,6 +44,8 @@ class Related:
     edges: tuple[Edge, ...]
     notes: tuple[tuple[str, str], ...]
     """(record path, relation text left as written and why)."""
+    documents: Mapping[str, Document] = field(default_factory=dict)
+    """Each of ``writes`` parsed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +202,7 @@ def _normalised(
     doc: Document, reading: _Reading, relations: Mapping[str, str]
 ) -> Document:
     text = apply_edits(doc.text, list(reading.edits))
-    after = parse(doc.path, text, doc.newline, doc.bom)
+    after = parse(doc.path, text, doc.newline, doc.bom) if text != doc.text else doc
     present = {(m.edge, m.forward) for m in read_mentions(after, relations)}
     lines = [line for line in dict.fromkeys(reading.lines) if not _already(after, line, present, relations)]
     if not lines:
@@ -213,8 +215,14 @@ def _already(doc: Document, line: str, present: set[tuple[Edge, bool]], relation
     return all((m.edge, m.forward) in present for m in read_mentions(probe, relations))
 
 
-def _documents(writes: Sequence[FileWrite]) -> dict[str, Document]:
-    return {w.path: parse(w.path, w.text, w.newline, w.bom) for w in writes}
+def _documents(writes: Sequence[FileWrite], parsed: Mapping[str, Document]) -> dict[str, Document]:
+    """Each write parsed; one whose text was parsed already (to verify its rewrite) is not again."""
+    return {
+        w.path: known
+        if (known := parsed.get(w.path)) is not None and known.text == w.text
+        else parse(w.path, w.text, w.newline, w.bom)
+        for w in writes
+    }
 
 
 def _edges(docs: Mapping[str, Document], relations: Mapping[str, str], records: Mapping[str, str]) -> tuple[Edge, ...]:
@@ -238,15 +246,17 @@ def relate(
     relations: Mapping[str, str],
     ids: Mapping[IdKey, IdTarget],
     others: Mapping[str, Document] | None = None,
+    parsed: Mapping[str, Document] | None = None,
 ) -> Related:
     """``writes`` (the records' migrated texts) with every relation in the gate's form
     and its reverse on the other record.
 
     ``titles`` maps every record the tree will hold to its title; ``others``
-    are records already in the tree, read for the graph and never written.
+    are records already in the tree, read for the graph and never written;
+    ``parsed`` holds writes already parsed (the rewrite's verification did).
     """
     phrases = Phrases(relations)
-    docs = _documents(writes)
+    docs = _documents(writes, parsed or {})
     notes: list[tuple[str, str]] = []
     for path, doc in list(docs.items()):
         reading = _read(doc, phrases, titles, ids)
@@ -262,4 +272,4 @@ def relate(
         FileWrite(w.path, docs[w.path].text, w.newline, w.bom) if w.path in docs else w
         for w in by_path.values()
     )
-    return Related(written, _edges({**every, **docs}, relations, titles), tuple(notes))
+    return Related(written, _edges({**every, **docs}, relations, titles), tuple(notes), docs)

@@ -7,9 +7,11 @@ closing verdict.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
-from ..gates.links.check import markdown_url, resolve_url
+from ..gates.links.check import link_targets, markdown_url, resolve_url
+from ..model import Document
 from ..rewrite.references import RewriteStats
 from .model import Problem
 
@@ -25,7 +27,8 @@ class Stats:
     """Links the migration breaks: their target existed before and does not after."""
     outside: tuple[str, ...] = ()
     already_broken: int = 0
-    """Links whose target did not exist before the migration either (``docsync check`` reports them)."""
+    """Links that were broken before the migration, each the same break as one the record had
+    (``docsync check`` reports them)."""
     tool_pointers: tuple[str, ...] = ()
     """Another tool's config that points at a legacy tree: where, and the line to change."""
     relation_notes: tuple[tuple[str, str], ...] = ()
@@ -50,15 +53,20 @@ class Tally:
     relation_notes: list[tuple[str, str]] = field(default_factory=list)
     code_kept: list[tuple[str, str]] = field(default_factory=list)
 
-    def add(self, path: str, stats: RewriteStats, before: frozenset[str]) -> None:
+    def add(self, path: str, stats: RewriteStats, before: frozenset[str], old: Document) -> None:
+        """``old`` (at its old path) rewritten to ``path``; a link dangling there counts as
+        broken before only when ``old`` had that same break, each break once."""
         self.links += stats.links
         self.refs += stats.refs
         self.unresolved.extend((path, i) for i in stats.unresolved)
+        breaks = _breaks(old, before) if stats.dangling else Counter[str]()
         for destination in stats.dangling:
-            if _existed(path, destination, before):
-                self.dangling.append((path, destination))
-            else:
+            target = _target(path, markdown_url(destination))
+            if target is not None and target not in before and breaks[target] > 0:
+                breaks[target] -= 1
                 self.already_broken += 1
+            else:
+                self.dangling.append((path, destination))
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
@@ -77,12 +85,17 @@ class Tally:
         )
 
 
-def _existed(path: str, destination: str, before: frozenset[str]) -> bool:
-    """Whether a link now dangling in ``path`` named a file or folder that existed before.
+def _target(path: str, url: str) -> str | None:
+    """The repository path a link's URL in ``path`` names (None: external, outside, itself)."""
+    found = resolve_url(path, url)
+    return found[0] if found is not None and found[0] else None
 
-    The rewriter keeps every link that leads to an unmoved file pointing at
-    that same file, so a dangling link whose target did not exist before
-    either was broken already; only the others are the migration's doing.
-    """
-    found = resolve_url(path, markdown_url(destination))
-    return found is not None and bool(found[0]) and found[0] in before
+
+def _breaks(doc: Document, before: frozenset[str]) -> Counter[str]:
+    """The links of ``doc``, where it was, that named no file or folder there was: its breaks, by target."""
+    found: Counter[str] = Counter()
+    for _, url in link_targets(doc):
+        target = _target(doc.path, url)
+        if target is not None and target not in before:
+            found[target] += 1
+    return found

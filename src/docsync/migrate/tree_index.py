@@ -98,7 +98,7 @@ def _carried(
         prose = carried_prose(doc, frozenset(records), default_title(plan.target)) if doc else ""
         if prose:
             rewritten = rewrite_markdown(parse(path, prose), index_path(plan), routes, tally)
-            carried.append((rewritten if rewritten is not None else prose).strip("\n"))
+            carried.append((rewritten.text if rewritten is not None else prose).strip("\n"))
     return carried
 
 

@@ -76,3 +76,20 @@ class Slugger:
 def unique_slugs(texts: Iterable[str]) -> list[str]:
     slugger = Slugger()
     return [slugger.slug(text) for text in texts]
+
+
+# A heading's explicit id on a docs site: ``## Title {#id}`` (MkDocs
+# attr_list, Docusaurus, Hugo, Pandoc), other attributes allowed beside it.
+# GitHub shows the braces as text and slugs them; the site uses the id.
+_HEADING_ID = re.compile(r"\{[ \t]*(?:[^{}#\s][^{}\s]*[ \t]+)*#([^\s{}#\"']+)[^{}]*\}[ \t]*$")
+
+
+def site_heading_id(text: str) -> str | None:
+    """The id a docs site gives a heading whose text ends with ``{#id}``, else None.
+
+    Not an anchor on GitHub (which slugs the braces as text), so a link to
+    it is a finding; but ``fix`` must not "repair" such a link into GitHub's
+    slug, which would break it on the site the docs are built into.
+    """
+    found = _HEADING_ID.search(text)
+    return found.group(1) if found else None

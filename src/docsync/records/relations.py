@@ -152,6 +152,37 @@ def _line_modes(
         yield span.start, span.end, mode
 
 
+def status_value_end(doc: Document, relations: Mapping[str, str], offset: int) -> int:
+    """Where the ``Status:`` value whose first line holds ``offset`` ends.
+
+    That is the end of its line, or of the last line after it in its paragraph
+    that starts no field, phrase or ``Status:``: a value wrapped over lines (as
+    ``keep_wrapped`` writes a long one) is one value, exactly as
+    :func:`read_mentions` reads the relations in it. A hard break ends it.
+    """
+    phrases = Phrases(relations)
+    for paragraph in doc.paragraphs:
+        if not paragraph.line_spans[0].start <= offset <= paragraph.line_spans[-1].end:
+            continue
+        end, own = -1, None
+        for start, stop, mode in _line_modes(doc, paragraph, phrases):
+            if end < 0:
+                if start <= offset <= stop:
+                    end, own = stop, mode
+            elif mode != own or _hard_break(doc.text[:end]):
+                break
+            else:
+                end = stop
+        if end >= 0:
+            return end
+    newline = doc.text.find("\n", offset)
+    return len(doc.text) if newline < 0 else newline  # in no paragraph: to its line's end
+
+
+def _hard_break(before: str) -> bool:
+    return before.endswith(("\\", "  "))
+
+
 def _status_relation(
     doc: Document, value_start: int, link: Link, phrases: Phrases
 ) -> tuple[str, bool] | None:

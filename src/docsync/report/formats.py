@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .. import __version__
-from ..gates.registry import Rule, by_code
+from ..gates.rules import Rule, by_code
 from ..model import Finding
 
 FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")

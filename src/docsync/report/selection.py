@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..errors import ConfigError
-from ..gates.registry import Rule, all_rules
+from ..gates.rules import Rule, all_rules
 from ..suggest import did_you_mean
 
 GATE_SPECIFICITY = 1

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..gates.registry import SUPPRESSIONS_GATE, UNUSED_SUPPRESSION, Rule, all_rules
+from ..gates.rules import SUPPRESSIONS_GATE, UNUSED_SUPPRESSION, Rule, all_rules
 from ..model import BlockKind, Document, Finding, Severity
 
 MARKER = "docsync-"

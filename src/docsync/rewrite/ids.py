@@ -102,8 +102,21 @@ def lookup(
     return whole, whole is not None
 
 
+_LAST_KINDS: list[tuple[Mapping[IdKey, IdTarget], int, frozenset[str]]] = []
+
+
+def id_kinds(ids: Mapping[IdKey, IdTarget]) -> frozenset[str]:
+    """The kinds ``ids`` holds. One rewrite asks for every document and link with one
+    table (thousands of calls on a large migration), so the last table's answer is kept."""
+    if _LAST_KINDS and _LAST_KINDS[0][0] is ids and _LAST_KINDS[0][1] == len(ids):
+        return _LAST_KINDS[0][2]
+    kinds = frozenset(key[0] for key in ids)
+    _LAST_KINDS[:] = [(ids, len(ids), kinds)]
+    return kinds
+
+
 def pattern_for(ids: Mapping[IdKey, IdTarget]) -> re.Pattern[str]:
-    return id_pattern(frozenset(key[0] for key in ids))
+    return id_pattern(id_kinds(ids))
 
 
 def mentions(

@@ -15,7 +15,17 @@ from dataclasses import dataclass
 
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span
 from ..records.model import IdTarget
-from .ids import BareId, IdKey, Mention, compound, lookup, mentions, pattern_for, prose_id_pattern
+from .ids import (
+    BareId,
+    IdKey,
+    Mention,
+    compound,
+    id_kinds,
+    lookup,
+    mentions,
+    pattern_for,
+    prose_id_pattern,
+)
 from .record_links import link_text, record_link, relative_destination
 
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]*\]")
@@ -108,7 +118,7 @@ def _prose_mentions(
     if not ids:
         return
     by_line = _spans_by_line(doc)
-    pattern = prose_id_pattern(frozenset(key[0] for key in ids))
+    pattern = prose_id_pattern(id_kinds(ids))
     for region in prose_regions(doc):
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in mentions(doc.text, free.start, free.end, ids, pattern):

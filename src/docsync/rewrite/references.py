@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
 from ..errors import DocsyncError
@@ -166,15 +166,40 @@ def rewrite_document(
     ``dangling`` links). Raises :class:`RewriteError` when the result fails
     verification.
     """
+    after, stats = rewrite_parsed(
+        doc,
+        old_path=old_path,
+        new_path=new_path,
+        moves=moves,
+        fragments=fragments,
+        ids=ids,
+        exists=exists,
+    )
+    return after.text, stats
+
+
+def rewrite_parsed(
+    doc: Document,
+    *,
+    old_path: str,
+    new_path: str,
+    moves: Mapping[str, str],
+    fragments: Mapping[str, Mapping[str, str]],
+    ids: Mapping[IdKey, IdTarget],
+    exists: Callable[[str], bool],
+) -> tuple[Document, RewriteStats]:
+    """:func:`rewrite_document`'s result as the document it parsed to verify it, at ``new_path``."""
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
     context = Moves(old_path, new_path, moves, fragments)
     link_edits = _link_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
-    text = apply_edits(doc.text, edits) if edits else doc.text
-    # Unchanged text parses the same; only where it lives differs (new_path below).
-    after = parse(new_path, text, doc.newline, doc.bom) if edits else doc
+    # Unchanged text parses the same; only where it lives differs (the parser never reads it).
+    if edits:
+        after = parse(new_path, apply_edits(doc.text, edits), doc.newline, doc.bom)
+    else:
+        after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:
         _verify(doc, after, context, id_links)
     stats = RewriteStats(
@@ -183,7 +208,7 @@ def rewrite_document(
         unresolved=tuple(unresolved),
         dangling=tuple(_dangling(after, new_path, exists)),
     )
-    return text, stats
+    return after, stats
 
 
 def _dangling(doc: Document, source: str, exists: Callable[[str], bool]) -> Iterator[str]:

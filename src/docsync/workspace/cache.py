@@ -38,6 +38,17 @@ _FORMAT = 2
 # An entry no run has used for this many saves (an old version of an edited
 # file, a deleted file) is dropped, so the file does not grow without bound.
 _KEEP_UNUSED_SAVES = 3
+# The sources whose code decides what a parsed document holds.
+_PARSER_SOURCES = (
+    "parse/markdown.py",
+    "parse/inline_rules.py",
+    "parse/block_rules.py",
+    "parse/build.py",
+    "parse/positions.py",
+    "parse/scanned.py",
+    "parse/slugs.py",
+    "model.py",
+)
 _MODEL_CLASSES = (
     model.Span,
     model.LineSpan,
@@ -78,7 +89,7 @@ def fingerprint() -> str:
     """
     digest = hashlib.blake2b(digest_size=16)
     digest.update(PARSER_VERSIONS.encode())
-    for name in ("parse/markdown.py", "parse/slugs.py", "model.py"):
+    for name in _PARSER_SOURCES:
         try:
             digest.update((Path(__file__).parents[1] / name).read_bytes())
         except OSError:
@@ -139,25 +150,25 @@ _DISPATCH: dict[type, Callable[[Any], Any]] = {
 }
 
 
-class _Pickler(pickle.Pickler):
+class ModelPickler(pickle.Pickler):
     dispatch_table = _DISPATCH
 
 
 def dumps(document: model.Document) -> bytes:
     """One document as bytes, for the cache and for sending between processes."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(document)
+    ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(document)
     return buffer.getvalue()
 
 
-class _ModelUnpickler(pickle.Unpickler):
+class ModelUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
             raise pickle.UnpicklingError(f"refusing {module}.{name}")
         return super().find_class(module, name)
 
 
-class _DataUnpickler(pickle.Unpickler):
+class DataUnpickler(pickle.Unpickler):
     """Builtin containers and scalars only: the cache file's outer layer."""
 
     def find_class(self, module: str, name: str) -> Any:
@@ -167,7 +178,7 @@ class _DataUnpickler(pickle.Unpickler):
 def loads(blob: bytes) -> model.Document | None:
     """A document from :func:`dumps`'s bytes; None for anything else."""
     try:
-        document = _ModelUnpickler(io.BytesIO(blob)).load()
+        document = ModelUnpickler(io.BytesIO(blob)).load()
     except Exception:  # corrupt or foreign: not a document
         return None
     return document if isinstance(document, model.Document) else None
@@ -243,10 +254,10 @@ class ParseCache:
             "saves": saves,
             "entries": entries,
         }
-        _write(self._file, payload)
+        write_pickle(self._file, payload)
 
 
-def _write(file: Path, payload: object) -> None:
+def write_pickle(file: Path, payload: object) -> None:
     """Pickle ``payload`` to replace ``file`` atomically (through the guarded
     writer); a cache that cannot be written only costs speed. Streamed: one
     30 MB ``bytes`` first is slower."""
@@ -275,7 +286,7 @@ def open_cache(git_dir: Path) -> ParseCache:
 def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
     try:
         with open(file, "rb") as handle:
-            payload = _DataUnpickler(handle).load()
+            payload = DataUnpickler(handle).load()
     except Exception:  # any failure means: not our cache, rebuild it
         return {}, 0
     if (
@@ -297,170 +308,3 @@ def _load(file: Path) -> tuple[dict[str, tuple[int, bytes]], int]:
         and isinstance(entry[1], bytes)
     }
     return entries, payload["saves"]
-
-
-# --------------------------------------------------------------------------- gate results
-
-_RESULTS_MAGIC = "docsync-gate-results"
-_RESULTS_KEPT = 4  # runs whose results are kept, newest first
-
-
-Dependencies = tuple[tuple[str, str | None], ...]
-"""Files a gate read beyond the run's own inputs: (path, digest of its bytes or None)."""
-
-
-class ResultCache:
-    """A gate's findings per document for one exact set of inputs (the run key).
-
-    Same distrust as the parse cache: plain data outside, findings unpickled
-    only as docsync's own ``Finding``, anything else ignored.
-    """
-
-    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, bytes]]) -> None:
-        self._file = file
-        self._runs = runs
-
-    @classmethod
-    def open(cls, git_dir: Path, gate: str) -> ResultCache:
-        file = git_dir / "docsync" / f"{gate}-results.pickle"
-        return cls(file, _load_runs(file))
-
-    def get(self, run: str) -> tuple[Dependencies, dict[str, tuple[model.Finding, ...]]] | None:
-        entry = self._runs.get(run)
-        if entry is None:
-            return None
-        dependencies, blob = entry
-        try:
-            findings = _ModelUnpickler(io.BytesIO(blob)).load()
-        except Exception:  # corrupt or foreign: recompute
-            return None
-        if not isinstance(findings, dict) or not all(
-            isinstance(path, str)
-            and isinstance(found, tuple)
-            and all(isinstance(f, model.Finding) for f in found)
-            for path, found in findings.items()
-        ):
-            return None
-        return dependencies, findings
-
-    def put(
-        self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
-    ) -> None:
-        buffer = io.BytesIO()
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
-        kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
-        self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
-        payload = {"magic": _RESULTS_MAGIC, "fingerprint": fingerprint(), "runs": self._runs}
-        _write(self._file, payload)
-
-
-def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
-    try:
-        with open(file, "rb") as handle:
-            payload = _DataUnpickler(handle).load()
-    except Exception:  # any failure means: not ours, start afresh
-        return {}
-    if (
-        not isinstance(payload, dict)
-        or payload.get("magic") != _RESULTS_MAGIC
-        or payload.get("fingerprint") != fingerprint()
-        or not isinstance(payload.get("runs"), dict)
-    ):
-        return {}
-    return {
-        run: entry
-        for run, entry in payload["runs"].items()
-        if isinstance(run, str)
-        and isinstance(entry, tuple)
-        and len(entry) == 2
-        and isinstance(entry[1], bytes)
-        and _dependencies(entry[0])
-    }
-
-
-def _dependencies(value: object) -> bool:
-    return isinstance(value, tuple) and all(
-        isinstance(item, tuple)
-        and len(item) == 2
-        and isinstance(item[0], str)
-        and (item[1] is None or isinstance(item[1], str))
-        for item in value
-    )
-
-
-@functools.cache
-def source_digest(*modules: str) -> str:
-    """Digest of docsync modules' source files, for a gate's result-cache key: an
-    edited gate in an editable install must not be served its old self's findings."""
-    digest = hashlib.blake2b(digest_size=20)
-    for module in modules:
-        try:
-            digest.update(Path(module).read_bytes())
-        except OSError:
-            digest.update(module.encode())
-    return digest.hexdigest()
-
-
-def file_digest(path: Path) -> str | None:
-    """Digest of a file's bytes, None when it cannot be read (a dependency's state)."""
-    try:
-        data = path.read_bytes()
-    except (OSError, ValueError):
-        return None
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
-
-
-_TARGETS_MAGIC = "docsync-link-targets"
-
-
-class TargetCache:
-    """The repository paths each document's links resolve to, by path and content key:
-    what ``--changed`` and ``--staged`` ask of every file ("does it link into what
-    changed?") without unpickling a single document on a warm run. Plain data only."""
-
-    def __init__(self, file: Path, entries: dict[str, tuple[str, ...]]) -> None:
-        self._file = file
-        self._entries = entries
-        self._added = False
-
-    @classmethod
-    def open(cls, git_dir: Path) -> TargetCache:
-        file = git_dir / "docsync" / "link-targets.pickle"
-        try:
-            with open(file, "rb") as handle:
-                payload = _DataUnpickler(handle).load()
-        except Exception:  # missing, corrupt or foreign: start afresh
-            return cls(file, {})
-        if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _TARGETS_MAGIC
-            or payload.get("fingerprint") != fingerprint()
-            or not isinstance(payload.get("entries"), dict)
-        ):
-            return cls(file, {})
-        entries = {
-            key: value
-            for key, value in payload["entries"].items()
-            if isinstance(key, str)
-            and isinstance(value, tuple)
-            and all(isinstance(v, str) for v in value)
-        }
-        return cls(file, entries)
-
-    @staticmethod
-    def key(path: str, content_key: str) -> str:
-        return f"{path}\0{content_key}"
-
-    def get(self, key: str) -> tuple[str, ...] | None:
-        return self._entries.get(key)
-
-    def put(self, key: str, targets: tuple[str, ...]) -> None:
-        self._entries[key] = targets
-        self._added = True
-
-    def save(self, keep: set[str]) -> None:
-        """Write the entries in ``keep`` (the files as they are now), if anything was added."""
-        if not self._added:
-            return
-        kept = {k: v for k, v in self._entries.items() if k in keep}
-        _write(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})

@@ -9,12 +9,10 @@ through a content-keyed cache under the git directory.
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -23,16 +21,12 @@ from ..config import Config
 from ..config import load as load_config
 from ..errors import DocsyncError
 from ..model import Document, Finding
-from ..parse.markdown import SourceError, decode, parse
 from ..repository.gitrepo import Listing, find_repo, list_files
 from . import cache as parse_cache
+from .documents import Documents
+from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, file_problem, parse_pending
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-_PARALLEL_THRESHOLD = 64
-_PAUSE_COLLECTOR_FROM = 500  # files; see _collector_paused
-
-Summarize = Callable[[Document], object]
-"""Made in a parse worker beside each document it parses (see :func:`parse_files`)."""
 SummarizerFactory = Callable[["Workspace"], Summarize]
 """Makes a :data:`Summarize` from the workspace as known before parsing (no documents yet)."""
 
@@ -168,61 +162,13 @@ def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-@dataclass(frozen=True, slots=True)
-class _Parsed:
-    path: str
-    document: Document | None
-    problem: Finding | None
-
-
-def _problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
-    return Finding("files", rule, path, line, column, message)
-
-
-def _parse_one(path: str, data: bytes) -> _Parsed:
-    try:
-        text, newline, bom = decode(data)
-    except SourceError as exc:
-        return _Parsed(path, None, _problem(path, exc.rule, exc.message, exc.line, exc.column))
-    return _Parsed(path, parse(path, text, newline, bom), None)
-
-
-_Sent = tuple[str, bytes | None, Finding | None, object]
-"""What a worker sends back per file: path, pickled document, problem, summary."""
-
-# The worker's summarizer, set once per worker process by _start_worker.
-_worker_summarize: Summarize | None = None
-
-
-def _start_worker(summarize: Summarize | None) -> None:
-    global _worker_summarize
-    _worker_summarize = summarize
-
-
-def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
-    """Parse in a worker. Each document travels back pickled once, in the form
-    the cache stores, so the parent neither pickles it again nor unpickles it
-    until something reads it; with it, its summary when there is a summarizer."""
-    out: list[_Sent] = []
-    for path, data in batch:
-        parsed = _parse_one(path, data)
-        document = parsed.document
-        blob = parse_cache.dumps(document) if document is not None else None
-        summary = (
-            _worker_summarize(document)
-            if document is not None and _worker_summarize is not None
-            else None
-        )
-        out.append((path, blob, parsed.problem, summary))
-    return out
-
 
 def _read(root: Path, path: str, config: Config) -> bytes | Finding:
     full = os.path.join(root, path)
     try:
         size = os.stat(full).st_size
         if size > config.max_file_size:
-            return _problem(
+            return file_problem(
                 path,
                 "F003",
                 f"file is {size} bytes, over max_file_size ({config.max_file_size}); "
@@ -231,9 +177,9 @@ def _read(root: Path, path: str, config: Config) -> bytes | Finding:
         with open(full, "rb") as handle:
             return handle.read()
     except RuntimeError:
-        return _problem(path, "F004", "symlink loop; the file cannot be read")
+        return file_problem(path, "F004", "symlink loop; the file cannot be read")
     except OSError as exc:
-        return _problem(path, "F004", f"cannot read file: {exc.strerror}")
+        return file_problem(path, "F004", f"cannot read file: {exc.strerror}")
 
 
 def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) -> str | None:
@@ -268,12 +214,6 @@ def content_key(root: Path, path: str, config: Config) -> str | None:
     return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
 
 
-def _workers(config: Config, pending: int) -> int:
-    if pending < _PARALLEL_THRESHOLD:
-        return 1
-    cores = config.jobs or os.cpu_count() or 1
-    return max(1, min(cores, pending // 32))
-
 
 def parse_files(
     root: Path,
@@ -291,39 +231,11 @@ def parse_files(
     results are :attr:`Documents.summaries` (documents parsed here or taken
     from the cache have none).
     """
-    if len(paths) < _PAUSE_COLLECTOR_FROM:
+    if len(paths) < PAUSE_COLLECTOR_FROM:
         return _parse_files(root, git_dir, paths, config, progress, summarize)
-    with _collector_paused():
+    with collector_paused():
         return _parse_files(root, git_dir, paths, config, progress, summarize)
 
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Keep the cyclic garbage collector off the documents of a large repository.
-
-    Loading thousands of documents makes half a million small objects that
-    all live on. Left alone, the collector walks them again and again as
-    they age through its generations: more than a third of loading a cached
-    repository. So: collect what is garbage now (cheap, little exists yet),
-    pause while the documents load, then freeze (``gc.freeze``): everything
-    alive joins the permanent generation, which collections never walk.
-    Documents hold no cycles, so nothing they own needs the collector; freed
-    objects are still freed as their references go. The freeze is
-    process-wide, which suits a command-line run that loads once and exits.
-    Parse workers forked meanwhile inherit the paused collector and need it
-    no more: parsing leaves no reference cycles behind (markdown-it's tokens
-    and our documents are trees).
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def _parse_files(
@@ -357,7 +269,7 @@ def _parse_files(
     contents = dict(pending)
     parse_problems: list[Finding] = []
     for done, (path, made, problem, summary) in enumerate(
-        _parse_pending(pending, config, summarize), start=1
+        parse_pending(pending, config, summarize), start=1
     ):
         if progress is not None:
             progress(PARSING, done, len(pending))
@@ -378,113 +290,6 @@ def _parse_files(
 
 
 # How many documents are unpickled one at a time before the rest go in one batch.
-_SINGLE_READS = 64
-
-
-class Documents(Mapping[str, Document]):
-    """Parsed documents by path, in the order they were asked for.
-
-    Documents that come from the cache stay pickled until read. The first
-    few reads unpickle just the document read (a pre-commit run on one file
-    reads that file and the files it links to); from the
-    ``_SINGLE_READS``-th on, or on iterating, all the rest are unpickled in
-    one go (a run that reads most of them is fastest that way). So a run
-    whose gates answer from result caches of their own unpickles nothing. An entry that does not unpickle to the
-    document it should be is parsed again from the file's bytes.
-    ``content_keys`` holds the cache key (the identity of the content) of
-    every file that was read, for such result caches. Documents a parse
-    worker made stay pickled too, and ``summaries`` holds what the
-    summarizer given to :func:`parse_files` made of them in the worker.
-    """
-
-    def __init__(
-        self,
-        order: Sequence[str],
-        ready: dict[str, Document],
-        packed: dict[str, tuple[bytes, bytes]],
-        content_keys: dict[str, str],
-        summaries: Mapping[str, object] | None = None,
-    ) -> None:
-        self._order = [path for path in order if path in ready or path in packed]
-        self._single_reads = 0
-        self._ready = ready
-        self._packed = packed
-        self.content_keys: Mapping[str, str] = content_keys
-        self.summaries: Mapping[str, object] = summaries or {}
-
-    def __getitem__(self, path: str) -> Document:
-        if path in self._packed:
-            if self._single_reads < _SINGLE_READS:
-                self._single_reads += 1
-                self._unpack_one(path)
-            else:
-                self._unpack()
-        return self._ready[path]
-
-    def _unpack_one(self, path: str) -> None:
-        document = _unpickled(path, *self._packed.pop(path))
-        if document is not None:
-            self._ready[path] = document
-        else:
-            self._order = [p for p in self._order if p != path]
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._ready or path in self._packed
-
-    def __iter__(self) -> Iterator[str]:
-        if self._packed:
-            self._unpack()
-        return iter(self._order)
-
-    def __len__(self) -> int:
-        if self._packed:
-            self._unpack()
-        return len(self._order)
-
-    def _unpack(self) -> None:
-        packed, self._packed = self._packed, {}
-        paused = _collector_paused() if len(packed) >= _PAUSE_COLLECTOR_FROM else nullcontext()
-        with paused:
-            for path, (blob, data) in packed.items():
-                document = _unpickled(path, blob, data)
-                if document is not None:
-                    self._ready[path] = document
-        self._order = [path for path in self._order if path in self._ready]
-
-
-def _unpickled(path: str, blob: bytes, data: bytes) -> Document | None:
-    """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
-    document = parse_cache.loads(blob)
-    if document is None or document.path != path:
-        document = _parse_one(path, data).document
-    return document
-
-
-def _parse_pending(
-    pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
-) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
-    """Parse results as they come, in no particular order: (path, the document
-    or a worker's pickle of it, problem, summary). Documents parsed here get no summary."""
-    workers = _workers(config, len(pending))
-    if workers == 1:
-        for path, data in pending:
-            parsed = _parse_one(path, data)
-            yield path, parsed.document, parsed.problem, None
-        return
-    # Largest files first and small batches keep both cores busy to the end
-    # (the last batch, of the smallest files, is all that can leave a worker idle).
-    size = max(8, min(32, len(pending) // (workers * 8)))
-    ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
-    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
-    # Imported here: multiprocessing is a startup cost a cached run never needs.
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(summarize,)
-    ) as pool:
-        for batch in pool.map(_parse_batch, batches):
-            yield from batch
-
 
 # --------------------------------------------------------------------------- entry point
 

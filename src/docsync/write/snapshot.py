@@ -18,7 +18,6 @@ from typing import Literal
 
 from ..errors import DocsyncError, describe_os_error
 from . import writer
-from .writer import FileWrite
 
 Kind = Literal["absent", "file", "symlink"]
 
@@ -167,27 +166,6 @@ def file_state_equal(root: Path, state: FileState) -> bool:
         return file_state(root, state.path) == state
     except (OSError, DocsyncError):
         return False
-
-
-def write_all(root: Path, changes: list[FileWrite]) -> None:
-    """Write every change, or on failure put back exactly what was there (for ``init``)."""
-    writer.preflight(root, [c.path for c in changes])
-    before = snapshot(root, [c.path for c in changes])
-    try:
-        for change in changes:
-            state = before.state(change.path)
-            writer.write_atomic(root, change, expect=_expected(state))
-    except BaseException as exc:
-        failed = restore(root, before)
-        if failed:
-            exc.add_note(not_restored_note(failed))
-        raise
-
-
-def _expected(state: FileState | None) -> bytes | None:
-    if state is None or state.kind == "symlink":
-        return None
-    return state.data
 
 
 def not_restored_note(failed: Sequence[NotRestored]) -> str:

@@ -16,8 +16,8 @@ from ...records import conventions
 from ...records.index import IndexMarkersError
 from ...records.status_lines import StatusLine, status_lines
 from ...records.tree import Tree, TreeFile, whole_repository
+from ..rules import finding
 from .relations import check_relations
-from .rules import finding
 
 _STATUS_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 

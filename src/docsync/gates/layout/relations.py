@@ -21,8 +21,8 @@ from ...records.relations import (
 from ...records.status_lines import status_lines
 from ...records.tree import Tree
 from ...write.writer import FileWrite
+from ..rules import finding
 from ..wrap import check as wrap
-from .rules import finding
 
 
 def _phrase(tree: Tree, mention: Mention, forward: bool) -> str:

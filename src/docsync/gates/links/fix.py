@@ -18,14 +18,16 @@ from difflib import SequenceMatcher
 
 from ...errors import GitError
 from ...model import Document, Finding, Heading
-from ...parse.markdown import SourceError, parse_bytes, site_heading_id
+from ...parse.markdown import SourceError, parse_bytes
+from ...parse.slugs import site_heading_id
 from ...repository.commits import CommitChanges
 from ...repository.gitrepo import read_blobs, read_history
 from ...repository.history import rename_map, versions
 from ...rewrite.references import RewriteError, rewrite_document
 from ...workspace.load import Workspace
 from ...write.writer import FileWrite
-from .check import RepoIndex, anchors_of, link_targets, resolve_url
+from .check import link_targets, resolve_url
+from .index import RepoIndex, anchors_of
 
 
 @dataclass(frozen=True)

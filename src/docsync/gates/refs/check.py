@@ -23,7 +23,7 @@ from ...rewrite.ids import BareId, bare_code_ids
 from ...rewrite.prose_ids import bare_ids
 from ...rewrite.record_links import relative_destination
 from ...workspace.load import MARKDOWN_SUFFIXES, Workspace, matches, read_text
-from .rules import finding
+from ..rules import finding
 
 _LINE_END = re.compile(r"\r\n?|\n")
 

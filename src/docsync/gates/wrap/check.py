@@ -4,7 +4,7 @@
 no wider than that, ``"sentence"`` wants one sentence per line, ``"off"``
 checks nothing. Only paragraph text is checked: headings, tables, code,
 HTML blocks, front matter and definitions are never reported. The analysis
-lives in :mod:`docsync.gates.wrap.fix`, shared with the fixer, so that this gate
+lives in :mod:`docsync.gates.wrap.reading`, shared with the fixer, so that this gate
 passes exactly when ``docsync fix`` would change nothing.
 """
 
@@ -15,27 +15,23 @@ import hashlib
 from ...config import Config
 from ...model import Document, Finding
 from ...parse.markdown import parse
-from ...workspace.cache import ResultCache, fingerprint, source_digest
-from ...workspace.load import MARKDOWN_SUFFIXES, Documents, Workspace
+from ...workspace.cache import fingerprint
+from ...workspace.documents import Documents
+from ...workspace.load import MARKDOWN_SUFFIXES, Workspace
+from ...workspace.results import ResultCache, source_digest
 from ...write.writer import FileWrite
-from . import fix as wrapfix
-from .fix import GATE, Violation, fix_document, prose_of, violations
+from . import boundaries, display, plans, reading, scan
+from . import prose as prose_model
+from . import violations as wrapviolations
+from .fix import fix_document
+from .violations import GATE, Violation, document_violations
 
-__all__ = ["GATE", "RULES", "check", "check_workspace", "keep_wrapped"]
+__all__ = ["GATE", "check", "check_workspace", "keep_wrapped"]
 
-RULES: dict[str, tuple[str, str]] = {
-    "W001": ("hard-wrapped", 'paragraph spans several lines under wrap = "none"'),
-    "W002": ("line-too-wide", "line of prose wider than the configured width"),
-    "W003": ("sentences-on-one-line", 'more than one sentence on a line under wrap = "sentence"'),
-    "W004": ("sentence-split", 'sentence split across lines under wrap = "sentence"'),
-    "W005": (
-        "unbreakable-line",
-        "line wider than the width with no place to break it (wrap_strict)",
-    ),
-    "W900": ("not-fixed", "paragraph `docsync fix` left alone because a rewrite would be unsafe"),
-}
 
 _FIX = "run `docsync fix`"
+# The modules a document's findings depend on, besides this one (for the cache key).
+_READING = (boundaries, display, plans, prose_model, reading, scan, wrapviolations)
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -66,21 +62,20 @@ def check(doc: Document, config: Config) -> list[Finding]:
     if config.wrap == "off":
         return []
     findings: list[Finding] = []
-    for prose in prose_of(doc, config):
-        for violation in violations(doc, prose, config):
-            line, column = doc.position(violation.offset)
-            fixable = violation.rule != "W005"
-            findings.append(
-                Finding(
-                    GATE,
-                    violation.rule,
-                    doc.path,
-                    line,
-                    column,
-                    _message(violation, config),
-                    "docsync fix" if fixable else None,
-                )
+    for violation in document_violations(doc, config):
+        line, column = doc.position(violation.offset)
+        fixable = violation.rule != "W005"
+        findings.append(
+            Finding(
+                GATE,
+                violation.rule,
+                doc.path,
+                line,
+                column,
+                _message(violation, config),
+                "docsync fix" if fixable else None,
             )
+        )
     return sorted(findings, key=Finding.sort_key)
 
 
@@ -120,7 +115,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
     return hashlib.blake2b(
-        f"{source_digest(__file__, wrapfix.__file__)}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+        f"{source_digest(__file__, *(str(m.__file__) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
     ).hexdigest()
 
 

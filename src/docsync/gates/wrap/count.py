@@ -3,9 +3,9 @@
 ``docsync init`` picks the wrap convention the prose already follows by
 counting, for each candidate, the paragraphs the ``wrap`` gate would report.
 Asking the gate once per candidate reads every paragraph's violations six
-times; instead each paragraph is read once (:func:`docsync.gates.wrap.fix.prose_of`,
+times; instead each paragraph is read once (:func:`docsync.gates.wrap.violations.prose_of`,
 the reading the gate checks with) and reduced to three facts, from which every
-candidate's verdict follows exactly as :func:`docsync.gates.wrap.fix.violations`
+candidate's verdict follows exactly as :func:`docsync.gates.wrap.violations.violations`
 (not strict) would give it:
 
 * the widest source line that holds a break opportunity (a breakable gap
@@ -31,7 +31,9 @@ from dataclasses import dataclass, replace
 from ...config import Config, WrapMode
 from ...model import Document
 from ...workspace.load import Workspace
-from .fix import Prose, display_width, prose_of
+from .display import display_width
+from .prose import Prose
+from .violations import prose_of
 
 CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
 

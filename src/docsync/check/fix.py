@@ -1,0 +1,248 @@
+"""``docsync fix`` as a plain function: each gate's fix in turn, the silenced findings left
+alone, every write in one journalled transaction; no printing."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..config import Config
+from ..config import load as load_config
+from ..gates.wrap import fix as wrapfix
+from ..model import Finding
+from ..report.selection import Selection
+from ..report.suppressions import MARKER as SUPPRESSION_MARKER
+from ..repository.gitrepo import find_repo
+from ..workspace.load import Progress, Workspace, load_workspace
+from ..write.transaction import Transaction
+from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps
+from .findings import chosen_gates, filter_findings, findings_for
+from .scope import inside
+
+
+@dataclass(frozen=True)
+class FileFix:
+    path: str
+    before: str
+    after: str
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                f"a/{self.path}",
+                f"b/{self.path}",
+            )
+        )
+
+
+@dataclass(frozen=True)
+class FixResult:
+    files: int
+    fixes: tuple[FileFix, ...]
+    skipped: tuple[Finding, ...]
+    remaining: tuple[Finding, ...]
+    changed_meanwhile: tuple[str, ...] = ()
+    """Files that changed on disk while fix ran: not overwritten."""
+
+    def exit_code(self, check_only: bool) -> int:
+        if check_only:
+            return 1 if self.fixes or self.skipped else 0
+        return 1 if self.remaining or self.skipped or self.changed_meanwhile else 0
+
+
+@dataclass(frozen=True)
+class _PhaseResult:
+    writes: tuple[FileWrite, ...]
+    skipped: tuple[Finding, ...] = ()
+
+
+def _wrap_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    if "wrap" not in gates or workspace.config.wrap == "off":
+        return _PhaseResult(())
+    writes: list[FileWrite] = []
+    skipped: list[Finding] = []
+    for path in workspace.selected:
+        doc = workspace.documents.get(path)
+        if doc is None:
+            continue
+        result = wrapfix.fix_document(doc, workspace.config)
+        skipped.extend(result.skipped)
+        if result.changed:
+            writes.append(FileWrite(path, result.text, doc.newline, doc.bom))
+    return _PhaseResult(tuple(writes), tuple(skipped))
+
+
+def _tree_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    from ..gates import record_tree as record_gates
+
+    return _PhaseResult(tuple(record_gates.fix(workspace, gates)))
+
+
+def _links_phase(workspace: Workspace, gates: Sequence[str]) -> _PhaseResult:
+    if "links" not in gates:
+        return _PhaseResult(())
+    from ..gates.links import fix as linkfix
+
+    result = linkfix.fix(workspace)
+    return _PhaseResult(result.writes, result.unfixable)
+
+
+_PHASES = (
+    (("wrap",), _wrap_phase),
+    (("links",), _links_phase),
+    (("layout", "refs"), _tree_phase),
+)
+
+
+def _unsuppressed(
+    workspace: Workspace,
+    writes: Sequence[FileWrite],
+    gates: Sequence[str],
+    selection: Selection,
+) -> list[FileWrite]:
+    """``writes`` without the changes that would fix a finding that is silenced:
+    each changed stretch of lines holding such a finding is put back as it was."""
+    if not writes:
+        return []
+    found = findings_for(workspace, gates)
+    silenced: dict[str, set[int]] = {}
+    for finding in filter_findings(workspace, found, selection).silenced:
+        silenced.setdefault(finding.path, set()).add(finding.line)
+    out: list[FileWrite] = []
+    for write in writes:
+        lines = silenced.get(write.path)
+        if lines:
+            write = replace(write, text=_kept_lines(_current_text(workspace, write.path), write.text, lines))
+        if write.text != _current_text(workspace, write.path):
+            out.append(write)
+    return out
+
+
+def _kept_lines(before: str, after: str, lines: set[int]) -> str:
+    """``after``, except that each changed stretch of ``before`` touching ``lines`` stays."""
+    old = before.splitlines(keepends=True)
+    new = after.splitlines(keepends=True)
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        touched = tag != "equal" and any(i1 + 1 <= line <= max(i2, i1 + 1) for line in lines)
+        out.extend(old[i1:i2] if tag == "equal" or touched else new[j1:j2])
+    return "".join(out)
+
+
+def run_fix(
+    start: Path,
+    paths: Sequence[str] | None = None,
+    gates: Sequence[str] | None = None,
+    write: bool = True,
+    config: Config | None = None,
+    progress: Progress | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
+    within: str | None = None,
+    config_file: str | None = None,
+) -> FixResult:
+    """Fix what can be fixed safely; ``write=False`` only computes the fixes.
+
+    Fixers run one after another (wrap, links, then the record tree), each on
+    the repository as the previous one left it. Without ``write`` the later
+    phases see the original files, and a file an earlier phase would change is
+    left to that phase, so the report never shows two clashing fixes. A finding
+    that is not reported (``select``/``ignore``, inline suppressions) is not fixed.
+    ``within`` (a folder) narrows the fixes to the files in it. ``config_file``,
+    the file ``config`` came from (``--config``), is journalled with the rest
+    of the request, so ``fix --continue`` runs with the same config.
+    """
+    repo = find_repo(start)
+    config = config or load_config(repo.root, start)
+    selection = Selection.of(config, select, ignore)
+    chosen = chosen_gates(gates, config, selection)
+    workspace = inside(load_workspace(start, paths, config, progress=progress), within)
+    originals: dict[str, str] = {}
+    planned: dict[str, FileWrite] = {}
+    skipped: list[Finding] = []
+    redo = {
+        "paths": paths and list(paths),
+        "gates": gates and list(gates),
+        "select": select and list(select),
+        "ignore": list(ignore),
+        "within": within,
+        "config": config_file,
+    }
+    with ExitStack() as stack:
+        out = _FixWriter(workspace.root, redo, stack)
+        for phase_gates, phase in _PHASES:
+            result = phase(workspace, chosen)
+            skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
+            writes = tuple(w for w in result.writes if within is None or w.path.startswith(within.rstrip("/") + "/"))
+            if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
+                ran = [g for g in phase_gates if g in chosen]
+                writes = tuple(_unsuppressed(workspace, writes, ran, selection))
+            fresh = [w for w in writes if (write or w.path not in planned) and w.path not in out.changed]
+            for change in fresh:
+                originals.setdefault(change.path, _current_text(workspace, change.path))
+                planned[change.path] = change
+            if write and fresh:
+                out.write(workspace, fresh)
+                workspace = inside(load_workspace(start, paths, config, progress=progress), within)
+    for path in out.changed:
+        planned.pop(path, None)
+    fixes = tuple(
+        FileFix(path, originals[path], change.text)
+        for path, change in sorted(planned.items())
+        if originals[path] != change.text
+    )
+    remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept if write else ()
+    skipped_keys = {f.sort_key() for f in skipped}
+    return FixResult(
+        workspace.files_checked,
+        fixes,
+        tuple(skipped),
+        tuple(f for f in remaining if f.sort_key() not in skipped_keys),
+        tuple(out.changed),
+    )
+
+
+class _FixWriter:
+    """Fix's writes, all phases in one journalled transaction begun at the first write
+    (entered on ``stack``, so it ends, or rolls back, with the run).
+
+    A file that changed on disk since fix read it is skipped (and named),
+    never overwritten; any other failure rolls every phase back.
+    """
+
+    def __init__(self, root: Path, redo: Mapping[str, object], stack: ExitStack) -> None:
+        self._root = root
+        self._redo = redo
+        self._stack = stack
+        self._txn: Transaction | None = None
+        self.changed: list[str] = []
+
+    def write(self, workspace: Workspace, changes: Sequence[FileWrite]) -> None:
+        if self._txn is None:
+            remove_stale_temps(self._root, workspace.listing.untracked)
+            self._txn = self._stack.enter_context(Transaction.begin(self._root, "fix", self._redo, []))
+        self._txn.cover(c.path for c in changes)
+        for change in changes:
+            try:
+                self._txn.write(change, read=_current_text(workspace, change.path))
+            except ChangedMeanwhile:
+                self.changed.append(change.path)
+
+
+def _has_directives(workspace: Workspace, path: str) -> bool:
+    doc = workspace.documents.get(path)
+    return doc is not None and SUPPRESSION_MARKER in doc.text
+
+
+def _current_text(workspace: Workspace, path: str) -> str:
+    doc = workspace.documents.get(path)
+    if doc is not None:
+        return doc.text
+    full = workspace.root / path
+    return full.read_text(encoding="utf-8") if full.is_file() else ""

@@ -1,0 +1,176 @@
+"""The command line's two streams and what it writes to them: findings in each format,
+what ``fix`` did, what ``new`` and ``move`` changed. Paths are shown from where the user stands."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from ..check.check import CheckResult
+from ..check.fix import FixResult
+from ..gates.rules import all_rules, by_code
+from ..model import Finding
+from ..report import formats as report
+from ..repository.gitrepo import find_repo
+
+if TYPE_CHECKING:
+    from ..lifecycle.change import Change
+
+_PLAIN = bool(os.environ.get("NO_COLOR"))  # no colour, and no bold or dim either
+stdout = Console(highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
+stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
+
+
+class Format(StrEnum):
+    text = "text"
+    concise = "concise"
+    json = "json"
+    json_lines = "json-lines"
+    github = "github"
+    gitlab = "gitlab"
+    sarif = "sarif"
+    junit = "junit"
+
+
+class Color(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def use_color(color: Color) -> None:
+    """Style on a terminal (``auto``), always, or never; ``NO_COLOR`` means never
+    unless ``--color always``: no colour, no bold, no dim."""
+    global stdout, stderr
+    plain = color is Color.never or (color is Color.auto and bool(os.environ.get("NO_COLOR")))
+    forced = True if color is Color.always else None
+    if plain:
+        stdout = Console(highlight=False, soft_wrap=True, color_system=None)
+        stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None)
+        return
+    stdout = Console(highlight=False, soft_wrap=True, force_terminal=forced)
+    stderr = Console(stderr=True, highlight=False, soft_wrap=True, force_terminal=forced)
+
+
+def say(text: str) -> None:
+    """One line for people on stderr, every control character shown as an escape."""
+    stderr.print(report.visible(text), markup=False)
+
+
+def show(text: str) -> None:
+    """One line on stdout, every control character shown as an escape."""
+    stdout.print(report.visible(text), markup=False)
+
+
+def here(path: str) -> str:
+    """A repository path as seen from the current directory."""
+    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+
+
+def from_here(findings: list[Finding]) -> list[Finding]:
+    """Findings with paths relative to the current directory, for people to open."""
+    root = find_repo(Path.cwd()).root
+    prefix = os.path.relpath(root, Path.cwd())
+    if prefix == ".":
+        return findings
+    return [replace(f, path=os.path.relpath(root / f.path, Path.cwd())) for f in findings]
+
+
+def check_report(
+    result: CheckResult, shown: list[Finding], form: Format, *, quiet: bool, statistics: bool, verbose: bool
+) -> None:
+    """The findings ``shown`` (or their statistics), the config used with ``--verbose``, the hint."""
+    textual = form in (Format.text, Format.concise)
+    if verbose:
+        used = result.config if result.config != "(defaults)" else "none found, the defaults"
+        stderr.print(f"docsync: config: {used}", markup=False)
+    if statistics:
+        sys.stdout.write(report.statistics(shown))
+    else:
+        emit(form, result.files, shown, quiet)
+    if not quiet and textual and not statistics and result.hint:
+        stderr.print(result.hint, markup=False)
+
+
+def emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:
+    """Findings in ``output``'s format on stdout."""
+    if output is Format.text:
+        report.print_text(stdout, files, findings, summary_line=not quiet)
+        return
+    if output is Format.concise:
+        sys.stdout.write(report.as_concise(findings))
+        if not quiet:
+            sys.stdout.write(report.summary(files, findings) + "\n")
+        return
+    sys.stdout.write(_MACHINE[output](files, findings))
+
+
+_MACHINE: dict[Format, Callable[[int, list[Finding]], str]] = {
+    Format.json: report.as_json,
+    Format.json_lines: lambda files, findings: report.as_json_lines(findings),
+    Format.github: lambda files, findings: report.as_github(findings),
+    Format.gitlab: lambda files, findings: report.as_gitlab(findings),
+    Format.sarif: lambda files, findings: report.as_sarif(findings),
+    Format.junit: report.as_junit,
+}
+
+
+def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
+    """What ``fix`` did (or would do), what it left, and what it could not write."""
+    for change in result.fixes:
+        if diff:
+            sys.stdout.write(report.visible_diff(change.diff()))
+        else:
+            show(f"{'would fix' if dry else 'fixed'} {here(change.path)}")
+    for finding in from_here(list(result.skipped)):
+        say(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}")
+    for path in result.changed_meanwhile:
+        say(f"docsync: {here(path)} changed on disk while fix ran; not overwritten, run `docsync fix` again")
+    if not dry and result.remaining:
+        report.print_text(stdout, result.files, from_here(list(result.remaining)))
+    elif not result.fixes and not result.skipped and not result.changed_meanwhile:
+        stdout.print("Nothing to fix.", markup=False)
+
+
+def change_report(change: Change) -> None:
+    """What ``new`` or ``move`` created and updated (on stderr), then the record's path (stdout)."""
+    for path in change.created:
+        if path != change.record:
+            say(f"created {path}")
+    for path in change.updated:
+        say(f"updated {path}")
+    for warning in change.warnings:
+        say(f"warning: {warning}")
+    show(here(change.record))
+
+
+class GraphFormat(StrEnum):
+    mermaid = "mermaid"
+    dot = "dot"
+    json = "json"
+
+
+def rules(code: str | None) -> int:
+    """Every rule code, or one explained; the exit code (2 for an unknown code)."""
+    if code is None:
+        for rule in all_rules():
+            stdout.print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
+        return 0
+    found = by_code().get(code.upper())
+    if found is None:
+        from ..suggest import did_you_mean
+
+        hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
+        stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
+        return 2
+    from ..gates.rules import explain
+
+    stdout.print(explain(found), markup=False)
+    return 0

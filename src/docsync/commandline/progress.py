@@ -1,0 +1,62 @@
+"""The progress bar the command line gives the core's progress hook (rich, on a terminal only)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+PROGRESS_MINIMUM = 50
+"""Fewer files than this to parse show no bar: it would only flash."""
+
+
+class ProgressBar:
+    """A rich progress bar on ``console`` for the core's progress hook.
+
+    It shows only on a terminal, only when ``enabled`` (text output), and only
+    once a step has at least :data:`PROGRESS_MINIMUM` items; otherwise the hook
+    does nothing, so piped and machine-readable output stays byte-exact.
+    """
+
+    def __init__(self, console: Console, *, enabled: bool = True) -> None:
+        self._console = console
+        self._enabled = enabled and console.is_terminal
+        self._bar: Progress | None = None
+        self._tasks: dict[str, TaskID] = {}
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __call__(self, description: str, done: int, total: int) -> None:
+        if not self._enabled or (self._bar is None and total < PROGRESS_MINIMUM):
+            return
+        if self._bar is None:
+            # Imported here: only a terminal ever shows a bar.
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._bar.start()
+        task = self._tasks.get(description)
+        if task is None:
+            task = self._tasks[description] = self._bar.add_task(description, total=total)
+        self._bar.update(task, completed=done, total=total)

@@ -1,0 +1,99 @@
+"""The config's value checks: each takes a TOML value and returns it in the form
+:class:`~docsync.config.Config` keeps, or ``None`` when it is not one."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def strings(value: Any) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def wrap_mode(value: Any) -> str | int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value > 0:
+        return value
+    if isinstance(value, str) and value in ("none", "sentence", "off"):
+        return value
+    return None
+
+
+def per_file(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    if not isinstance(value, dict):
+        return None
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for glob, codes in value.items():
+        names = strings(codes)
+        if names is None:
+            return None
+        out.append((glob, names))
+    return tuple(out)
+
+
+def boolean(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def string_table(value: Any) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        return {k.lower(): v for k, v in value.items()}
+    return None
+
+
+def inside(value: str) -> bool:
+    """A relative path that stays inside the repository (checked again, on disk, before any write)."""
+    parts = value.replace("\\", "/").split("/")
+    return bool(value.strip("/")) and "\0" not in value and not value.startswith("/") and ".." not in parts
+
+
+def folder(value: Any) -> str | None:
+    return value.strip("/") if isinstance(value, str) and inside(value) else None
+
+
+def states(value: Any) -> dict[str, str] | None:
+    table = string_table(value)
+    if table is None or any(
+        not name or "/" in name or "\\" in name or "\0" in name or name in (".", "..")
+        for name in table.values()
+    ):
+        return None
+    return table
+
+
+_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)*")
+
+
+def relations(value: Any) -> dict[str, str] | None:
+    table = string_table(value)
+    if table is None:
+        return None
+    pairs = {" ".join(k.split()): " ".join(v.lower().split()) for k, v in table.items()}
+    phrases = [*pairs, *pairs.values()]
+    if not all(_PHRASE.fullmatch(p) for p in phrases) or len(set(phrases)) != len(phrases):
+        return None
+    return pairs
+
+
+def code_refs(value: Any) -> str | None:
+    return value if value in ("path", "all", "off") else None
+
+
+def optional_path(value: Any) -> str | None:
+    if value is False:
+        return ""
+    return value if isinstance(value, str) and inside(value) else None

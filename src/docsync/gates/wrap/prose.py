@@ -1,0 +1,65 @@
+"""A paragraph read as words and gaps: the reading the ``wrap`` gate and its fixer share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from ...model import Document, Paragraph, Span
+
+
+class Room(IntEnum):
+    """What a character of paragraph text belongs to."""
+
+    PLAIN = 0
+    LINK_TEXT = 1  # whitespace here may be joined, never broken
+    SEALED = 2  # raw HTML, autolinks, link destinations and labels: kept byte for byte
+    CODE = 3  # code spans: line ends joined as one space, never broken
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A run of text between gaps; ``joins`` are line ends inside its code spans."""
+
+    span: Span
+    joins: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Whitespace between two words, possibly holding a line end.
+
+    ``kept``: holds a line end that must stay (hard break, CJK text on either
+    side). ``breakable``: a line may start after it. ``sentence``: a sentence
+    ends before it and a line may start after it.
+    """
+
+    span: Span
+    newline: bool
+    kept: bool
+    breakable: bool
+    sentence: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Prose:
+    """A paragraph read as words and gaps (``gaps[i]`` follows ``words[i]``)."""
+
+    paragraph: Paragraph
+    words: tuple[Word, ...]
+    gaps: tuple[Gap, ...]
+    first_column: int
+    prefix: str | None  # what a new continuation line starts with; None if unknown
+    lines: tuple[Span, ...]  # each physical line's paragraph text, as in the source
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentIndex:
+    """Per-document lookups, built once so that reading each paragraph stays cheap."""
+
+    link_starts: tuple[int, ...]
+    code_spans: frozenset[Span]
+
+    @classmethod
+    def of(cls, doc: Document) -> DocumentIndex:
+        return cls(tuple(link.span.start for link in doc.links), frozenset(doc.code_spans))

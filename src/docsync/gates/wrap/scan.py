@@ -1,0 +1,175 @@
+"""The ``wrap`` gate's quick reading: a finding without the fix.
+
+To report a paragraph the gate needs far less than the fixer: under a width,
+whether each line wider than the width holds one break opportunity; under
+``"none"``, the first line end that may be joined. The full reading
+(:func:`~docsync.gates.wrap.reading.analyse`) builds every word and gap of
+the paragraph, with its sentence ends, continuation prefix and guarded line
+starts, which is what a re-wrap needs and most of the gate's time.
+
+These functions answer from the same per-character facts (the reader of
+:func:`~docsync.gates.wrap.reading.reader_for`: rooms, line-end zones) and
+the same rules, looking only at what the verdict turns on. Each answers
+only where the answer is certain and returns None otherwise (a line whose
+every gap is doubtful, a hard break, a line start that could make a block of
+its own); the caller then reads the paragraph in full. So a finding is
+always what the full reading gives: ``tests/test_wrap_scan.py`` compares
+both on every case file and on generated paragraphs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ...model import Document, Paragraph, Span
+from .boundaries import starts_block
+from .display import display_width, is_cjk, overflow_index
+from .prose import DocumentIndex, Room
+from .reading import Reader, reader_for
+
+# The first characters of every line :data:`reading._OPENS_BLOCK_ALONE` can
+# match: a line starting otherwise never has a break opportunity taken away.
+_BLOCK_ALONE_STARTS = frozenset("*-_=`~<[")
+_RULE_CHARACTERS = frozenset("*-_=")
+_LABEL = re.compile(r"\[(?:[^\]\\]|\\.)+\]:", re.DOTALL)
+_RUN = re.compile(r"[ \t]+")
+_WORD_END = re.compile(r"[ \t\n]")
+
+
+def width_findings(
+    doc: Document, para: Paragraph, index: DocumentIndex, width: int
+) -> list[tuple[str, int, int]] | None:
+    """``(rule, offset, measured)`` for each line of ``para`` wider than ``width``
+    that holds a break opportunity (W002); None when a wide line's verdict is
+    not certain, or one could be W005 (the caller reads the paragraph in full)."""
+    prepared = reader_for(doc, para, index, sentences=False)
+    if prepared is None:
+        return []  # the full reading refuses it too: nothing is reported
+    spans, reader = prepared
+    first = para.lines.first
+    if len(spans) != para.lines.last - first + 1 or _starts_at_risk(reader, spans):
+        return None
+    found: list[tuple[str, int, int]] = []
+    for k, span in enumerate(spans):
+        line = first + k
+        source = doc.line_text(line)
+        measured = display_width(source)
+        if measured <= width:
+            continue
+        start = doc.line_starts[line - 1]
+        if not start <= span.start <= span.end <= start + len(source):
+            return None
+        if not _holds_break(reader, span):
+            return None
+        found.append(("W002", start + overflow_index(source, width), measured))
+    return found
+
+
+def _holds_break(reader: Reader, span: Span) -> bool:
+    """Whether the line ``span`` certainly holds a break opportunity that is
+    not a line end: a run of plain spaces inside the line, after a word that
+    ends in no backslash and no CJK text, before a word that starts no block."""
+    text, base, rooms = reader.text, reader.region.start, reader.rooms
+    end = reader.region.end
+    for run in _RUN.finditer(text, span.start, span.end):
+        s, e = run.start(), run.end()
+        if s == span.start or e == span.end or any(rooms[s - base : e - base]):
+            continue
+        left = text[s - 1]
+        if left == "\\" or is_cjk(left):
+            continue
+        stop = _WORD_END.search(text, e, end)
+        q = stop.start() if stop is not None else end
+        if q < end and rooms[q - base] > Room.LINK_TEXT:
+            continue  # the word may run on through a sealed span
+        right = text[e:q]
+        if is_cjk(right[0]) or starts_block(right):
+            continue
+        return True
+    return False
+
+
+def _starts_at_risk(reader: Reader, spans: tuple[Span, ...]) -> bool:
+    """Whether a line whose start is fixed (the first, or one after a line end
+    that may be kept) could be cut down to a lone block."""
+    text = reader.text
+    if _may_stand_alone(text, spans[0].start):
+        return True
+    kept = False
+    for k in range(1, len(spans)):
+        kept = kept or _may_keep(text, spans[k - 1], spans[k])
+        line = text[spans[k].start : spans[k].end]
+        start = spans[k].start + len(line) - len(line.lstrip(" \t"))
+        if kept and (start == spans[k].end or _may_stand_alone(text, start)):
+            return True
+    return False
+
+
+def _may_stand_alone(text: str, start: int) -> bool:
+    """Whether a line starting at ``start`` could, cut short, match
+    :data:`reading._OPENS_BLOCK_ALONE`: only lines starting with a run of
+    ``*-_=`` and nothing else, a fence, a tag, or a ``[label]:`` can."""
+    first = text[start]
+    if first not in _BLOCK_ALONE_STARTS:
+        return False
+    stop = _WORD_END.search(text, start)
+    head = text[start : stop.start() if stop is not None else len(text)]
+    if first in "*-_=":
+        return set(head) <= _RULE_CHARACTERS
+    if first in "`~":
+        return head.startswith(first * 3)
+    if first == "[":
+        return _LABEL.match(text, start) is not None
+    return True  # a tag: told only by the whole line
+
+
+def _may_keep(text: str, before: Span, after: Span) -> bool:
+    """Whether the line end between two lines could be a kept one (a hard
+    break, CJK text beside it), judged generously from the raw text."""
+    tail = text[before.start : text.index("\n", before.end)]
+    core = tail.rstrip(" \t")
+    if len(tail) - len(core) >= 2 or not core or core.endswith("\\") or is_cjk(core[-1]):
+        return True
+    head = text[after.start : after.end].lstrip(" \t")
+    return not head or is_cjk(head[0])
+
+
+def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int] | None:
+    """Where ``para`` first breaks ``wrap = "none"``: the offset of its first line
+    end that may be joined (W001), none when no line end may be; None when a line
+    end before it may be kept (the caller reads the paragraph in full)."""
+    prepared = reader_for(doc, para, index, sentences=False)
+    if prepared is None:
+        return []
+    spans, reader = prepared
+    text = reader.text
+    for before, after_line in itertools.pairwise(spans):
+        newline = text.index("\n", before.end)
+        room = reader.room(newline)
+        if room == Room.CODE:
+            return [newline]  # a line end inside a code span is joined as a space
+        if room > Room.LINK_TEXT:
+            zone = reader.rooms[newline - reader.region.start : after_line.start - reader.region.start]
+            if min(zone) <= Room.LINK_TEXT:
+                return None  # part of the line end is a gap after all
+            continue  # inside raw HTML or a link destination: neither gap nor join
+        start = newline
+        while text[start - 1] in " \t" and reader.room(start - 1) <= Room.LINK_TEXT:
+            start -= 1
+        after = newline
+        while reader.is_gap(after):
+            after += 1
+        if _kept(reader, start, newline) or is_cjk(text[after]):
+            return None
+        return [start]
+    return []
+
+
+def _kept(reader: Reader, start: int, newline: int) -> bool:
+    """Whether the line end of the gap ``start``…``newline`` may be kept: two
+    spaces or a backslash before it, or CJK text before it."""
+    text = reader.text
+    if text[start:newline].endswith("  ") or is_cjk(text[start - 1]):
+        return True
+    return start == newline and text[start - 1] == "\\"

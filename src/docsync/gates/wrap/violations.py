@@ -1,0 +1,157 @@
+"""What the ``wrap`` gate reports for a paragraph, and which paragraphs it reads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...config import Config
+from ...model import Document, Paragraph
+from .display import display_width, overflow_index
+from .plans import code_joins, plan_changes, plan_joined, plan_sentences
+from .prose import DocumentIndex, Prose
+from .reading import analyse
+from .scan import joined_finding, width_findings
+
+GATE = "wrap"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One thing the gate reports: a rule code, where, and numbers for its message."""
+
+    rule: str
+    offset: int
+    measured: int = 0
+
+
+def _violations_joined(prose: Prose) -> list[Violation]:
+    offsets = [gap.span.start for gap, _ in plan_changes(prose, plan_joined(prose))]
+    offsets += [join.start for join in code_joins(prose)]
+    lines = prose.paragraph.lines.last - prose.paragraph.lines.first + 1
+    return [Violation("W001", min(offsets), lines)] if offsets else []
+
+
+def _violations_sentences(prose: Prose) -> list[Violation]:
+    found: list[Violation] = []
+    for gap, line_ends in plan_changes(prose, plan_sentences(prose)):
+        if line_ends:
+            found.append(Violation("W003", gap.span.end))
+        else:
+            found.append(Violation("W004", gap.span.start))
+    found += [Violation("W004", join.start) for join in code_joins(prose)]
+    return found
+
+
+def width_violations(doc: Document, prose: Prose, width: int, strict: bool) -> list[Violation]:
+    breakable_lines = {
+        doc.position(gap.span.start)[0] for gap in prose.gaps if gap.breakable and not gap.newline
+    }
+    found: list[Violation] = []
+    for line in range(prose.paragraph.lines.first, prose.paragraph.lines.last + 1):
+        source = doc.line_text(line)
+        measured = display_width(source)
+        if measured <= width:
+            continue
+        offset = doc.line_starts[line - 1] + overflow_index(source, width)
+        if line in breakable_lines:
+            found.append(Violation("W002", offset, measured))
+        elif strict:
+            found.append(Violation("W005", offset, measured))
+    return found
+
+
+def violations(doc: Document, prose: Prose, config: Config) -> list[Violation]:
+    """What the gate reports for one paragraph under ``config.wrap``."""
+    mode = config.wrap
+    if isinstance(mode, int):
+        return width_violations(doc, prose, mode, config.wrap_strict)
+    if mode == "none":
+        return _violations_joined(prose)
+    if mode == "sentence":
+        return _violations_sentences(prose)
+    return []
+
+
+def in_scope(para: Paragraph, config: Config) -> bool:
+    """Whether ``config`` asks for ``para`` to be checked (lists and quotes can opt out)."""
+    if not config.wrap_lists and "list" in para.containers:
+        return False
+    return config.wrap_blockquotes or "blockquote" not in para.containers
+
+
+_SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
+
+
+def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
+    """False when ``para`` cannot break ``config.wrap``, judged from its raw lines alone.
+
+    A cheap, conservative filter in front of :func:`analyse` (which reads every
+    word): most paragraphs of a conforming repository are skipped without it.
+    Under a width only a line wider than the width is ever reported, so the
+    filter measures each line exactly as the gate does.
+    """
+    mode = config.wrap
+    multiline = para.lines.last > para.lines.first
+    if mode == "none":
+        return multiline
+    lines = [doc.line_text(n) for n in range(para.lines.first, para.lines.last + 1)]
+    if isinstance(mode, int):
+        return any(display_width(line) > mode for line in lines)
+    if mode == "sentence":
+        return multiline or any(_SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+    return False
+
+
+def prose_of(
+    doc: Document, config: Config, conventions: Sequence[Config] | None = None
+) -> list[Prose]:
+    """The paragraphs ``config`` checks, read as words and gaps, in source order;
+    paragraphs that cannot break ``config.wrap`` (or, given ``conventions``, any
+    of theirs: measuring one reading against several) are left out."""
+    candidates = [config] if conventions is None else conventions
+    found: list[Prose] = []
+    index = DocumentIndex.of(doc)
+    sentences = any(c.wrap == "sentence" for c in candidates)
+    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
+        if in_scope(para, config) and any(may_violate(doc, para, c) for c in candidates):
+            prose = analyse(doc, para, index, sentences=sentences)
+            if prose is not None:
+                found.append(prose)
+    return found
+
+
+def document_violations(doc: Document, config: Config) -> list[Violation]:
+    """What the gate reports for ``doc``, paragraph by paragraph in source order.
+
+    Each paragraph is judged by the quick reading of :mod:`~docsync.gates.wrap.scan`
+    where that is certain, and read in full (:func:`analyse`, :func:`violations`)
+    where it is not: the findings are the full reading's, without building a
+    re-wrap's worth of words and gaps for every paragraph that breaks the width.
+    """
+    index = DocumentIndex.of(doc)
+    found: list[Violation] = []
+    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
+        if not (in_scope(para, config) and may_violate(doc, para, config)):
+            continue
+        quick = _quick(doc, para, index, config)
+        if quick is None:
+            prose = analyse(doc, para, index, sentences=config.wrap == "sentence")
+            quick = violations(doc, prose, config) if prose is not None else []
+        found.extend(quick)
+    return found
+
+
+def _quick(
+    doc: Document, para: Paragraph, index: DocumentIndex, config: Config
+) -> list[Violation] | None:
+    mode = config.wrap
+    if isinstance(mode, int):
+        width = width_findings(doc, para, index, mode)
+        return None if width is None else [Violation(*found) for found in width]
+    if mode == "none":
+        joined = joined_finding(doc, para, index)
+        lines = para.lines.last - para.lines.first + 1
+        return None if joined is None else [Violation("W001", at, lines) for at in joined]
+    return None

@@ -1,0 +1,89 @@
+"""What the model reads from source text markdown-it hands over as written.
+
+Raw HTML (a block or inline) keeps its anchors (``<a name>``, ``<a id>``)
+and links (``href``, ``src``) in attributes the parser does not look into;
+reference definitions leave no token behind, only the lines they took.
+Both are read here with patterns over exactly those stretches of source.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator
+
+from ..model import Anchor, Definition, Link, LinkKind, Span, position_of
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+_TAG = re.compile(
+    r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
+)
+_ATTR = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+
+
+def html_targets(source: str, base: int, line_starts: tuple[int, ...]) -> Iterator[Anchor | Link]:
+    """The anchors and links of raw HTML ``source``, which starts at offset ``base``."""
+    comments = [m.span() for m in _HTML_COMMENT.finditer(source)]
+    for tag in _TAG.finditer(source):
+        if any(a <= tag.start() < b for a, b in comments):
+            continue
+        name = tag.group(1).lower()
+        attrs_start = tag.start(2)
+        for attr in _ATTR.finditer(tag.group(2)):
+            key = attr.group(1).lower()
+            raw = attr.group(2)
+            if raw is None:
+                continue
+            value_start = base + attrs_start + attr.start(2)
+            quoted = raw[:1] in "\"'"
+            value = raw[1:-1] if quoted else raw
+            if quoted:
+                value_start += 1
+            line, column = position_of(line_starts, value_start)
+            if name == "a" and key in ("name", "id"):
+                yield Anchor(html.unescape(value), line)
+            elif key in ("href", "src"):
+                kind = LinkKind.HTML_HREF if key == "href" else LinkKind.HTML_SRC
+                dest_span = Span(value_start, value_start + len(value))
+                tag_span = Span(base + tag.start(), base + tag.end())
+                yield Link(kind, html.unescape(value), line, column, tag_span, dest_span, None, name)
+
+
+_DEFINITION = re.compile(
+    r"(?m)^[ \t]*(?P<open>\[)(?P<label>(?:[^\[\]\\]|\\.){0,999}?)\]:[ \t]*\n?[ \t]*"
+    r"(?:<(?P<angle>[^<>\n]*)>|(?P<bare>[^\s<][^\s]*))"
+)
+_PREFIX = re.compile(r"(?m)^(?:[ \t]*>)+")
+
+
+def definitions(
+    text: str, line_starts: tuple[int, ...], start_line: int, end_line: int, normalize: Callable[[str], str]
+) -> Iterator[Definition]:
+    """The reference definitions on 0-based lines ``start_line`` to ``end_line``
+    (exclusive), which the parser's reference rule took; ``normalize`` is its
+    label normalisation."""
+    start = line_starts[start_line]
+    end = line_starts[end_line] if end_line < len(line_starts) else len(text)
+    # container prefixes blanked line by line, so that offsets stay put
+    for match in _DEFINITION.finditer(_blank_prefixes(text[start:end])):
+        label = match.group("label")
+        angle = match.group("angle") is not None
+        dest = match.group("angle") if angle else match.group("bare")
+        dest_start = start + match.start("angle" if angle else "bare")
+        def_start = start + match.start("open")
+        def_end = start + match.end("angle" if angle else "bare") + (1 if angle else 0)
+        line, column = position_of(line_starts, def_start)
+        yield Definition(
+            label,
+            normalize(label),
+            dest,
+            line,
+            column,
+            Span(def_start, def_end),
+            Span(dest_start, dest_start + len(dest)),
+        )
+
+
+def _blank_prefixes(chunk: str) -> str:
+    """Replace block-quote markers by spaces so offsets stay put."""
+    return _PREFIX.sub(lambda m: " " * len(m.group(0)), chunk)

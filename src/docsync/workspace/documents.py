@@ -1,0 +1,92 @@
+"""The parsed documents of a run, by path, unpickled only when read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import nullcontext
+
+from ..model import Document
+from . import cache as parse_cache
+from .parsing import PAUSE_COLLECTOR_FROM, collector_paused, parse_one
+
+_SINGLE_READS = 64
+
+
+class Documents(Mapping[str, Document]):
+    """Parsed documents by path, in the order they were asked for.
+
+    Documents that come from the cache stay pickled until read. The first
+    few reads unpickle just the document read (a pre-commit run on one file
+    reads that file and the files it links to); from the
+    ``_SINGLE_READS``-th on, or on iterating, all the rest are unpickled in
+    one go (a run that reads most of them is fastest that way). So a run
+    whose gates answer from result caches of their own unpickles nothing. An entry that does not unpickle to the
+    document it should be is parsed again from the file's bytes.
+    ``content_keys`` holds the cache key (the identity of the content) of
+    every file that was read, for such result caches. Documents a parse
+    worker made stay pickled too, and ``summaries`` holds what the
+    summarizer given to :func:`parse_files` made of them in the worker.
+    """
+
+    def __init__(
+        self,
+        order: Sequence[str],
+        ready: dict[str, Document],
+        packed: dict[str, tuple[bytes, bytes]],
+        content_keys: dict[str, str],
+        summaries: Mapping[str, object] | None = None,
+    ) -> None:
+        self._order = [path for path in order if path in ready or path in packed]
+        self._single_reads = 0
+        self._ready = ready
+        self._packed = packed
+        self.content_keys: Mapping[str, str] = content_keys
+        self.summaries: Mapping[str, object] = summaries or {}
+
+    def __getitem__(self, path: str) -> Document:
+        if path in self._packed:
+            if self._single_reads < _SINGLE_READS:
+                self._single_reads += 1
+                self._unpack_one(path)
+            else:
+                self._unpack()
+        return self._ready[path]
+
+    def _unpack_one(self, path: str) -> None:
+        document = _unpickled(path, *self._packed.pop(path))
+        if document is not None:
+            self._ready[path] = document
+        else:
+            self._order = [p for p in self._order if p != path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._ready or path in self._packed
+
+    def __iter__(self) -> Iterator[str]:
+        if self._packed:
+            self._unpack()
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        if self._packed:
+            self._unpack()
+        return len(self._order)
+
+    def _unpack(self) -> None:
+        packed, self._packed = self._packed, {}
+        paused = collector_paused() if len(packed) >= PAUSE_COLLECTOR_FROM else nullcontext()
+        with paused:
+            for path, (blob, data) in packed.items():
+                document = _unpickled(path, blob, data)
+                if document is not None:
+                    self._ready[path] = document
+        self._order = [path for path in self._order if path in self._ready]
+
+
+def _unpickled(path: str, blob: bytes, data: bytes) -> Document | None:
+    """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
+    document = parse_cache.loads(blob)
+    if document is None or document.path != path:
+        document = parse_one(path, data).document
+    return document
+

@@ -1,0 +1,141 @@
+"""Parsing files into documents, here or in worker processes.
+
+What :mod:`docsync.workspace.load` calls once it knows which files the cache
+does not have: each file decoded and parsed once, in parallel across cores
+for a large set, with the cyclic garbage collector kept off the documents.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..config import Config
+from ..model import Document, Finding
+from ..parse.markdown import SourceError, decode, parse
+from . import cache as parse_cache
+
+_PARALLEL_THRESHOLD = 64
+PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
+
+
+Summarize = Callable[[Document], object]
+"""Made in a parse worker beside each document it parses (see :func:`docsync.workspace.load.parse_files`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    path: str
+    document: Document | None
+    problem: Finding | None
+
+
+def file_problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    return Finding("files", rule, path, line, column, message)
+
+
+def parse_one(path: str, data: bytes) -> _Parsed:
+    try:
+        text, newline, bom = decode(data)
+    except SourceError as exc:
+        return _Parsed(path, None, file_problem(path, exc.rule, exc.message, exc.line, exc.column))
+    return _Parsed(path, parse(path, text, newline, bom), None)
+
+
+_Sent = tuple[str, bytes | None, Finding | None, object]
+"""What a worker sends back per file: path, pickled document, problem, summary."""
+
+# The worker's summarizer, set once per worker process by _start_worker.
+_worker_summarize: Summarize | None = None
+
+
+def _start_worker(summarize: Summarize | None) -> None:
+    global _worker_summarize
+    _worker_summarize = summarize
+
+
+def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
+    """Parse in a worker. Each document travels back pickled once, in the form
+    the cache stores, so the parent neither pickles it again nor unpickles it
+    until something reads it; with it, its summary when there is a summarizer."""
+    out: list[_Sent] = []
+    for path, data in batch:
+        parsed = parse_one(path, data)
+        document = parsed.document
+        blob = parse_cache.dumps(document) if document is not None else None
+        summary = (
+            _worker_summarize(document)
+            if document is not None and _worker_summarize is not None
+            else None
+        )
+        out.append((path, blob, parsed.problem, summary))
+    return out
+
+
+
+def _workers(config: Config, pending: int) -> int:
+    if pending < _PARALLEL_THRESHOLD:
+        return 1
+    cores = config.jobs or os.cpu_count() or 1
+    return max(1, min(cores, pending // 32))
+
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the documents of a large repository.
+
+    Loading thousands of documents makes half a million small objects that
+    all live on. Left alone, the collector walks them again and again as
+    they age through its generations: more than a third of loading a cached
+    repository. So: collect what is garbage now (cheap, little exists yet),
+    pause while the documents load, then freeze (``gc.freeze``): everything
+    alive joins the permanent generation, which collections never walk.
+    Documents hold no cycles, so nothing they own needs the collector; freed
+    objects are still freed as their references go. The freeze is
+    process-wide, which suits a command-line run that loads once and exits.
+    Parse workers forked meanwhile inherit the paused collector and need it
+    no more: parsing leaves no reference cycles behind (markdown-it's tokens
+    and our documents are trees).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+
+def parse_pending(
+    pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    """Parse results as they come, in no particular order: (path, the document
+    or a worker's pickle of it, problem, summary). Documents parsed here get no summary."""
+    workers = _workers(config, len(pending))
+    if workers == 1:
+        for path, data in pending:
+            parsed = parse_one(path, data)
+            yield path, parsed.document, parsed.problem, None
+        return
+    # Largest files first and small batches keep both cores busy to the end
+    # (the last batch, of the smallest files, is all that can leave a worker idle).
+    size = max(8, min(32, len(pending) // (workers * 8)))
+    ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
+    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    # Imported here: multiprocessing is a startup cost a cached run never needs.
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(summarize,)
+    ) as pool:
+        for batch in pool.map(_parse_batch, batches):
+            yield from batch
+

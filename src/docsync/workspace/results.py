@@ -1,0 +1,182 @@
+"""Caches of what gates computed, beside the parse cache under ``<git dir>/docsync/``.
+
+A gate's findings per document for one exact set of inputs (:class:`ResultCache`),
+and the paths each document's links resolve to (:class:`TargetCache`). Both
+keep the parse cache's distrust: plain data outside, nothing constructed but
+docsync's own model classes, anything else ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import pickle
+from pathlib import Path
+
+from .. import model
+from .cache import DataUnpickler, ModelPickler, ModelUnpickler, fingerprint, write_pickle
+
+_RESULTS_MAGIC = "docsync-gate-results"
+_RESULTS_KEPT = 4  # runs whose results are kept, newest first
+
+
+Dependencies = tuple[tuple[str, str | None], ...]
+"""Files a gate read beyond the run's own inputs: (path, digest of its bytes or None)."""
+
+
+class ResultCache:
+    """A gate's findings per document for one exact set of inputs (the run key).
+
+    Same distrust as the parse cache: plain data outside, findings unpickled
+    only as docsync's own ``Finding``, anything else ignored.
+    """
+
+    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, bytes]]) -> None:
+        self._file = file
+        self._runs = runs
+
+    @classmethod
+    def open(cls, git_dir: Path, gate: str) -> ResultCache:
+        file = git_dir / "docsync" / f"{gate}-results.pickle"
+        return cls(file, _load_runs(file))
+
+    def get(self, run: str) -> tuple[Dependencies, dict[str, tuple[model.Finding, ...]]] | None:
+        entry = self._runs.get(run)
+        if entry is None:
+            return None
+        dependencies, blob = entry
+        try:
+            findings = ModelUnpickler(io.BytesIO(blob)).load()
+        except Exception:  # corrupt or foreign: recompute
+            return None
+        if not isinstance(findings, dict) or not all(
+            isinstance(path, str)
+            and isinstance(found, tuple)
+            and all(isinstance(f, model.Finding) for f in found)
+            for path, found in findings.items()
+        ):
+            return None
+        return dependencies, findings
+
+    def put(
+        self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
+    ) -> None:
+        buffer = io.BytesIO()
+        ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
+        kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
+        self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
+        payload = {"magic": _RESULTS_MAGIC, "fingerprint": fingerprint(), "runs": self._runs}
+        write_pickle(self._file, payload)
+
+
+def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
+    try:
+        with open(file, "rb") as handle:
+            payload = DataUnpickler(handle).load()
+    except Exception:  # any failure means: not ours, start afresh
+        return {}
+    if (
+        not isinstance(payload, dict)
+        or payload.get("magic") != _RESULTS_MAGIC
+        or payload.get("fingerprint") != fingerprint()
+        or not isinstance(payload.get("runs"), dict)
+    ):
+        return {}
+    return {
+        run: entry
+        for run, entry in payload["runs"].items()
+        if isinstance(run, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[1], bytes)
+        and _dependencies(entry[0])
+    }
+
+
+def _dependencies(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and (item[1] is None or isinstance(item[1], str))
+        for item in value
+    )
+
+
+@functools.cache
+def source_digest(*modules: str) -> str:
+    """Digest of docsync modules' source files, for a gate's result-cache key: an
+    edited gate in an editable install must not be served its old self's findings."""
+    digest = hashlib.blake2b(digest_size=20)
+    for module in modules:
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    """Digest of a file's bytes, None when it cannot be read (a dependency's state)."""
+    try:
+        data = path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+_TARGETS_MAGIC = "docsync-link-targets"
+
+
+class TargetCache:
+    """The repository paths each document's links resolve to, by path and content key:
+    what ``--changed`` and ``--staged`` ask of every file ("does it link into what
+    changed?") without unpickling a single document on a warm run. Plain data only."""
+
+    def __init__(self, file: Path, entries: dict[str, tuple[str, ...]]) -> None:
+        self._file = file
+        self._entries = entries
+        self._added = False
+
+    @classmethod
+    def open(cls, git_dir: Path) -> TargetCache:
+        file = git_dir / "docsync" / "link-targets.pickle"
+        try:
+            with open(file, "rb") as handle:
+                payload = DataUnpickler(handle).load()
+        except Exception:  # missing, corrupt or foreign: start afresh
+            return cls(file, {})
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _TARGETS_MAGIC
+            or payload.get("fingerprint") != fingerprint()
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return cls(file, {})
+        entries = {
+            key: value
+            for key, value in payload["entries"].items()
+            if isinstance(key, str)
+            and isinstance(value, tuple)
+            and all(isinstance(v, str) for v in value)
+        }
+        return cls(file, entries)
+
+    @staticmethod
+    def key(path: str, content_key: str) -> str:
+        return f"{path}\0{content_key}"
+
+    def get(self, key: str) -> tuple[str, ...] | None:
+        return self._entries.get(key)
+
+    def put(self, key: str, targets: tuple[str, ...]) -> None:
+        self._entries[key] = targets
+        self._added = True
+
+    def save(self, keep: set[str]) -> None:
+        """Write the entries in ``keep`` (the files as they are now), if anything was added."""
+        if not self._added:
+            return
+        kept = {k: v for k, v in self._entries.items() if k in keep}
+        write_pickle(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})

@@ -1,0 +1,125 @@
+"""The wrap gate's quick reading reports exactly what the full reading reports.
+
+The reference is the gate as it was: every paragraph that may break the
+convention read in full (``prose_of``: words, gaps, sentence ends, guarded
+line starts) and asked ``violations``. The gate now asks the quick reading
+of :mod:`docsync.gates.wrap.scan` first and reads in full only where it is
+not certain (``document_violations``). Both run on every case file of the
+test suite, this repository's docs and README, and generated documents with
+lines on both sides of the widths, in every mode, strict or not, in every
+scope.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docsync.config import Config, WrapMode
+from docsync.gates.wrap.prose import DocumentIndex
+from docsync.gates.wrap.scan import joined_finding, width_findings
+from docsync.gates.wrap.violations import (
+    Violation,
+    document_violations,
+    in_scope,
+    may_violate,
+    prose_of,
+    violations,
+)
+from docsync.model import Document
+from docsync.parse.markdown import parse
+from tests.test_wrap_properties import DOCUMENTS
+from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
+
+MODES: list[WrapMode] = ["none", 40, 72, 80, 100, "sentence"]
+
+
+@functools.cache
+def _case_documents() -> tuple[Document, ...]:
+    return tuple(
+        parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")) for path in CASE_FILES
+    )
+
+
+def _reference(doc: Document, config: Config) -> list[Violation]:
+    """The gate's findings as it computed them before: the full reading of each paragraph."""
+    return [v for prose in prose_of(doc, config) for v in violations(doc, prose, config)]
+
+
+def _key(violation: Violation) -> tuple[int, str, int]:
+    return violation.offset, violation.rule, violation.measured
+
+
+def _same(doc: Document, config: Config) -> bool:
+    new = sorted(document_violations(doc, config), key=_key)
+    return new == sorted(_reference(doc, config), key=_key)
+
+
+@pytest.mark.parametrize("mode", ["none", 40, 80, 100], ids=str)
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+def test_case_files_report_the_same(mode: WrapMode, strict: bool) -> None:
+    # ("sentence" is always read in full; the generated documents cover it too.)
+    differing = []
+    for scope in SCOPES:
+        config = replace(scope, wrap=mode, wrap_strict=strict)
+        for doc in _case_documents():
+            if not _same(doc, config):
+                differing.append(f"{doc.path} {config.wrap} {scope}")
+    assert differing == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.one_of(DOCUMENTS, WIDE_DOCUMENTS),
+    scope=st.sampled_from(SCOPES),
+    mode=st.sampled_from(MODES),
+    strict=st.booleans(),
+)
+def test_generated_documents_report_the_same(
+    text: str, scope: Config, mode: WrapMode, strict: bool
+) -> None:
+    doc = parse("generated.md", text)
+    assert _same(doc, replace(scope, wrap=mode, wrap_strict=strict))
+
+
+def _answered(mode: WrapMode) -> tuple[int, int]:
+    """Of the case files' paragraphs that may break ``mode``, how many the quick
+    reading decided without the full one, and how many there were."""
+    config = Config(wrap=mode)
+    answered = total = 0
+    for doc in _case_documents():
+        index = DocumentIndex.of(doc)
+        for para in doc.paragraphs:
+            if not (in_scope(para, config) and may_violate(doc, para, config)):
+                continue
+            total += 1
+            if isinstance(mode, int):
+                answered += width_findings(doc, para, index, mode) is not None
+            else:
+                answered += joined_finding(doc, para, index) is not None
+    return answered, total
+
+
+@pytest.mark.parametrize("mode", ["none", 80], ids=str)
+def test_the_quick_reading_decides_most_paragraphs(mode: WrapMode) -> None:
+    """Else the comparisons above would prove nothing (the full reading would decide all)."""
+    answered, total = _answered(mode)
+    assert total > 100
+    assert answered > 0.6 * total, (answered, total)
+
+
+def test_a_doubtful_line_falls_back_to_the_full_reading() -> None:
+    # A line end after two spaces may be a hard break, a wide line with no
+    # space may have no break opportunity: both are read in full.
+    hard = parse("h.md", "one  \ntwo\nthree\n")
+    (para,) = hard.paragraphs
+    assert joined_finding(hard, para, DocumentIndex.of(hard)) is None
+    assert _same(hard, Config())
+    wide = parse("w.md", "https://example.com/" + "a" * 90 + "\n")
+    (para,) = wide.paragraphs
+    assert width_findings(wide, para, DocumentIndex.of(wide), 80) is None
+    assert _same(wide, Config(wrap=80, wrap_strict=True))
