@@ -307,7 +307,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       as when a side branch's add is merged) or the added content is similar
       (git's measure, at 50%) to content deleted earlier, at any path: then it
       continues that lineage;
-    * a rename (git's ``-M``) continues the old path's lineage;
+    * a rename (git's ``-M``) continues the old path's lineage, also when the
+      old path is one the main line deleted but a merged side branch still held;
     * a delete ends the path's lineage and remembers its content; a delete in a
       commit with one parent also hands its lineage to a live Markdown file born
       later whose first content is similar (a copy, then the original removed);
@@ -357,6 +358,7 @@ class _History:
     blobs: BlobReader
     first_blob: dict[str, str] = field(default_factory=dict)  # live Markdown → first content
     template_blobs: set[str] = field(default_factory=set)
+    dead: dict[str, Born] = field(default_factory=dict)  # deleted path → its last lineage
 
     def apply(self, line: str, when: Born, *, merge: bool) -> None:
         meta, *names = line.split("\t")
@@ -371,7 +373,13 @@ class _History:
             self.born[path] = _earlier(self.born.get(path), when)
             return
         dead = self.born.get(path) if status[0] == "D" else None
+        renamed_from_dead = status[0] == "R" and names[0] not in self.born
         _apply_raw(line, when, self.born, self.blob_of, self.graveyard, self.blobs)
+        if renamed_from_dead and names[0] in self.dead:
+            # a rename against a side parent that still holds a path the main line deleted
+            self.born[path] = _earlier(self.born.get(path), self.dead[names[0]])
+        if dead is not None:
+            self.dead[path] = _earlier(self.dead.get(path), dead)
         if status[0] == "A" and _markdown(path):
             self.first_blob.setdefault(path, new_blob)
         elif status[0] == "R":

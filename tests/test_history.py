@@ -323,6 +323,22 @@ def template_skeleton_at_a_reused_path(repo: GitRepo) -> None:
     repo.commit(when="2023-09-26 10:00")
 
 
+def converted_on_main_renamed_against_a_side_branch(repo: GitRepo) -> None:
+    """ethereum/EIPs: ``eip-3.mediawiki`` (2015) is rewritten as ``eip-3.md`` and deleted in
+    two commits on main; merging an older branch, git sees the rename against that parent."""
+    repo.write("EIPS/eip-3.mediawiki", RECORD)
+    repo.commit(when="2015-11-19 10:00")
+    repo.branch("older")
+    repo.write("notes.txt", "x\n")
+    repo.commit(when="2018-03-01 10:00")
+    repo.switch("main")
+    repo.write("EIPS/eip-3.md", RECORD + "Converted to Markdown.\n")
+    repo.commit(when="2018-03-08 10:00")
+    repo.remove("EIPS/eip-3.mediawiki")
+    repo.commit(when="2018-03-08 11:00")
+    repo.merge("older", when="2018-03-09 10:00")
+
+
 def awkward_names(repo: GitRepo) -> None:
     repo.write('docs/with space/ünïcödé "q".md')
     repo.commit(when="2020-01-01 10:00")
@@ -509,6 +525,14 @@ STORIES = [
             "text/0000-cargo-script.md": ("2023-09-26", "text/0000-cargo-script.md"),
         },
         id="template-skeleton-is-no-restore",
+    ),
+    pytest.param(
+        converted_on_main_renamed_against_a_side_branch,
+        {
+            "EIPS/eip-3.md": ("2015-11-19", "EIPS/eip-3.mediawiki"),
+            "notes.txt": ("2018-03-01", "notes.txt"),
+        },
+        id="rename-against-a-side-parent",
     ),
     pytest.param(
         awkward_names,

@@ -421,6 +421,25 @@ def test_code_file_with_mixed_line_ends_and_a_bom_changes_only_where_fixed(tmp_p
     assert write.encoded() == raw.replace("RFC 1", PLUGINS).encode()
 
 
+def test_a_bare_id_in_a_heading_is_found_and_linked_with_its_anchor_kept(tmp_path: Path) -> None:
+    # 183 ids in headings in one public repository were neither reported nor rewritten.
+    readme = "# App\n\n## Why ADR 0007\n\nSee [why](#why-adr-0007).\n"
+    repo = _repo(tmp_path, {"README.md": readme})
+    workspace = load_workspace(repo.root, config=Config())
+    (found,) = gates.check(workspace, ("refs",))
+    assert (found.rule, found.line, found.column) == ("R001", 3, 8)
+    assert "[ADR 0007](docs/rfc/implemented/2026-01-05-use-postgres.md)" in found.message
+    assert "its anchor stays" in found.message
+    write_all(repo.root, list(gates.fix(load_workspace(repo.root), ("refs",))))
+    fixed = (repo.root / "README.md").read_text()
+    assert fixed == readme.replace(
+        "## Why ADR 0007", "## Why [ADR 0007](docs/rfc/implemented/2026-01-05-use-postgres.md)"
+    )
+    assert _check(repo) == []
+    headings = load_workspace(repo.root).documents["README.md"].headings
+    assert "why-adr-0007" in {h.slug for h in headings}  # [why](#why-adr-0007) still resolves
+
+
 def test_rule_tables_name_every_code_once() -> None:
     codes = [code for table in RULES.values() for code in table]
     assert len(codes) == len(set(codes))

@@ -194,6 +194,12 @@ ID_CASES = [
         "[Use Postgres](2026-01-02-use-postgres.md) & [Plugin API](../proposed/2026-01-01-plugin-api.md) too\n",
     ),
     Case(
+        "a versioned id links the id and keeps the version",
+        "RFC-012-v2 replaces RFC-005/012-v2.\n",
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md)-v2 replaces "
+        "[Use Postgres](2026-01-02-use-postgres.md)/[Plugin API](../proposed/2026-01-01-plugin-api.md)-v2.\n",
+    ),
+    Case(
         "a compound ends at a number that names no record",
         "RFC 12 and 2019 and 5; RFC 1/77\n",
         "[Plugin API](../proposed/2026-01-01-plugin-api.md) and 2019 and 5; "
@@ -241,7 +247,12 @@ ID_CASES = [
     Case("indented code", "    ADR 7\n", "    ADR 7\n"),
     Case("html block", "<div>\nADR 7\n</div>\n", "<div>\nADR 7\n</div>\n"),
     Case("front matter", "---\nsee: ADR 7\n---\n\ntext\n", "---\nsee: ADR 7\n---\n\ntext\n"),
-    Case("heading is left alone (its slug would change)", "## Why ADR 7\n", "## Why ADR 7\n"),
+    Case(
+        "heading: the id stays the text (the slug stays)",
+        "## Why ADR 7\n\nSetext ADR 7\n---\n",
+        "## Why [ADR 7](2026-01-02-use-postgres.md)\n\n"
+        "Setext [ADR 7](2026-01-02-use-postgres.md)\n---\n",
+    ),
     Case(
         "inline html element content",
         '<code>ADR 7</code> <a href="https://x">ADR 7</a>\n',

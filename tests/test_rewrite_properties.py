@@ -198,7 +198,6 @@ def _inline(children: Sequence[Token], *, with_ids: bool) -> str:
 
 def _rendered(text: str, *, before: bool) -> list[tuple[str, ...]]:
     shape: list[tuple[str, ...]] = []
-    previous = ""
     admonitions: list[int] = []  # the opening lines of the admonitions a token is in
     for token in _MD.parse(text):
         if token.type == "admonition_open":
@@ -206,17 +205,16 @@ def _rendered(text: str, *, before: bool) -> list[tuple[str, ...]]:
         elif token.type == "admonition_close" and admonitions:
             admonitions.pop()
         if token.type == "inline":
-            # headings are left alone, and so is an admonition paragraph GitHub
-            # shows as code: any but the one continuing the !!! line itself
+            # an admonition paragraph GitHub shows as code is left alone: any
+            # but the one continuing the !!! line itself
             line = token.map[0] if token.map else -1
             as_code = bool(admonitions) and (len(admonitions) > 1 or line != admonitions[0] + 1)
-            in_prose = before and previous != "heading_open" and not as_code
+            in_prose = before and not as_code
             shape.append(("inline", _inline(token.children or [], with_ids=in_prose)))
         elif token.type == "html_block":
             shape.append(("html", re.sub(r'(href|src)="[^"]*"', "", token.content)))
         else:
             shape.append((token.type, token.tag, token.info, token.content))
-        previous = token.type
     return shape
 
 
@@ -227,3 +225,5 @@ def test_renders_the_same_apart_from_links(text: str) -> None:
     assert _rendered(out, before=False) == _rendered(text, before=True)
     # and on GitHub (cmark-gfm with alerts, math, ids): the same page but the links
     assert github_structure(out) == github_structure(text)
+    # every heading keeps its anchor: an id linked in a heading keeps its text
+    assert [h.slug for h in parse(NEW, out).headings] == [h.slug for h in parse(OLD, text).headings]

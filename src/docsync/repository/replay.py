@@ -233,7 +233,9 @@ def _earliest_of_unchanged(
     commit: CommitChanges,
     others: list[tuple[State, tuple[FileChange, ...] | None]],
 ) -> None:
-    """A file the merge takes unchanged from every parent keeps the earliest origin of any."""
+    """A file the merge takes unchanged from every parent keeps the earliest origin of any;
+    one it takes unchanged from the first parent that, against a side parent, is a rename
+    (EIPs: ``eip-3.mediawiki`` converted to ``eip-3.md`` on main) meets that lineage too."""
     changed = {c.path for c in commit.changes} | {
         c.old_path for c in commit.changes if c.old_path
     }
@@ -245,6 +247,12 @@ def _earliest_of_unchanged(
             mine = state.get(path)
             if mine is not None and root is not mine and root < mine and path not in differs:
                 state[path] = root
+        for change in diff:
+            if change.status != "R" or change.path in changed or change.old_path is None:
+                continue
+            theirs, mine = other.get(change.old_path), state.get(change.path)
+            if theirs is not None and mine is not None and theirs < mine:
+                state[change.path] = theirs
 
 
 def _is_markdown(path: str) -> bool:

@@ -40,12 +40,14 @@ def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
     return re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
-        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?{tail}"
+        rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?P<version>-v\d{{1,3}})?{tail}"
     )
 
 
 # The further numbers of a compound id: "RFC-041/057", "ADR 12 and 13", "ADR 3, 4 & 5".
-_MORE_NUMBER = re.compile(r"(?:/|,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<number>\d{1,5})(?!\w|/(?!\d)|[.\-]\w)")
+_MORE_NUMBER = re.compile(
+    r"(?:/|,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<number>\d{1,5})(?:-v\d{1,3})?(?!\w|/(?!\d)|[.\-]\w)"
+)
 
 
 def compound(
@@ -57,7 +59,7 @@ def compound(
     (``ADR 12 and 2019`` is one id and a year).
     """
     head = pattern.match(text, first.span.start)
-    if head is None or first.target is None or head.group("part"):
+    if head is None or first.target is None or head.group("part") or head.group("version"):
         return
     kind, cursor = head.group("kind").upper(), first.span.end
     while (more := _MORE_NUMBER.match(text, cursor, end)) is not None:
@@ -126,7 +128,9 @@ def mentions(
             ids, match.group("kind"), int(match.group("number")), int(part) if part else None
         )
         span = Span(match.start(), match.end())
-        # "RFC 005 part 3" with only "RFC 005" known: link the id, keep " part 3" as text.
+        # "RFC 005 part 3" with only "RFC 005" known: link the id, keep " part 3" as text;
+        # "RFC-057-v2" (a version of RFC 057): link the id, keep "-v2".
+        whole_only = whole_only or match.group("version") is not None
         replace = Span(match.start(), match.end("number")) if whole_only else span
         yield Mention(span, replace, match.group(0), target)
 

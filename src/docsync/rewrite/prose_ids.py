@@ -1,7 +1,10 @@
 """Bare ids in Markdown prose become links to their records; id-only link texts get titles.
 
-Only paragraph lines (in lists, quotes and footnotes too) and table rows are
-prose: headings, code, HTML, formulas, footnote markers and links are not.
+Paragraph lines (in lists, quotes and footnotes too), table rows and
+headings are read; code, HTML, formulas, footnote markers and links are not.
+An id in a heading becomes a link whose text is the id as written: GitHub's
+anchor is the heading's text, so ``## Why [ADR 7](…)`` keeps ``#why-adr-7``
+and no fragment link anywhere needs to change.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from .ids import (
     pattern_for,
     prose_id_pattern,
 )
-from .record_links import link_text, record_link
+from .record_links import link_text, record_link, relative_destination
 
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]*\]")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*>|<!--.*?-->", re.S)
@@ -50,17 +53,25 @@ def _opaque_html(text: str, start: int, end: int) -> list[Span]:
 
 @dataclass(frozen=True, slots=True)
 class _Region:
-    """A stretch of Markdown prose, and whether it is a table row (where ``|`` splits cells)."""
+    """A stretch of Markdown prose, whether it is a table row (where ``|`` splits cells),
+    and whether it is a heading's (whose text is its anchor)."""
 
     span: Span
     table: bool
+    heading: bool = False
 
 
 def prose_regions(doc: Document) -> Iterator[_Region]:
-    """Paragraph lines (lists and quotes included) and table rows; never headings or code."""
+    """Paragraph lines (lists and quotes included), table rows and heading lines; never code."""
     for paragraph in doc.paragraphs:
         for span in paragraph.line_spans:
             yield _Region(span, False)
+    for heading in doc.headings:
+        first = doc.position(heading.span.start)[0]
+        last = doc.position(max(heading.span.start, heading.span.end - 1))[0]
+        for line in range(first, last + 1):
+            start = doc.line_starts[line - 1]
+            yield _Region(Span(start, start + len(doc.line_text(line))), False, heading=True)
     for block in doc.blocks:
         if block.kind != BlockKind.TABLE:
             continue
@@ -141,7 +152,11 @@ class _IdRewrite:
                 self.unresolved.append(mention.written)
                 continue
             written = self.doc.text[mention.replace.start : mention.replace.end]
-            link = record_link(mention.target, self.new_path, written, region.table)
+            if region.heading:  # the id stays the text, so the heading's anchor stays
+                destination = relative_destination(self.new_path, mention.target.path)
+                link = f"[{link_text(written)}]({destination})"
+            else:
+                link = record_link(mention.target, self.new_path, written, region.table)
             self.edits.append(Edit(mention.replace, link))
             self.targets.append(mention.target.path)
 
@@ -168,7 +183,7 @@ class _IdRewrite:
             return
         text = self.doc.text[text_span.start : text_span.end]
         match = pattern_for(self.ids).match(text)
-        if match is None or match.start() != 0:
+        if match is None or match.start() != 0 or match.group("version"):
             return
         rest = _ID_SEPARATOR.match(text, match.end())
         if rest is None or rest.end() == len(text) or not text[rest.end()].isalnum():
@@ -184,7 +199,7 @@ class _IdRewrite:
         if link.kind not in (LinkKind.INLINE, LinkKind.REFERENCE) or not self.ids:
             return None
         match = pattern_for(self.ids).fullmatch(link.text.strip())
-        if match is None:
+        if match is None or match.group("version"):  # "[RFC-057-v2](…)" names a version
             return None
         part = match.group("part")
         found, whole_only = lookup(

@@ -17,9 +17,9 @@ A mismatch raises :class:`RewriteError` instead of returning text that would
 silently point somewhere else.
 
 Bare ids are linked only in prose: paragraph lines (in lists, quotes and
-footnotes too) and table rows. Headings are left alone although GitHub
-renders links in them, because changing a heading's text changes its slug
-and would break every ``#fragment`` pointing at it. Code spans, code blocks,
+footnotes too), table rows and headings. In a heading the id stays the
+link's text, because changing a heading's text changes its slug and would
+break every ``#fragment`` pointing at it. Code spans, code blocks,
 HTML (blocks, tags, and the content of ``<a>``/``<code>``-like elements),
 front matter, autolinks, images, reference definitions and the text of links
 that say more than the id are never touched either, nor are formulas (``$…$``).

@@ -44,17 +44,22 @@ def refs_documents(workspace: Workspace) -> Iterator[str]:
 
 
 def _bare_findings(tree: Tree, doc: Document) -> Iterator[Finding]:
+    headings = [h.span for h in doc.headings]
     for mention in bare_ids(doc, tree.ids):
         if mention.target is None:
             continue
         line, column = doc.position(mention.span.start)
-        link = f"[{mention.target.title}]({relative_destination(doc.path, mention.target.path)})"
+        destination = relative_destination(doc.path, mention.target.path)
+        in_heading = any(h.start <= mention.span.start < h.end for h in headings)
+        text = doc.text[mention.span.start : mention.span.end] if in_heading else mention.target.title
+        why = " (in a heading the id stays the text, so its anchor stays)" if in_heading else ""
         yield finding(
             "R001",
             doc.path,
             line,
             column,
-            f"bare '{mention.written}' names a migrated record; link it as {link} ('docsync fix' does)",
+            f"bare '{mention.written}' names a migrated record; link it as [{text}]({destination})"
+            f"{why} ('docsync fix' does)",
         )
 
 
