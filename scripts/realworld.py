@@ -505,16 +505,27 @@ class BlobReader:
 
 # --------------------------------------------------------------------------- oracle: lost lines
 
-_LINK_DEST = re.compile(r"\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_REF_DEF = re.compile(r"^([ \t]{0,3}\[[^\]]+\]:)[ \t]*\S+.*$", re.M)
+_LINK_DEST = re.compile(r"\]\((?:[^()\s]|\([^()\n]*\))*(?:\s+\"[^\"\n]*\")?\)")
+_REF_DEF = re.compile(r"^([ \t]{0,3}\[[^\]\n]+\]:)[ \t]*\S+.*$", re.M)
 _WORD = re.compile(r"\w+")
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 
 
 def words(text: str, kinds: Iterable[str]) -> list[str]:
-    """The words of ``text``: link destinations and former ids dropped, lower case."""
-    text = _REF_DEF.sub(r"\1", _LINK_DEST.sub("]", text))
-    return _WORD.findall(drop_ids(text, kinds).lower())
+    """The words of ``text`` as a reader sees them (:func:`visible`), lower case."""
+    return _WORD.findall(visible(text, kinds).lower())
+
+
+def visible(text: str, kinds: Iterable[str]) -> str:
+    """``text`` as a reader compares it: no link destinations, no former ids.
+
+    Definitions are cut before inline destinations (``[x](y): z`` must not
+    then read as a definition), and destinations before ids (an id inside a
+    destination would split it). Line breaks are kept, so old and new text
+    go through the same steps and their lines keep their numbers.
+    """
+    text = _LINK_DEST.sub("]", _REF_DEF.sub(r"\1", text))
+    return drop_ids(text, kinds)
 
 
 def drop_ids(text: str, kinds: Iterable[str]) -> str:
@@ -523,25 +534,29 @@ def drop_ids(text: str, kinds: Iterable[str]) -> str:
     An id becomes a space and the line breaks it spanned, so the lines keep
     their numbers: an id that starts at a line's end (``[RFC`` then
     ``1560](…)``) is dropped from both lines, as it is from the new text.
-    A word of a path or address (``/rfc2119``, ``x.rfc66``) is not an id.
+    The numbers after it that name more records (``EIP-2929/2930``) go with
+    it. A word of a path or address (``/rfc2119``, ``x.rfc66``) is not an id.
     """
     kinds = sorted(set(kinds), key=len, reverse=True)
     if not kinds:
         return text
     alternatives = "|".join(re.escape(k) for k in kinds)
     return re.sub(
-        rf"(?i)(?<![/.])\b(?:{alternatives})[\s_-]*\d+\b", lambda m: " " + "\n" * m[0].count("\n"), text
+        rf"(?i)(?<![/.])\b(?:{alternatives})[\s_-]*\d+(?:/\d+)*\b",
+        lambda m: " " + "\n" * m[0].count("\n"),
+        text,
     )
 
 
 def lost_lines(old: str, new: str, kinds: Iterable[str]) -> list[str]:
     """The non-blank lines of ``old`` whose words are not in ``new``, in order.
 
-    The title (first heading or front matter ``title:``) and the status
-    construct (a ``Status`` line, the short paragraph under a Status heading,
-    front matter ``status:``) are replaced by docsync's header, so they are
-    not counted. A line's words must appear in ``new`` in order, each at most
-    a few words after the previous one (a rewritten id inserts a title).
+    Both texts are first made :func:`visible` the same way. The title (first
+    heading or front matter ``title:``) and the status construct (a
+    ``Status`` line, the short paragraph under a Status heading, front
+    matter ``status:``) are replaced by docsync's header, so they are not
+    counted. A line's words must appear in ``new`` in order, each at most a
+    few words after the previous one (a rewritten id inserts a title).
     """
     kinds = list(kinds)
     stream = words(new, kinds)
@@ -549,8 +564,8 @@ def lost_lines(old: str, new: str, kinds: Iterable[str]) -> list[str]:
     for i, w in enumerate(stream):
         positions.setdefault(w, []).append(i)
     return [
-        line for line in _checked_lines(drop_ids(old, kinds))
-        if not _found_in_order(words(line, kinds), positions)
+        line for line in _checked_lines(visible(old, kinds))
+        if not _found_in_order(_WORD.findall(line.lower()), positions)
     ]  # fmt: skip
 
 

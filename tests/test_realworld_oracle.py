@@ -1,0 +1,73 @@
+"""The lost-lines oracle of scripts/realworld.py compares what a reader sees."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def realworld() -> ModuleType:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "realworld.py"
+    spec = importlib.util.spec_from_file_location("realworld", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["realworld"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+OLD = """# Title
+
+EIP-3855: Introducing `PUSH0` opcode to optimize away pushing zero.
+
+The cost is already covered by EIP-2929/2930 access costs.
+
+[EIP-7778](./eip-7778.md) excludes refunds, see [refunds under EIP-7778](#refunds-under-eip-7778).
+
+Change the limit from the current [EIP-150](./eip-150.md) definition.
+
+[`a5-eip999-poc`](https://github.com/p/compare/a5-eip999-poc)
+
+[notes]: https://example.com/notes
+"""
+
+NEW = """# Title
+
+[Push zero](../2021/2021-01-01-push-zero.md): Introducing `PUSH0` opcode to optimize away pushing zero.
+
+The cost is already covered by [Gas costs](a.md)/[Access lists](b.md) access costs.
+
+[Block gas](./b.md) excludes refunds, see [refunds under EIP-7778](#refunds-under-eip-7778).
+
+Change the limit from the current [Gas changes](../x.md) definition.
+
+[`a5-eip999-poc`](https://github.com/p/compare/a5-eip999-poc)
+
+[notes]: https://example.com/notes
+"""
+
+
+def test_ids_rewritten_to_links_are_not_lost_lines(realworld: ModuleType) -> None:
+    assert realworld.lost_lines(OLD, NEW, ["EIP"]) == []
+
+
+def test_a_deleted_line_is_still_lost(realworld: ModuleType) -> None:
+    new = NEW.replace("Change the limit from the current [Gas changes](../x.md) definition.\n", "")
+    lost = realworld.lost_lines(OLD, new, ["EIP"])
+    assert [line.split()[:3] for line in lost] == [["Change", "the", "limit"]]
+
+
+def test_a_changed_word_after_an_id_is_lost(realworld: ModuleType) -> None:
+    new = NEW.replace("already covered by", "already paid by")
+    assert len(realworld.lost_lines(OLD, new, ["EIP"])) == 1
+
+
+def test_a_link_at_a_line_start_is_not_read_as_a_definition(realworld: ModuleType) -> None:
+    assert realworld.words("[Push zero](x.md): Introducing it", ["EIP"]) == [
+        "push", "zero", "introducing", "it",
+    ]  # fmt: skip
