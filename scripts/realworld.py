@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -651,20 +652,30 @@ def _relative(path: str, repo: Path) -> str:
 def newly_broken(
     before: set[tuple[str, str]], after: set[tuple[str, str]], moves: dict[str, str]
 ) -> list[tuple[str, str]]:
-    def mapped(link: tuple[str, str]) -> tuple[str, str]:
+    """The links broken after the migration that were not broken before it.
+
+    A link broken before counts as the same link after the move whether the
+    rewrite kept its target (the target mapped through the moves) or left it
+    as written (the same relative destination, read from the moved source).
+    """
+
+    def mapped(link: tuple[str, str]) -> set[tuple[str, str]]:
         source, target = link
         path, hash_, fragment = target.partition("#")
-        return moves.get(source, source), moves.get(path, path) + hash_ + fragment
+        new_source = moves.get(source, source)
+        written = posixpath.relpath(path, posixpath.dirname(source) or ".")
+        kept = posixpath.normpath(posixpath.join(posixpath.dirname(new_source), written))
+        return {
+            (new_source, moves.get(path, path) + hash_ + fragment),
+            (new_source, kept + hash_ + fragment),
+        }
 
-    was = {mapped(link) for link in before}
+    was = set().union(*(mapped(link) for link in before)) if before else set()
     was_paths = {(s, t.partition("#")[0]) for s, t in was}
     return sorted(
         link for link in after
         if link not in was and (link[0], link[1].partition("#")[0]) not in was_paths
     )  # fmt: skip
-
-
-# --------------------------------------------------------------------------- one repository
 
 
 @dataclass

@@ -54,6 +54,23 @@ EXISTING = {
     PLUGINS,
     PART_TWO,
     "docs/rfc/implemented/2026-01-04-my-file.md",
+    # what the link cases point at that does not move (a link to a missing file is left as written)
+    "docs/rfc/Other File.md",
+    "docs/rfc/img/a.png",
+    "docs/rfc/img/a b.png",
+    "docs/rfc/café.md",
+    "docs/guide.md",
+    "docs/My Notes.md",
+    "src/a.py",
+    *(
+        "docs",
+        "docs/rfc",
+        "docs/rfc/img",
+        "docs/rfc/implemented",
+        "docs/rfc/proposed",
+        "docs/adr",
+        "src",
+    ),
 }
 
 
@@ -343,8 +360,9 @@ def test_percent_encoded_target_is_found_and_stays_encoded() -> None:
 def test_stats_count_links_refs_and_dangling() -> None:
     text, stats = _rewrite("[a](../AGENTS.md) [b](missing.md) ADR 7 and RFC 2119 and RFC 2119\n")
     assert stats == RewriteStats(
-        links=2, refs=1, unresolved=("RFC 2119",), dangling=("../missing.md",)
+        links=1, refs=1, unresolved=("RFC 2119",), dangling=("missing.md",)
     )
+    assert "[b](missing.md)" in text
     assert "[Use Postgres](2026-01-02-use-postgres.md)" in text
 
 
@@ -353,6 +371,21 @@ def test_untouched_bytes_are_kept() -> None:
     text, _ = _rewrite(before, old="docs/x.md", new="docs/x.md")
     link = "[Use Postgres](rfc/implemented/2026-01-02-use-postgres.md)"
     assert text == before.replace("ADR 7 \n", f"{link} \n")
+
+
+def test_a_link_broken_before_is_left_as_written() -> None:
+    """rust-lang/rfcs: ``[x]: (https://…)`` is a relative path on GitHub, broken before the
+    move; it was rewritten to ``../%28https:/…%29``. Only links into moved files change."""
+    before = (
+        "See [the spec][s] and [p](001-plugin-api.md).\n\n"
+        "[s]: (https://example.com/spec)\n[t]: <nowhere (draft).md>\n"
+    )
+    text, stats = _rewrite(before)
+    assert text == (
+        "See [the spec][s] and [p](../proposed/2026-01-01-plugin-api.md).\n\n"
+        "[s]: (https://example.com/spec)\n[t]: <nowhere (draft).md>\n"
+    )
+    assert stats.links == 1
 
 
 def test_document_must_be_parsed_at_old_path() -> None:

@@ -62,6 +62,9 @@ class Tally:
         breaks = _breaks(old, before) if stats.dangling else Counter[str]()
         for destination in stats.dangling:
             target = _target(path, markdown_url(destination))
+            if target is None or breaks[target] == 0:
+                # a link broken before is left as written: it names its old target from ``old``
+                target = _target(old.path, markdown_url(destination))
             if target is not None and target not in before and breaks[target] > 0:
                 breaks[target] -= 1
                 self.already_broken += 1

@@ -5,8 +5,9 @@ as they are (a moved record under its old path); after, as written. A
 broken link counts as "there before" only when that same break was there:
 the same rule, in the same file (old paths mapped through the moves), for a
 link that resolved to the same target (its path mapped through the moves,
-and its fragment). Each break before vouches for one break after, never
-more. Other findings are counted against their file and rule: where the
+and its fragment; in a moved file also read from its old path, since the
+rewrite leaves a link that was broken before as written). Each break
+before vouches for one break after, never more. Other findings are counted against their file and rule: where the
 file has more findings of a rule than before, the excess is the
 migration's doing. There should be none; everything else was there before
 and is counted apart.
@@ -71,8 +72,10 @@ def _keyed(
     new_path: Mapping[str, str],
     moves: Mapping[str, str],
     known: Mapping[str, Document],
+    read_from: Mapping[str, str] | None = None,
 ) -> list[tuple[Finding, _Key]]:
-    """Each finding with its key; a link's break resolved from the file as it is now (``finding.path``)."""
+    """Each finding with its key; a link's break resolved from the file as it is now
+    (``finding.path``), or from ``read_from``'s path for it (where a link left as written was)."""
     urls: dict[str, dict[tuple[int, int], str]] = {}
     keyed: list[tuple[Finding, _Key]] = []
     for finding in findings:
@@ -82,16 +85,20 @@ def _keyed(
             continue
         if finding.path not in urls:
             urls[finding.path] = _urls(root, finding.path, known)
-        keyed.append((finding, (after, finding.rule, _broken(finding, urls[finding.path], moves))))
+        source = (read_from or {}).get(finding.path, finding.path)
+        broken = _broken(finding, source, urls[finding.path], moves)
+        keyed.append((finding, (after, finding.rule, broken)))
     return keyed
 
 
-def _broken(finding: Finding, urls: Mapping[tuple[int, int], str], moves: Mapping[str, str]) -> str:
+def _broken(
+    finding: Finding, source: str, urls: Mapping[tuple[int, int], str], moves: Mapping[str, str]
+) -> str:
     """What a link finding says is broken: the target its link resolves to, after the moves."""
     url = urls.get((finding.line, finding.column))
     if url is None:  # not at a link's start (a duplicate definition, say): the finding itself
         return f"finding: {finding.message}"
-    found = resolve_url(finding.path, url)
+    found = resolve_url(source, url)
     if found is None:
         return f"url: {url}"
     path, fragment = found
@@ -120,7 +127,13 @@ def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
     caused: list[Finding] = []
     already = 0
     found = sorted(run_check(root, paths=written).findings, key=Finding.sort_key)
-    for finding, key in _keyed(root, found, {}, {}, changes.parsed):
+    moved_from = {new: old for old, new in changes.moves}
+    # A link broken before is left as written: read from the old path it names the old break.
+    as_written = _keyed(root, found, {}, dict(changes.moves), changes.parsed, moved_from)
+    for (finding, key), (_, old_key) in zip(
+        _keyed(root, found, {}, {}, changes.parsed), as_written, strict=True
+    ):
+        key = old_key if left[key] == 0 and finding.path in moved_from else key
         if left[key] > 0:
             left[key] -= 1
             already += 1

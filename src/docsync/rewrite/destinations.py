@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -59,6 +59,18 @@ class Moves:
     new_path: str
     moves: Mapping[str, str]
     fragments: Mapping[str, Mapping[str, str]]
+    exists: Callable[[str], bool] = lambda _path: True
+
+    def broken_before(self, path: str) -> bool:
+        """Whether a link to ``path`` was broken before the moves: a path in the repository
+        that no move touches and that does not exist (``(https://…)`` read as a file).
+
+        Such a destination is left as written, byte for byte; a path that
+        climbs out of the repository is not judged and keeps its target.
+        """
+        if path == self.old_path or path in self.moves or path.startswith("../") or path == "..":
+            return False
+        return not self.exists(path)
 
     def target(self, path: str) -> str:
         """Where a repository path lives after the moves (this document: its new path)."""
@@ -165,7 +177,10 @@ def relative_destinations(doc: Document) -> Iterator[Destination]:
 
 
 def rewritten_raw(dest: Destination, moves: Moves) -> str | None:
-    """The rewritten destination, or None when the one written still points right."""
+    """The rewritten destination, or None when the one written still points right
+    (or was broken before, :meth:`Moves.broken_before`)."""
+    if moves.broken_before(dest.path):
+        return None
     target = moves.target(dest.path)
     renamed = moves.fragment(dest.path, dest.fragment)
     parts = _RawParts.split(dest.raw)
@@ -199,5 +214,8 @@ def _escape_parens(text: str) -> str:
 
 def expected_target(dest: Destination, moves: Moves) -> tuple[str, str]:
     """Where a destination must resolve after the rewrite: (path, decoded fragment)."""
+    if moves.broken_before(dest.path):
+        kept = locate(moves.new_path, dest.url(dest.raw))
+        return ("url", dest.url(dest.raw)) if kept is None else (kept[0], unquote(kept[1]))
     renamed = moves.fragment(dest.path, dest.fragment)
     return moves.target(dest.path), renamed if renamed is not None else unquote(dest.fragment)

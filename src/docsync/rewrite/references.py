@@ -162,8 +162,8 @@ def rewrite_document(
     ``moves`` maps old repository paths to new ones (files or folders);
     ``fragments`` maps a file's old path to its renamed heading slugs (old →
     new); ``ids`` maps id keys to the records they now name; ``exists`` says
-    whether a repository path exists after the moves (used only to report
-    ``dangling`` links). Raises :class:`RewriteError` when the result fails
+    whether a repository path exists after the moves (to report ``dangling``
+    links, and to leave a link that was broken before as written). Raises :class:`RewriteError` when the result fails
     verification.
     """
     after, stats = rewrite_parsed(
@@ -191,7 +191,7 @@ def rewrite_parsed(
     """:func:`rewrite_document`'s result as the document it parsed to verify it, at ``new_path``."""
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
-    context = Moves(old_path, new_path, moves, fragments)
+    context = Moves(old_path, new_path, moves, fragments, exists)
     link_edits = _link_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
