@@ -663,8 +663,11 @@ def newly_broken(
         source, target = link
         path, hash_, fragment = target.partition("#")
         new_source = moves.get(source, source)
-        written = posixpath.relpath(path, posixpath.dirname(source) or ".")
-        kept = posixpath.normpath(posixpath.join(posixpath.dirname(new_source), written))
+        # no normpath: it would make lychee's "(https://…)" read "(https:/…)"
+        folder, new_folder = posixpath.dirname(source), posixpath.dirname(new_source)
+        inside = not folder or path.startswith(folder + "/")
+        rest = path[len(folder) + 1 :] if folder else path
+        kept = (f"{new_folder}/{rest}" if new_folder else rest) if inside else path
         return {
             (new_source, moves.get(path, path) + hash_ + fragment),
             (new_source, kept + hash_ + fragment),

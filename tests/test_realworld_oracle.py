@@ -75,11 +75,11 @@ def test_a_link_at_a_line_start_is_not_read_as_a_definition(realworld: ModuleTyp
 
 def test_a_link_broken_before_is_not_counted_as_broken_by_the_move(realworld: ModuleType) -> None:
     moves = {"text/0001-a.md": "text/implemented/2014-01-01-a.md", "text/0002-b.md": "text/x/b.md"}
-    before = {("text/0001-a.md", "text/(https:/example.com)")}
+    before = {("text/0001-a.md", "text/(https://example.com)")}
     left_as_written = {
-        ("text/implemented/2014-01-01-a.md", "text/implemented/(https:/example.com)")
+        ("text/implemented/2014-01-01-a.md", "text/implemented/(https://example.com)")
     }
-    kept_target = {("text/implemented/2014-01-01-a.md", "text/(https:/example.com)")}
+    kept_target = {("text/implemented/2014-01-01-a.md", "text/(https://example.com)")}
     assert realworld.newly_broken(before, left_as_written, moves) == []
     assert realworld.newly_broken(before, kept_target, moves) == []
     new_break = ("text/implemented/2014-01-01-a.md", "text/0002-b.md")
