@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from docsync.cli import app
+from docsync.errors import PlanError
+from docsync.migrate import planfile
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -153,3 +155,22 @@ def test_removing_what_is_not_a_kept_page_is_refused(
         f"docsync: error: {plan}: [pages] remove: '{removed}' is not a kept page{hint}"
     )
     assert (repo.head(), repo.git("status", "--porcelain")) == (head, "")
+
+
+def test_a_kept_page_edited_after_the_plan_makes_it_stale(repo: GitRepo) -> None:
+    _commit(repo, LOG4BRAINS)
+    plan = _plan_removing(repo, "docs/adr/index.md")
+    repo.write("docs/adr/index.md", PAGE + "\nA line added after the review.\n")
+    repo.commit("edit the page")
+    result = runner.invoke(app, ["migrate", "--apply", "--plan", plan])
+    assert result.exit_code == 2, result.output
+    assert "docs/adr/index.md changed since it was computed" in result.stderr
+    assert (repo.root / "docs/adr/index.md").exists()
+
+
+def test_the_pages_table_takes_only_remove() -> None:
+    text = 'version = 1\ntarget = "docs/rfc"\n[pages]\ndelete = ["docs/adr/index.md"]\n'
+    with pytest.raises(PlanError, match=r"plan: pages: unknown key 'delete' \(known: remove\)"):
+        planfile.loads(text, "plan")
+    spec = planfile.loads(text.replace("delete", "remove"), "plan")
+    assert spec.remove_pages == ("docs/adr/index.md",)

@@ -173,7 +173,7 @@ def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None
         indexes=found.indexes,
         origins=_origins(root, list(found.records), progress),
         commit=gitrepo.head_commit(root),
-        hashes=_hashes(root, [*found.records, *found.indexes]),
+        hashes=_hashes(root, [*found.records, *found.indexes, *found.kept]),
         tracked=frozenset(found.workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
