@@ -52,16 +52,30 @@ class CloseIndex:
                 masks[k - 1] |= bit
         self._memo: dict[str, str | None] = {}
         self._by_size: dict[int, list[tuple[int, int]]] = {}
+        self._by_key: dict[str, list[str]] = {}
 
     def closest(self, word: str) -> str | None:
         """What ``difflib.get_close_matches(word, names, n=1, cutoff)`` returns first, or None."""
         if word not in self._memo:
-            match = difflib.get_close_matches(word, self.candidates(word), n=1, cutoff=self._cutoff)
+            names = self.candidates(word)
+            match = difflib.get_close_matches(word, names, n=1, cutoff=self._cutoff) if names else []
             self._memo[word] = match[0] if match else None
         return self._memo[word]
 
     def candidates(self, word: str) -> list[str]:
-        """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``."""
+        """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``.
+
+        They depend only on the word's length and on how many of each
+        character it holds, so words that are anagrams share one answer:
+        ``missing-17.md`` and ``missing-71.md`` do. (Sorting the word is the
+        cheap key; the answer is then memoised once per anagram class.)"""
+        key = "".join(sorted(word))
+        found = self._by_key.get(key)
+        if found is None:
+            found = self._by_key[key] = self._survivors(word)
+        return found
+
+    def _survivors(self, word: str) -> list[str]:
         postings = self._postings
         planes = _count([m for c, n in Counter(word).items() if c in postings for m in postings[c][:n]])
         everyone = (1 << len(self._names)) - 1
