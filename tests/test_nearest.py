@@ -52,6 +52,19 @@ def test_index_equals_the_plain_search(names: list[str], words: list[str], cutof
         assert set(index.candidates(word)) == _quick_passers(word, names, cutoff)
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet="abc-", max_size=6), max_size=30),
+    word=st.text(alphabet="abc-", max_size=6),
+    cutoff=st.sampled_from([0.0, 0.3, 0.5, 0.6, 0.75, 1.0]),
+)
+def test_the_bounded_ranking_equals_difflib_ties_included(names: list[str], word: str, cutoff: float) -> None:
+    """Tiny alphabets make many names score alike: a tie goes to the larger name, as in difflib."""
+    assert nearest.best_match(word, list(dict.fromkeys(names)), cutoff) == nearest.reference_closest(
+        word, names, cutoff
+    )
+
+
 def test_index_equals_the_plain_search_on_file_names() -> None:
     rng = random.Random(11)
     words = ["alpha", "beta", "install", "config", "guide", "release", "notes", "design"]
