@@ -52,6 +52,19 @@ def test_index_equals_the_plain_search(names: list[str], words: list[str], cutof
         assert set(index.candidates(word)) == _quick_passers(word, names, cutoff)
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet="abc-", max_size=6), max_size=30),
+    word=st.text(alphabet="abc-", max_size=6),
+    cutoff=st.sampled_from([0.0, 0.3, 0.5, 0.6, 0.75, 1.0]),
+)
+def test_the_bounded_ranking_equals_difflib_ties_included(names: list[str], word: str, cutoff: float) -> None:
+    """Tiny alphabets make many names score alike: a tie goes to the larger name, as in difflib."""
+    assert nearest.best_match(word, list(dict.fromkeys(names)), cutoff) == nearest.reference_closest(
+        word, names, cutoff
+    )
+
+
 def test_index_equals_the_plain_search_on_file_names() -> None:
     rng = random.Random(11)
     words = ["alpha", "beta", "install", "config", "guide", "release", "notes", "design"]
@@ -61,6 +74,19 @@ def test_index_equals_the_plain_search_on_file_names() -> None:
     answers = [index.closest(w) for w in wanted]
     assert answers == [nearest.reference_closest(w, names, 0.75) for w in wanted]
     assert sum(a is not None for a in answers) >= 150  # the comparison is not vacuous
+
+
+def test_words_sharing_a_filter_answer_each_alone() -> None:
+    """Words of one length holding the same characters share the filter's answer
+    (``missing-12.md``, ``missing-21.md``), and difflib still ranks each word alone."""
+    rng = random.Random(3)
+    names = [f"{rng.choice(['alpha', 'beta', 'missing'])}-{rng.randrange(100)}.md" for _ in range(200)]
+    index = nearest.CloseIndex(names, 0.75)
+    wanted = [f"missing-{a}{b}.md" for a in range(10) for b in range(10)] + [f"missing-{b}{a}x.md" for a in range(10) for b in range(10)]
+    for word in wanted:
+        assert index.closest(word) == nearest.reference_closest(word, names, 0.75)
+        assert set(index.candidates(word)) == _quick_passers(word, names, 0.75)
+    assert len(index._by_key) == 2 * 55  # one answer per unordered pair of digits: the sharing happened
 
 
 class _Reference:
@@ -92,7 +118,13 @@ def _many_broken_links(repo: Path) -> Path:
     for n in range(600):
         target = rng.choice(files)
         lines.append(
-            [f"[x](missing-{n}.md)", f"[y]({target[:-4]}x.md)", f"[z]({target}#{rng.choice(words)}-{n % 9})"][n % 3]
+            [
+                f"[x](missing-{n}.md)",
+                f"[y]({target[:-4]}x.md)",
+                f"[z]({target}#{rng.choice(words)}-{n % 9})",
+                f"[r](docs/missing-{n % 7}.md#part)",  # repeated targets, with a fragment
+                f"[p]({target[:-5]}{target[-5:-3][::-1]}.md)",  # near misses whose digits are swapped
+            ][n % 5]
         )
     (repo / "big.md").write_text("\n\n".join(lines) + "\n")
     git(repo, "init", "-q")

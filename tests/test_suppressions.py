@@ -13,11 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from docsync.check.findings import filter_findings, findings_for
 from docsync.check.fix import _kept_lines
 from docsync.cli import app
+from docsync.gates.links import check as links
 from docsync.gates.rules import by_code
 from docsync.parse.markdown import parse
+from docsync.report.selection import Selection
 from docsync.report.suppressions import FileSuppressions
+from docsync.workspace.documents import Documents
+from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo
 
 runner = CliRunner()
@@ -300,3 +305,40 @@ def test_fix_leaves_a_suppressed_broken_link(tmp_path: Path, monkeypatch: pytest
     assert (repo.root / "doc.md").read_text() == (
         "# T\n\n<!-- docsync-disable-next-line L001 -->\n[kept](old.md)\n\n[fixed](new.md)\n"
     )
+
+
+def _parsed_in_workers(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Workspace, Documents]:
+    from docsync.workspace import parsing
+
+    monkeypatch.setattr(parsing, "_workers", lambda config, pending: 2)
+    workspace = load_workspace(root, summarizer=links.Summarizer)
+    assert isinstance(workspace.documents, Documents)
+    return workspace, workspace.documents
+
+
+def test_suppressions_answered_from_the_bytes_equal_those_of_the_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files whose bytes hold no ``docsync-`` are answered without unpickling their
+    documents, and the findings kept and silenced are those of the unpickled path."""
+    repo = GitRepo.init(tmp_path / "repo")
+    for n in range(12):
+        quiet = "<!-- docsync-disable-next-line L001 -->\n" if n % 3 == 0 else ""
+        mention = "The text says docsync- in prose.\n\n" if n % 4 == 1 else ""
+        repo.write(f"d{n}.md", f"# T{n}\n\n{mention}{quiet}[x](nope-{n}.md)\n\n[y](gone.md)\n")
+    repo.write("big.md", "# Big\n\n" + "".join(f"[z](missing-{k}.md)\n\n" for k in range(300)))
+    repo.commit("init")
+    selection = Selection()
+    ran = ("links",)
+
+    workspace, documents = _parsed_in_workers(repo.root, monkeypatch)
+    fast = filter_findings(workspace, findings_for(workspace, ran), selection, ran, report_unused=True)
+    without_marker = [f"d{n}.md" for n in range(12) if n % 3 and n % 4 != 1] + ["big.md"]
+    assert all(documents.packed_source(p) is not None for p in without_marker), "unpickled to find no marker"
+
+    workspace, documents = _parsed_in_workers(repo.root, monkeypatch)
+    found = findings_for(workspace, ran)
+    assert len(documents) == 13  # iterating unpickles every document: the plain path
+    plain = filter_findings(workspace, found, selection, ran, report_unused=True)
+    assert fast == plain
+    assert len(plain.silenced) == 4 and len(plain.kept) == 2 * 12 - 4 + 300

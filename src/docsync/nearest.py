@@ -52,16 +52,29 @@ class CloseIndex:
                 masks[k - 1] |= bit
         self._memo: dict[str, str | None] = {}
         self._by_size: dict[int, list[tuple[int, int]]] = {}
+        self._by_key: dict[str, list[str]] = {}
 
     def closest(self, word: str) -> str | None:
         """What ``difflib.get_close_matches(word, names, n=1, cutoff)`` returns first, or None."""
         if word not in self._memo:
-            match = difflib.get_close_matches(word, self.candidates(word), n=1, cutoff=self._cutoff)
-            self._memo[word] = match[0] if match else None
+            names = self.candidates(word)
+            self._memo[word] = best_match(word, names, self._cutoff) if names else None
         return self._memo[word]
 
     def candidates(self, word: str) -> list[str]:
-        """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``."""
+        """Exactly the names that pass difflib's ``real_quick_ratio`` and ``quick_ratio`` against ``word``.
+
+        They depend only on the word's length and on how many of each
+        character it holds, so words that are anagrams share one answer:
+        ``missing-17.md`` and ``missing-71.md`` do. (Sorting the word is the
+        cheap key; the answer is then memoised once per anagram class.)"""
+        key = "".join(sorted(word))
+        found = self._by_key.get(key)
+        if found is None:
+            found = self._by_key[key] = self._survivors(word)
+        return found
+
+    def _survivors(self, word: str) -> list[str]:
         postings = self._postings
         planes = _count([m for c, n in Counter(word).items() if c in postings for m in postings[c][:n]])
         everyone = (1 << len(self._names)) - 1
@@ -82,6 +95,37 @@ class CloseIndex:
                     groups[needed] = groups.get(needed, 0) | members
             found = self._by_size[size] = sorted(groups.items())
         return found
+
+
+def best_match(word: str, names: Iterable[str], cutoff: float) -> str | None:
+    """``difflib.get_close_matches(word, names, n=1, cutoff)``'s answer, or None.
+
+    difflib scores every name that passes its quick tests with ``ratio()``
+    and takes the largest (score, name). ``quick_ratio()`` is an upper bound
+    of ``ratio()`` (same denominator, at least as many matches, so the same
+    holds in floating point), so the names are scored in falling order of
+    that bound, and the search stops at the first bound below the best score
+    found: no name after it can beat or tie it. (A bound equal to the best
+    score is still scored: a tie goes to the larger name, as in difflib.)"""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    bounded: list[tuple[float, str]] = []
+    for name in names:
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= cutoff:
+            bound = matcher.quick_ratio()
+            if bound >= cutoff:
+                bounded.append((bound, name))
+    bounded.sort(reverse=True)
+    best: tuple[float, str] | None = None
+    for bound, name in bounded:
+        if best is not None and bound < best[0]:
+            break
+        matcher.set_seq1(name)
+        score = matcher.ratio()
+        if score >= cutoff and (best is None or (score, name) > best):
+            best = (score, name)
+    return best[1] if best is not None else None
 
 
 def _count(masks: list[int]) -> list[int]:

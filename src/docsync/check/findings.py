@@ -13,8 +13,10 @@ from ..gates.rules import UNUSED_SUPPRESSION, by_code
 from ..gates.wrap import check as wrap
 from ..model import Finding
 from ..report.selection import Selection
+from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..report.suppressions import FileSuppressions
 from ..suggest import did_you_mean
+from ..workspace.documents import Documents
 from ..workspace.load import Workspace
 
 
@@ -50,8 +52,7 @@ def filter_findings(
 
     def of(path: str) -> FileSuppressions:
         if path not in suppressions:
-            doc = workspace.documents.get(path)
-            suppressions[path] = FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])
+            suppressions[path] = _suppressions(workspace, path)
         return suppressions[path]
 
     kept: list[Finding] = []
@@ -69,6 +70,21 @@ def filter_findings(
             if selection.reports(unused_rule, path):
                 kept.extend(of(path).unused(path, ran, every_gate))
     return Filtered(tuple(sorted(kept, key=Finding.sort_key)), tuple(silenced))
+
+
+_MARKER_BYTES = SUPPRESSION_MARKER.encode()
+
+
+def _suppressions(workspace: Workspace, path: str) -> FileSuppressions:
+    """The file's suppressions. A file whose bytes hold no ``docsync-`` has none,
+    and its document, if still pickled, is not unpickled to learn that (the
+    text is those bytes decoded as UTF-8, so the marker is in one iff in the other)."""
+    documents = workspace.documents
+    source = documents.packed_source(path) if isinstance(documents, Documents) else None
+    if source is not None and _MARKER_BYTES not in source:
+        return FileSuppressions((), [])
+    doc = documents.get(path)
+    return FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])
 
 
 def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:

@@ -70,6 +70,7 @@ def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:
     removals = [p for t in plan.topics for p in t.files[1:]]
     removals += [r.source for r in plan.retirements if r.source not in moved]
     removals += [p for p in plan.indexes if p != index_path(plan)]
+    removals += plan.removed_pages
     return moves, list(dict.fromkeys(p for p in removals if p not in moved))
 
 
@@ -97,7 +98,7 @@ def _writes(
     tally.relation_notes.extend(related.notes)
     writes = list(related.writes)
     parsed = dict(related.documents)
-    skip = set(records) | set(plan.indexes) | {index_path(plan)}
+    skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
     fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
     links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
     gated = set(view.documents) - fixtures

@@ -209,7 +209,7 @@ def kind_for(folder: str, names: Iterable[str] = ()) -> str:
 # --------------------------------------------------------------------------- trees
 
 
-def _children(folder: str, paths: Iterable[str]) -> list[str]:
+def children_of(folder: str, paths: Iterable[str]) -> list[str]:
     prefix = f"{folder}/" if folder else ""
     return sorted(p for p in paths if p.startswith(prefix) and "/" not in p[len(prefix) :])
 
@@ -257,7 +257,7 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
-    names = [posixpath.basename(p) for p in _children(folder, paths)]
+    names = [posixpath.basename(p) for p in children_of(folder, paths)]
     return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders)
 
 
@@ -270,7 +270,7 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
     found: list[tuple[str, RecordId | None, str]] = []
     for folder in folders:
-        for path in _children(folder, paths):
+        for path in children_of(folder, paths):
             parsed = record_name(posixpath.basename(path))
             if parsed is None:
                 continue
@@ -281,7 +281,7 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
 
 def template_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
     """The tree's templates (``template.md``, ``0000-template.md``): not records."""
-    return [p for p in _children(tree.path, paths) if is_template(posixpath.basename(p))]
+    return [p for p in children_of(tree.path, paths) if is_template(posixpath.basename(p))]
 
 
 def default_status(tree: Tree, path: str) -> str:
@@ -297,25 +297,14 @@ def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
 
     An ``index.md`` is the tree's index only without a ``README.md`` and
     without a ``.log4brains.yml`` in the repository, whose home page it is;
-    otherwise it belongs to another tool and stays (see :func:`kept_pages`).
+    otherwise it belongs to another tool and stays (see :mod:`.kept_pages`).
     """
     paths = list(paths)
-    children = _children(tree.path, paths)
+    children = children_of(tree.path, paths)
     readmes = [p for p in children if posixpath.basename(p).lower() in LEGACY_INDEX_NAMES]
     if readmes or ".log4brains.yml" in paths:
         return readmes
     return [p for p in children if posixpath.basename(p).lower() in INDEX_NAMES]
-
-
-def kept_pages(tree: Tree, paths: Iterable[str]) -> list[str]:
-    """Another tool's index pages in ``tree`` (``index.md``) that migrate leaves where they are."""
-    paths = list(paths)
-    indexes = set(index_paths(tree, paths))
-    return [
-        p
-        for p in _children(tree.path, paths)
-        if posixpath.basename(p).lower() in INDEX_NAMES and p not in indexes
-    ]
 
 
 # --------------------------------------------------------------------------- records

@@ -34,6 +34,7 @@ class Inputs:
     tracked: frozenset[str] = frozenset()
     tree_slugs: Mapping[str, str] | None = None
     former: Mapping[str, str] | None = None
+    kept: Mapping[str, str] | None = None  # another tool's pages in a legacy tree → why kept
 
 
 def topic_path(topic: Topic, inputs: Inputs) -> str:

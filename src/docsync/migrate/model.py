@@ -55,6 +55,8 @@ class PlanSpec:
     version: int = PLAN_VERSION
     # Records of one tree with equal titles, kept apart until the plan says (inferred plans only).
     same_titles: tuple[tuple[str, ...], ...] = ()
+    # Kept pages (another tool's index) the plan removes: ``[pages] remove = [...]``.
+    remove_pages: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- the resolved plan
@@ -106,6 +108,15 @@ class Retirement:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptPage:
+    """Another tool's page in a legacy tree (log4brains' ``index.md``): kept unless the plan removes it."""
+
+    path: str
+    reason: str
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """Something that stops the plan from being applied."""
 
@@ -135,6 +146,12 @@ class Plan:
     hashes: Mapping[str, str]
     problems: tuple[Problem, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
+    pages: tuple[KeptPage, ...] = ()
+
+    @property
+    def removed_pages(self) -> tuple[str, ...]:
+        """The kept pages this plan removes (``[pages] remove``)."""
+        return tuple(p.path for p in self.pages if p.removed)
 
     @property
     def complete(self) -> bool:

@@ -17,7 +17,7 @@ from .collisions import collisions
 from .derive import topic_date, topic_status
 from .discover import LegacyRecord, ascii_slug, normalized_title, part_id
 from .inputs import Inputs, topic_path
-from .model import Part, Plan, PlanSpec, Problem, Topic, TopicSpec
+from .model import KeptPage, Part, Plan, PlanSpec, Problem, Topic, TopicSpec
 from .retire import resolve_retirement, with_retirements
 from .suggest import suggest
 
@@ -79,6 +79,10 @@ def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
         hashes=dict(inputs.hashes),
         problems=tuple(_unique(problems)),
         suggestions=tuple(suggest(topics, inputs)),
+        pages=tuple(
+            KeptPage(path, reason, path in spec.remove_pages)
+            for path, reason in sorted((inputs.kept or {}).items())
+        ),
     )
 
 

@@ -29,6 +29,8 @@ _HEADER = """\
 #   change overrides it. status "" is a question to answer (a state or a status word).
 # [[retire]] removes an umbrella record: its ids point at topics (ids = { "RFC 5" = "slug" }),
 #   dates_to names the topics its date flows into, text = "drop" or a topic slug that keeps it.
+# [pages] remove lists kept pages (another tool's index.md in a legacy tree) to remove;
+#   links to a removed page then lead to the new tree's index. Unlisted pages stay.
 # [hashes] and commit make a stale plan an error; without them the staleness check is off.
 # PROBLEM comments name what stops the plan; each goes once its problem is answered.
 # The full key list: the "Migrating a record tree" section of docsync's README.
@@ -65,6 +67,7 @@ def dumps(plan: Plan) -> str:
     for retirement in plan.retirements:
         lines.extend(_retire_lines(retirement))
     lines.extend(_suggestion_lines(plan))
+    lines.extend(_page_lines(plan))
     lines.append(
         "\n# Hashes of the sources this plan was computed from; a changed source makes it stale."
     )
@@ -124,6 +127,16 @@ def _retire_lines(retirement: Retirement) -> Iterator[str]:
     yield f"text = {toml_string(retirement.keep_in or 'drop')}"
 
 
+def _page_lines(plan: Plan) -> Iterator[str]:
+    if not plan.pages:
+        return
+    yield ""
+    yield "# Kept pages, left where they are unless listed in remove:"
+    yield from (f"#   {page.path}: {page.reason}" for page in plan.pages)
+    yield "[pages]"
+    yield f"remove = {_array(plan.removed_pages)}"
+
+
 def _suggestion_lines(plan: Plan) -> Iterator[str]:
     if not plan.suggestions:
         return
@@ -143,7 +156,9 @@ def loads(text: str, origin: str) -> PlanSpec:
         raise PlanError(f"{origin}: not valid TOML: {exc}") from None
     except ValueError as exc:  # an integer too long to convert
         raise PlanError(f"{origin}: a value is out of range: {str(exc)[:80]}") from None
-    _known_keys(data, {"version", "target", "commit", "topic", "retire", "hashes"}, origin)
+    _known_keys(
+        data, {"version", "target", "commit", "topic", "retire", "pages", "hashes"}, origin
+    )
     version = data.get("version", PLAN_VERSION)
     if version != PLAN_VERSION:
         shown = repr(version) if len(str(version)) <= 20 else f"{str(version)[:20]}…"
@@ -162,7 +177,15 @@ def loads(text: str, origin: str) -> PlanSpec:
         ),
         commit=_string(data, "commit", origin, "") or None,
         hashes=_string_map(data.get("hashes", {}), f"{origin}: hashes"),
+        remove_pages=_pages(data.get("pages", {}), f"{origin}: pages"),
     )
+
+
+def _pages(table: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(table, dict):
+        raise PlanError(f"{where}: must be a table ([pages])")
+    _known_keys(table, {"remove"}, where)
+    return tuple(p.strip("/") for p in _strings(table, "remove", where) or ())
 
 
 def _known_keys(table: Mapping[str, Any], known: set[str], where: str) -> None:

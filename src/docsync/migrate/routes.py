@@ -90,6 +90,7 @@ def plan_routes(
             builder.dropped(retirement, records[retirement.source])
     moves = builder.moves
     moves.update((p, index_path(plan)) for p in plan.indexes if p != index_path(plan))
+    moves.update((p, index_path(plan)) for p in plan.removed_pages)  # as a legacy index
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
     ids = _id_targets(plan, view)
@@ -132,6 +133,7 @@ def _id_targets(plan: Plan, view: RepoView) -> dict[IdKey, IdTarget]:
 def _after(plan: Plan, moves: Mapping[str, str], tracked: frozenset[str]) -> frozenset[str]:
     """Files and folders that exist once the plan is applied."""
     gone = set(moves) | {r.source for r in plan.retirements} | set(plan.indexes)
+    gone |= set(plan.removed_pages)
     files = (set(tracked) - gone) | {t.path for t in plan.topics} | {index_path(plan)}
     return _with_folders(files)
 

@@ -23,6 +23,7 @@ from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
 from ..repository import gitrepo, history
+from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
     Workspace,
@@ -46,6 +47,7 @@ from .discover import (
     record_paths,
 )
 from .inputs import Dated, Inputs
+from .kept_pages import kept_pages, kept_reason
 from .model import Plan, PlanSpec, Problem
 from .plan import infer_spec, resolve
 from .repo_view import RepoView
@@ -120,6 +122,7 @@ class _Found:
     tree: tuple[Record, ...]
     former: dict[str, str]
     problems: tuple[Problem, ...]
+    kept: dict[str, str]  # another tool's pages in a legacy tree → why they are kept
 
 
 def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
@@ -140,7 +143,13 @@ def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
     )
     tree = tuple(_tree(workspace, paths, config))
     former = _former_ids(root, config.target, indexes)
-    return _Found(workspace, records, indexes, tree, former, tuple(problems))
+    kept = {
+        p: kept_reason(tree_, paths)
+        for tree_ in trees
+        for p in kept_pages(tree_, paths)
+        if posixpath.dirname(p) != config.target
+    }
+    return _Found(workspace, records, indexes, tree, former, tuple(problems), kept)
 
 
 def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
@@ -164,10 +173,11 @@ def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None
         indexes=found.indexes,
         origins=_origins(root, list(found.records), progress),
         commit=gitrepo.head_commit(root),
-        hashes=_hashes(root, [*found.records, *found.indexes]),
+        hashes=_hashes(root, [*found.records, *found.indexes, *found.kept]),
         tracked=frozenset(found.workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
+        kept=found.kept,
     )
 
 
@@ -293,6 +303,15 @@ def _check_hashes(spec: PlanSpec, session: Session, origin: str) -> None:
         )
 
 
+def _check_removals(spec: PlanSpec, inputs: Inputs, origin: str) -> None:
+    """Refuse a ``[pages] remove`` entry that is not a kept page: it would remove something else."""
+    kept = inputs.kept or {}
+    for path in spec.remove_pages:
+        if path not in kept:
+            hint = did_you_mean(path, kept) or f" (kept pages: {', '.join(sorted(kept)) or 'none'})"
+            raise PlanError(f"{origin}: [pages] remove: {path!r} is not a kept page{hint}")
+
+
 def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]:
     """The plan (inferred, or read from the plan file) and the warnings reading it gave."""
     warnings: tuple[str, ...] = ()
@@ -301,6 +320,7 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
     else:
         spec = planfile.read(options.plan_file)
         warnings = check_fresh(spec, session, str(options.plan_file))
+        _check_removals(spec, session.inputs, str(options.plan_file))
     plan = resolve(spec, session.inputs)
     return replace(plan, problems=session.problems + plan.problems), warnings
 

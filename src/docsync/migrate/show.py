@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .assemble import status_line
-from .model import Plan, Problem, Retirement, Topic
+from .model import KeptPage, Plan, Problem, Retirement, Topic
 from .run import Outcome
 
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
@@ -43,6 +43,13 @@ def _retirement_lines(retirement: Retirement) -> Iterator[str]:
     ids = ", ".join(f"{i} → {slug}" for i, slug in retirement.ids.items())
     dates = ", ".join(retirement.dates_to) or "none"
     yield f"retire {retirement.source}: {ids}; date flows to {dates}; text {text}"
+
+
+def page_line(page: KeptPage) -> str:
+    """A kept page's line: whether it stays or goes, and whose page it is."""
+    if page.removed:
+        return f"remove kept page {page.path}: {page.reason}; the plan's [pages] remove lists it"
+    return f"keep {page.path}: {page.reason}; to remove it, list it in the plan's [pages] remove"
 
 
 def _count(number: int, one: str, many: str = "") -> str:
@@ -119,6 +126,7 @@ def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> Rende
     parts.extend(_record_lines(plan, width, verbose))
     parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(_suggestion_lines(plan, width, verbose=verbose))
+    parts.extend(Text(page_line(page)) for page in plan.pages)
     parts.extend(_summary(outcome, verbose))
     return Group(*parts)
 
@@ -267,6 +275,10 @@ def as_json(outcome: Outcome) -> str:
                 "text": r.keep_in or "drop",
             }
             for r in plan.retirements
+        ],
+        "pages": [
+            {"path": p.path, "reason": p.reason, "action": "remove" if p.removed else "keep"}
+            for p in plan.pages
         ],
         "problems": [{"path": p.path, "message": p.message} for p in outcome.problems],
         "suggestions": [

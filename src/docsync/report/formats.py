@@ -22,6 +22,7 @@ from rich.markup import escape
 from .. import __version__
 from ..gates.rules import Rule, by_code
 from ..model import Finding
+from . import indented_json
 
 FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
 SCHEMA_VERSION = 1
@@ -49,7 +50,7 @@ def as_json(files: int, findings: Sequence[Finding]) -> str:
         "files": files,
         "findings": [_record(f, rules) for f in findings],
     }
-    return _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
+    return _json_visible(indented_json.dumps(payload)) + "\n"
 
 
 # What a file name, link target or link text can carry that would act on the

@@ -59,6 +59,13 @@ class Documents(Mapping[str, Document]):
         else:
             self._order = [p for p in self._order if p != path]
 
+    def packed_source(self, path: str) -> bytes | None:
+        """The file's bytes while its document is still pickled (None once it is
+        unpickled, or for a path not here): a reader that needs only to know
+        whether some text occurs can ask them and leave the document packed."""
+        packed = self._packed.get(path)
+        return packed[1] if packed is not None else None
+
     def __contains__(self, path: object) -> bool:
         return path in self._ready or path in self._packed
 

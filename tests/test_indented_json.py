@@ -1,0 +1,50 @@
+""":func:`docsync.report.indented_json.dumps` is ``json.dumps(value, indent=2, ensure_ascii=False)``, byte for byte."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docsync.report.indented_json import dumps
+
+# Text rich in what the layout trick must not be fooled by: braces, commas, newlines, quotes.
+_TEXT = st.text(alphabet=st.sampled_from(list('ab{}[],: \n\r\t"\\\x1b\u2028é')), max_size=12)
+_SCALAR = st.one_of(_TEXT, st.integers(), st.none(), st.booleans(), st.floats(allow_nan=False))
+_FLAT_OBJECT = st.dictionaries(_TEXT, st.one_of(_TEXT, st.integers(), st.none()), max_size=5)
+_VALUE = st.recursive(
+    _SCALAR,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_TEXT, inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+def _reference(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUE)
+def test_any_json_value(value: Any) -> None:
+    assert dumps(value) == _reference(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FLAT_OBJECT, max_size=6), st.integers(0, 2))
+def test_lists_of_flat_objects_at_any_depth(objects: list[dict[str, Any]], depth: int) -> None:
+    value: Any = objects
+    for _ in range(depth):
+        value = {"findings": value, "files": 3}
+    assert dumps(value) == _reference(value)
+
+
+def test_a_report_of_findings() -> None:
+    findings = [
+        {"rule": "L001", "line": n, "message": f"no file 'x-{n}.md' }},\n      {{", "suggestion": None if n % 2 else "y"}
+        for n in range(50)
+    ]
+    report = {"version": 1, "files": 2, "findings": findings}
+    assert dumps(report) == _reference(report)
+    assert dumps({"version": 1, "files": 0, "findings": []}) == _reference({"version": 1, "files": 0, "findings": []})
