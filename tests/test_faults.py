@@ -183,18 +183,26 @@ def _failing(monkeypatch: pytest.MonkeyPatch, k: int, *, persistent: bool = Fals
     monkeypatch.setattr(writer, "mutation_point", point)
 
 
+def _probe(
+    name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], State]:
+    """The operation run once without faults: the mutations it makes, and the state it leaves."""
+    probe = _copy(templates[name], tmp_path / "probe")
+    before = state(probe)
+    with monkeypatch.context() as patch:
+        calls = _counting(patch)
+        OPERATIONS[name][1](probe)
+    after = state(probe)
+    assert after != before  # the operation does change something
+    return calls, after
+
+
 @pytest.mark.parametrize("name", list(OPERATIONS))
 def test_a_failure_at_every_step_leaves_the_repository_exactly_as_it_was(
     name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     operation = OPERATIONS[name][1]
-    probe = _copy(templates[name], tmp_path / "probe")
-    before = state(probe)
-    with monkeypatch.context() as patch:
-        calls = _counting(patch)
-        operation(probe)
-    after = state(probe)
-    assert after != before  # the operation does change something
+    calls, after = _probe(name, templates, tmp_path, monkeypatch)
     assert len(calls) >= 5, calls
     completed = []
     for k in range(1, len(calls) + 1):
@@ -219,12 +227,7 @@ def test_a_disk_that_stays_full_keeps_the_journal_and_abort_restores(
     name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     operation = OPERATIONS[name][1]
-    probe = _copy(templates[name], tmp_path / "probe")
-    before = state(probe)
-    with monkeypatch.context() as patch:
-        calls = _counting(patch)
-        operation(probe)
-    after = state(probe)
+    calls, after = _probe(name, templates, tmp_path, monkeypatch)
     kept = 0
     for k in range(1, len(calls) + 1, 3):
         root = _copy(templates[name], tmp_path / f"k{k}")

@@ -163,8 +163,8 @@ def rewrite_document(
     ``fragments`` maps a file's old path to its renamed heading slugs (old →
     new); ``ids`` maps id keys to the records they now name; ``exists`` says
     whether a repository path exists after the moves (to report ``dangling``
-    links, and to leave a link that was broken before as written). Raises :class:`RewriteError` when the result fails
-    verification.
+    links, and to leave a link that was broken before as written). Raises
+    :class:`RewriteError` when the result fails verification.
     """
     after, stats = rewrite_parsed(
         doc,

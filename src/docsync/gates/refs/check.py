@@ -11,13 +11,12 @@ told about code it was not given).
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...model import Document, Finding, Span
+from ...model import Document, Finding, Span, position_of
 from ...records.tree import Tree, whole_repository
 from ...rewrite.ids import BareId, bare_code_ids
 from ...rewrite.prose_ids import bare_ids
@@ -101,8 +100,7 @@ class CodeFile:
     starts: tuple[int, ...]
 
     def position(self, offset: int) -> tuple[int, int]:
-        index = bisect.bisect_right(self.starts, offset) - 1
-        return index + 1, offset - self.starts[index] + 1
+        return position_of(self.starts, offset)
 
 
 def _code_file(tree: Tree, path: str, present: set[str]) -> CodeFile | None:
