@@ -38,6 +38,7 @@ an invariant fails. It is not part of pytest: it needs the mirrors.
     python scripts/realworld.py                  # the whole corpus
     python scripts/realworld.py adr-tools rfcs   # some of it
     python scripts/realworld.py --keep           # keep the scratch clones
+    REALWORLD_SCRATCH=/tmp/x python scripts/realworld.py   # scratch clones under /tmp/x
     python scripts/realworld.py --mirror-root DIR  # mirrors at DIR/<owner>+<name>/repo
 """
 
@@ -61,7 +62,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 OVERLAYS = HERE / "realworld"
-SCRATCH = Path("/tmp/realworld")
+SCRATCH = Path(os.environ.get("REALWORLD_SCRATCH", "/tmp/realworld"))
 MIRRORS = Path("/work/.mirror")
 
 # name → "owner/name" of the public repository (mirrored at <root>/<owner>+<name>/repo).
