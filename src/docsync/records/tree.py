@@ -23,7 +23,7 @@ from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text
 from . import graph
 from .index import INDEX_NAMES, parse_former_ids, render_index
-from .model import IdTarget, Record, parse_id
+from .model import IdTarget, Record, parse_id, tree_exists
 from .relations import Edge, Mention, read_mentions
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
@@ -193,8 +193,7 @@ def load_tree(workspace: Workspace) -> Tree | None:
     config = workspace.config
     target = config.target.strip("/")
     present = set(workspace.listing.tracked) | workspace.listing.untracked
-    folders = [f"{target}/{folder}/" for folder in config.states.values()]
-    if not any(path.startswith(tuple(folders)) for path in present):
+    if not tree_exists(target, config.states, present):
         return None
     folder_states = {folder: state for state, folder in config.states.items()}
     exempt = _exempt(config, target)
