@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import struct
 import subprocess
 import sys
 from dataclasses import replace
@@ -23,7 +24,7 @@ from docsync.check.check import run_check
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import cache
+from docsync.workspace import cache, pickles
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 
@@ -52,10 +53,37 @@ def _findings(workspace: Workspace) -> list[Finding]:
     return sorted(links.check_workspace(workspace), key=Finding.sort_key)
 
 
+_MAGIC = b"docsync-parse-cache 3\n"
+
+
 def _payload(repo: GitRepo) -> dict[str, object]:
+    """The cache file read back: its header, and each entry (last used, bytes) by key."""
+    data = _cache_file(repo).read_bytes()
+    assert data.startswith(_MAGIC)
+    (length,) = struct.unpack("<Q", data[len(_MAGIC) : len(_MAGIC) + 8])
+    start = len(_MAGIC) + 8 + length
     # The test wrote this file itself a moment ago: plain pickle is fine here.
-    payload: dict[str, object] = pickle.loads(_cache_file(repo).read_bytes())
-    return payload
+    header = pickle.loads(data[len(_MAGIC) + 8 : start])
+    used = header.pop("used")
+    entries = {
+        key: (used[key], data[start + offset : start + offset + size])
+        for key, (offset, size) in header.pop("index").items()
+    }
+    return {**header, "entries": entries}
+
+
+def _write_payload(repo: GitRepo, payload: dict[str, object]) -> None:
+    """What :func:`_payload` read, written back in the cache's own layout."""
+    entries = payload["entries"]
+    assert isinstance(entries, dict)
+    index, blobs, offset = {}, [], 0
+    for key, (_, blob) in entries.items():
+        index[key] = (offset, len(blob))
+        blobs.append(blob)
+        offset += len(blob)
+    rest = {k: v for k, v in payload.items() if k != "entries"}
+    header = pickle.dumps(rest | {"used": {k: e[0] for k, e in entries.items()}, "index": index})
+    _cache_file(repo).write_bytes(_MAGIC + struct.pack("<Q", len(header)) + header + b"".join(blobs))
 
 
 def _plant_doctored(repo: GitRepo, **header: object) -> None:
@@ -66,9 +94,9 @@ def _plant_doctored(repo: GitRepo, **header: object) -> None:
     for key, (saves, blob) in list(entries.items()):
         document = cache.loads(blob)
         assert document is not None
-        entries[key] = (saves, cache.dumps(replace(document, links=())))
+        entries[key] = (saves, pickles.dumps(replace(document, links=())))
     payload.update(header)
-    _cache_file(repo).write_bytes(pickle.dumps(payload))
+    _write_payload(repo, payload)
 
 
 def test_cache_lives_in_the_git_dir_and_is_used(repo: GitRepo) -> None:
@@ -138,6 +166,32 @@ def test_truncated_cache_is_ignored(repo: GitRepo) -> None:
     assert load_workspace(repo.root).documents == cold.documents
 
 
+def test_an_entry_placed_beyond_the_file_makes_the_cache_ignored(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    payload = _payload(repo)
+    _write_payload(repo, payload)
+    data = _cache_file(repo).read_bytes()
+    _cache_file(repo).write_bytes(data[:-1])  # the index claims one byte more than there is
+    assert cache.open_cache(repo.root / ".git").get_blob(cold.documents.content_keys["README.md"]) is None
+    assert load_workspace(repo.root).documents == cold.documents
+
+
+def test_an_entry_is_read_from_the_disk_only_when_its_document_is(repo: GitRepo) -> None:
+    """A warm run reads the index, not the documents: bytes changed in place after
+    the load are what the document is read from; bytes cut off are parsed again."""
+    cold = load_workspace(repo.root)
+    warm = load_workspace(repo.root)
+    data = _cache_file(repo).read_bytes()
+    assert data.count(b"# Guide") == 1
+    with open(_cache_file(repo), "r+b") as handle:  # the same file, changed in place
+        handle.write(data.replace(b"# Guide", b"# Gu1de"))
+    assert warm.documents["docs/guide.md"].text.startswith("# Gu1de")
+    with open(_cache_file(repo), "r+b") as handle:
+        handle.truncate(len(data) // 2)
+    for path in ("README.md", "docs/faq.md"):  # short reads: parsed again, as they are
+        assert warm.documents[path] == cold.documents[path]
+
+
 class _RunsACommand:
     """Unpickling this calls ``os.system``: what a planted cache would try."""
 
@@ -165,7 +219,7 @@ def test_foreign_pickle_entry_is_refused(repo: GitRepo, tmp_path: Path) -> None:
     assert isinstance(entries, dict)
     for key, (saves, _) in list(entries.items()):
         entries[key] = (saves, pickle.dumps(_RunsACommand(marker)))
-    _cache_file(repo).write_bytes(pickle.dumps(payload))
+    _write_payload(repo, payload)
     again = load_workspace(repo.root)
     assert not marker.exists()
     assert again.documents == cold.documents
@@ -350,12 +404,39 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
     for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
         results.write_bytes(garbage)
         assert _cached(repo) == cold
-    payload = pickle.loads(results.read_bytes())
-    for run, (dependencies, _) in list(payload["runs"].items()):
-        payload["runs"][run] = (dependencies, pickle.dumps(_RunsACommand(marker)))
-    results.write_bytes(pickle.dumps(payload))
+    _cached(repo)
+    data = results.read_bytes()
+    magic = b"docsync-gate-results 2\n"
+    assert data.startswith(magic)
+    (length,) = struct.unpack("<Q", data[len(magic) : len(magic) + 8])
+    header = pickle.loads(data[len(magic) + 8 : len(magic) + 8 + length])  # the test's own file
+    planted = pickle.dumps(_RunsACommand(marker))
+    header["index"] = {run: (0, len(planted)) for run in header["index"]}  # every run's findings
+    head = pickle.dumps(header)
+    results.write_bytes(magic + struct.pack("<Q", len(head)) + head + planted)
     assert _cached(repo) == cold
     assert not marker.exists()
+
+
+def test_a_run_reads_only_its_own_results(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each kept run's findings are an entry of their own: another run's, spoilt in
+    place, neither stop this run being served from the cache nor are served themselves."""
+    first = _cached(repo)
+    repo.write(".docsync.toml", "exclude = ['docs/faq.md']\n")
+    second = _cached(repo)
+    assert second != first
+    results = repo.root / ".git" / "docsync" / "links-results.pickle"
+    data = results.read_bytes()
+    with open(results, "r+b") as handle:  # the older run's entry lies last: spoil its end
+        handle.seek(len(data) - 16)
+        handle.write(b"\0" * 16)
+    unpickled: list[object] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(cache, "loads", lambda blob: unpickled.append(blob))
+        assert _cached(repo) == second
+    assert unpickled == []  # served from its own entry: not one document read
+    (repo.root / ".docsync.toml").unlink()
+    assert _cached(repo) == first == _uncached(repo)
 
 
 # --------------------------------------------------------------------------- the wrap gate's results

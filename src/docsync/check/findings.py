@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 
 from ..config import FILES_GATE, GATES, Config
 from ..errors import DocsyncError
@@ -57,12 +59,16 @@ def filter_findings(
 
     kept: list[Finding] = []
     silenced: list[Finding] = []
-    for finding in findings:
-        rule = rules.get(finding.rule)
-        quiet = rule is not None and (
-            not selection.reports(rule, finding.path) or of(finding.path).silences(rule, finding.line)
-        )
-        (silenced if quiet else kept).append(finding)
+    for path, group in groupby(findings, key=attrgetter("path")):
+        if selection.everything and not of(path).ranges:
+            kept.extend(group)  # nothing deselected, nothing suppressed in this file
+            continue
+        for finding in group:
+            rule = rules.get(finding.rule)
+            quiet = rule is not None and (
+                not selection.reports(rule, path) or of(path).silences(rule, finding.line)
+            )
+            (silenced if quiet else kept).append(finding)
     if report_unused:
         every_gate = set(ran) >= set(GATES)
         unused_rule = rules[UNUSED_SUPPRESSION]

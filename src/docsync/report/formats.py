@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
+from json.encoder import encode_basestring  # the C encoder when the interpreter has it
 from typing import Any
 from urllib.parse import quote
 
@@ -44,13 +45,47 @@ def _record(f: Finding, rules: dict[str, Rule]) -> dict[str, Any]:
 
 
 def as_json(files: int, findings: Sequence[Finding]) -> str:
+    """The report: ``json.dumps`` of the payload (``indent=2``, ``ensure_ascii=False``)
+    with the unsafe characters escaped, byte for byte, written here a finding at a
+    time. Every value is a string, an int or None, each string is encoded by json's
+    C encoder, and only a string that is not plain ASCII (``str.isascii`` is a flag
+    check) is searched for unsafe characters, which the encoder leaves as they are."""
+    if not findings:
+        payload = {"version": SCHEMA_VERSION, "files": files, "findings": []}
+        return _json_visible(indented_json.dumps(payload)) + "\n"
     rules = by_code()
-    payload = {
-        "version": SCHEMA_VERSION,
-        "files": files,
-        "findings": [_record(f, rules) for f in findings],
-    }
-    return _json_visible(indented_json.dumps(payload)) + "\n"
+    text = _JsonText()
+    names = {code: text(rule.name) for code, rule in rules.items()}
+    items = [
+        f'    {{\n      "gate": {text(f.gate)},\n      "rule": {text(f.rule)},\n'
+        f'      "name": {names.get(f.rule) or text(f.rule)},\n      "path": {text(f.path)},\n'
+        f'      "line": {int.__repr__(f.line)},\n      "column": {int.__repr__(f.column)},\n'
+        f'      "message": {text(f.message)},\n'
+        f'      "suggestion": {"null" if f.suggestion is None else text(f.suggestion)},\n'
+        f'      "severity": {text(f.severity.value)}\n    }}'
+        for f in findings
+    ]
+    head = f'{{\n  "version": {SCHEMA_VERSION},\n  "files": {int.__repr__(files)},\n  "findings": [\n'
+    return head + ",\n".join(items) + "\n  ]\n}\n"
+
+
+class _JsonText:
+    """A string as the report spells it: JSON-encoded, unsafe characters escaped;
+    the short strings that repeat (gates, rules, paths) encoded once."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, str] = {}
+
+    def __call__(self, value: str) -> str:
+        known = self._seen.get(value)
+        if known is not None:
+            return known
+        encoded = encode_basestring(value)
+        if not value.isascii() or "\x7f" in value:
+            encoded = _json_visible(encoded)
+        if len(value) < 200:
+            self._seen[value] = encoded
+        return encoded
 
 
 # What a file name, link target or link text can carry that would act on the

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..model import Document, Finding
-from . import cache as parse_cache
+from .pickles import dumps
 
 _PARALLEL_THRESHOLD = 64
 PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
@@ -67,7 +67,7 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     for path, data in batch:
         parsed = parse_one(path, data)
         document = parsed.document
-        blob = parse_cache.dumps(document) if document is not None else None
+        blob = dumps(document) if document is not None else None
         summary = (
             _worker_summarize(document)
             if document is not None and _worker_summarize is not None
