@@ -360,9 +360,9 @@ def test_percent_encoded_target_is_found_and_stays_encoded() -> None:
 def test_stats_count_links_refs_and_dangling() -> None:
     text, stats = _rewrite("[a](../AGENTS.md) [b](missing.md) ADR 7 and RFC 2119 and RFC 2119\n")
     assert stats == RewriteStats(
-        links=1, refs=1, unresolved=("RFC 2119",), dangling=("missing.md",)
+        links=2, refs=1, unresolved=("RFC 2119",), dangling=("../missing.md",)
     )
-    assert "[b](missing.md)" in text
+    assert "[b](../missing.md)" in text  # broken before, a plain path: it keeps its target
     assert "[Use Postgres](2026-01-02-use-postgres.md)" in text
 
 
@@ -373,19 +373,25 @@ def test_untouched_bytes_are_kept() -> None:
     assert text == before.replace("ADR 7 \n", f"{link} \n")
 
 
-def test_a_link_broken_before_is_left_as_written() -> None:
+def test_a_link_broken_before_is_left_as_written_unless_it_is_a_plain_path() -> None:
     """rust-lang/rfcs: ``[x]: (https://…)`` is a relative path on GitHub, broken before the
-    move; it was rewritten to ``../%28https:/…%29``. Only links into moved files change."""
+    move; it was rewritten to ``../%28https:/…%29``. Such text stays byte for byte. A plain
+    path broken before (alphagov/govuk-aws: a file since deleted) keeps naming its target."""
     before = (
         "See [the spec][s] and [p](001-plugin-api.md).\n\n"
         "[s]: (https://example.com/spec)\n[t]: <nowhere (draft).md>\n"
+        "[u]: gone%20away.md\n[v]: mailto-ish:x.md\n[w]: ../infra/main.tf#L3\n"
     )
     text, stats = _rewrite(before)
     assert text == (
         "See [the spec][s] and [p](../proposed/2026-01-01-plugin-api.md).\n\n"
         "[s]: (https://example.com/spec)\n[t]: <nowhere (draft).md>\n"
+        "[u]: gone%20away.md\n[v]: mailto-ish:x.md\n[w]: ../../infra/main.tf#L3\n"
     )
-    assert stats.links == 1
+    assert stats.links == 2
+    # (a scheme-like "x:" destination is not a path at all, so it is never dangling)
+    left = ("(https://example.com/spec)", "nowhere (draft).md", "gone%20away.md")
+    assert stats.dangling == (*left, "../../infra/main.tf#L3")
 
 
 def test_document_must_be_parsed_at_old_path() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..config import Config
 from ..model import Document
 from ..parse.markdown import normalized
+from ..rewrite.code_paths import PATH_TOKEN
 from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text
 from . import graph
@@ -117,7 +118,7 @@ class Tree:
         """Repository paths into the tree, and former record paths, as tokens in text."""
         former_paths = sorted((p for p in self.former if "/" in p), key=len, reverse=True)
         alternatives = [re.escape(self.target) + r"/[\w./-]*?\.md", *map(re.escape, former_paths)]
-        return re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+        return re.compile(PATH_TOKEN.format("|".join(alternatives)))
 
     @cached_property
     def needles(self) -> tuple[bytes, ...]:
