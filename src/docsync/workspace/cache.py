@@ -23,15 +23,16 @@ import copyreg
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import io
 import pickle
+import re
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from .. import __version__, model
-from ..parse.markdown import PARSER_VERSIONS
 
 _MAGIC = "docsync-parse-cache"
 _FORMAT = 2
@@ -78,6 +79,34 @@ def _layout() -> str:
     )
 
 
+# The libraries under the parser, by distribution and module name: a document
+# records their parsing decisions, so a cached one is only as good as the
+# versions that made it (``parse.markdown.PARSER_VERSIONS`` names them too).
+_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
+_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+
+
+@functools.cache
+def parser_versions() -> str:
+    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
+    importing them: a warm run that parses nothing imports no parser. When a
+    source does not spell its version so, the parser module is imported to ask."""
+    names: list[str] = []
+    for distribution, module in _LIBRARIES:
+        spec = importlib.util.find_spec(module)
+        try:
+            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
+        except OSError:
+            source = b""
+        found = _VERSION.search(source)
+        if found is None:
+            from ..parse.markdown import PARSER_VERSIONS
+
+            return PARSER_VERSIONS
+        names.append(f"{distribution} {found.group(1).decode()}")
+    return ", ".join(names)
+
+
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
@@ -88,7 +117,7 @@ def fingerprint() -> str:
     versions because upgrading markdown-it-py alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(PARSER_VERSIONS.encode())
+    digest.update(parser_versions().encode())
     for name in _PARSER_SOURCES:
         try:
             digest.update((Path(__file__).parents[1] / name).read_bytes())

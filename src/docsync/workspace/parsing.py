@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..model import Document, Finding
-from ..parse.markdown import SourceError, decode, parse
 from . import cache as parse_cache
 
 _PARALLEL_THRESHOLD = 64
@@ -38,6 +37,9 @@ def file_problem(path: str, rule: str, message: str, line: int = 1, column: int 
 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
+    # Imported here: a run served by the caches parses nothing and imports no parser.
+    from ..parse.markdown import SourceError, decode, parse
+
     try:
         text, newline, bom = decode(data)
     except SourceError as exc:

@@ -32,7 +32,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
-from ..repository import gitrepo
+from ..repository import gitrepo, plumbing
 from . import snapshot, writer
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
@@ -150,7 +150,7 @@ class Transaction:
         cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str]
     ) -> Transaction:
         """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
-        git_dir = gitrepo.find_repo(root).git_dir
+        git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir)
         _remove_leftover_journal(git_dir)
         index = gitrepo.index_file(root)
@@ -322,7 +322,7 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
 
 
 def _put_back_index(root: Path, index: bytes | None) -> None:
-    git_dir = gitrepo.find_repo(root).git_dir
+    git_dir = plumbing.find_repo(root).git_dir
     name = _index_name(root, git_dir)
     writer.remove(git_dir, f"{name}.lock")
     if index is None:
@@ -375,7 +375,7 @@ def _no_interrupts() -> Iterator[None]:
 
 def abort(start: Path, command: str) -> Pending:
     """``docsync <command> --abort``: put back what the journal recorded, and remove it."""
-    repo = gitrepo.find_repo(start)
+    repo = plumbing.find_repo(start)
     found = pending(repo.git_dir)
     if found is None:
         raise DocsyncError(f"no unfinished `docsync {command}` to abort; nothing was changed")

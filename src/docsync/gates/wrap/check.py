@@ -11,27 +11,29 @@ passes exactly when ``docsync fix`` would change nothing.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...config import Config
 from ...model import Document, Finding
-from ...parse.markdown import parse
 from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import MARKDOWN_SUFFIXES, Workspace
 from ...workspace.results import ResultCache, source_digest
-from ...write.writer import FileWrite
-from . import boundaries, display, plans, reading, scan
-from . import prose as prose_model
-from . import violations as wrapviolations
-from .fix import fix_document
-from .violations import GATE, Violation, document_violations
+
+if TYPE_CHECKING:
+    from ...write.writer import FileWrite
+    from .violations import Violation
 
 __all__ = ["GATE", "check", "check_workspace", "keep_wrapped"]
 
+GATE = "wrap"
+"""The gate's name (``violations.GATE`` too; this module imports the analysis only when it runs)."""
 
 _FIX = "run `docsync fix`"
-# The modules a document's findings depend on, besides this one (for the cache key).
-_READING = (boundaries, display, plans, prose_model, reading, scan, wrapviolations)
+# The modules a document's findings depend on, besides this one (for the cache key),
+# named by file: a warm run, whose findings all come from the cache, imports none of them.
+_READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "violations")
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -61,6 +63,8 @@ def check(doc: Document, config: Config) -> list[Finding]:
     """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
     if config.wrap == "off":
         return []
+    from .violations import document_violations
+
     findings: list[Finding] = []
     for violation in document_violations(doc, config):
         line, column = doc.position(violation.offset)
@@ -115,7 +119,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
     return hashlib.blake2b(
-        f"{source_digest(__file__, *(str(m.__file__) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+        f"{source_digest(__file__, *(str(Path(__file__).with_name(f'{m}.py')) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
     ).hexdigest()
 
 
@@ -129,6 +133,10 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
     byte, even when it breaks the convention already: that is the user's
     business, and re-wrapping it would bury the edit in an unreviewable diff.
     """
+    from ...parse.markdown import parse
+    from ...write.writer import FileWrite
+    from .fix import fix_document
+
     if "wrap" not in config.gates or config.wrap == "off":
         return write
     if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
