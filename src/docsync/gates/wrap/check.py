@@ -137,7 +137,6 @@ def keep_wrapped(
     ``parsed``, when given, is ``write`` already parsed (its text, path, line
     ends and byte-order mark), so it is not parsed again.
     """
-    from ...parse.markdown import parse
     from ...write.writer import FileWrite
     from .fix import fix_document
 
@@ -158,6 +157,8 @@ def keep_wrapped(
 def _parsed(doc: Document | None, write: FileWrite) -> Document:
     """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
     mark), else ``write`` parsed."""
+    from ...parse.markdown import parse
+
     if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
         write.path, write.text, write.newline, write.bom
     ):
