@@ -31,7 +31,7 @@ from pathlib import Path
 from .. import __version__, model
 from . import indexed
 from .indexed import Blob
-from .pickles import ModelUnpickler, dumps, layout
+from .pickles import PARTS, ModelUnpickler, dumps, layout
 
 _MAGIC = b"docsync-parse-cache 3\n"
 # An entry no run has used for this many saves (an old version of an edited
@@ -43,6 +43,7 @@ _PARSER_SOURCES = (
     "parse/inline_rules.py",
     "parse/block_rules.py",
     "parse/build.py",
+    "parse/chunks.py",
     "parse/positions.py",
     "parse/scanned.py",
     "parse/slugs.py",
@@ -96,11 +97,22 @@ def fingerprint() -> str:
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`dumps`'s bytes; None for anything else."""
+    """A document from :func:`~.pickles.dumps`'s or :func:`~.pickles.dumps_parts`'s bytes;
+    None for anything else."""
     try:
         document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
     except Exception:  # corrupt or foreign: not a document
         return None
+    if isinstance(document, tuple) and document[:1] == (PARTS,) and len(document) > 1:
+        parts = [loads(part) if isinstance(part, bytes) else None for part in document[1:]]
+        whole = [part for part in parts if part is not None]
+        if len(whole) != len(parts) or any(
+            part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]
+        ):
+            return None
+        from ..parse.chunks import merge
+
+        return merge(whole)
     return document if isinstance(document, model.Document) else None
 
 
