@@ -137,7 +137,6 @@ def keep_wrapped(
     ``parsed``, when given, is ``write`` already parsed (its text, path, line
     ends and byte-order mark), so it is not parsed again.
     """
-    from ...parse.markdown import parse
     from ...write.writer import FileWrite
     from .fix import fix_document
 
@@ -162,4 +161,6 @@ def _parsed(doc: Document | None, write: FileWrite) -> Document:
         write.path, write.text, write.newline, write.bom
     ):
         return doc
+    from ...parse.markdown import parse
+
     return parse(write.path, write.text, write.newline, write.bom)
