@@ -157,6 +157,8 @@ def keep_wrapped(
 def _parsed(doc: Document | None, write: FileWrite) -> Document:
     """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
     mark), else ``write`` parsed."""
+    from ...parse.markdown import parse
+
     if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
         write.path, write.text, write.newline, write.bom
     ):
