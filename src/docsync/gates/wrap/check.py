@@ -163,6 +163,4 @@ def _parsed(doc: Document | None, write: FileWrite) -> Document:
         write.path, write.text, write.newline, write.bom
     ):
         return doc
-    from ...parse.markdown import parse
-
     return parse(write.path, write.text, write.newline, write.bom)
