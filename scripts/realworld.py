@@ -45,6 +45,7 @@ an invariant fails. It is not part of pytest: it needs the mirrors.
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import posixpath
@@ -57,6 +58,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -301,42 +303,117 @@ class Born:
 def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[str, Born]:
     """The day each path's content first appeared, from one ``git log --raw -M`` pass.
 
-    The rule, applied to commits in topological order (parents first), every
-    merge against each of its parents (``-m``):
+    Every commit has its own state (path → lineage), built from its parents'
+    states and its diff against each of them (``-m``), in topological order,
+    parents first; a branch never sees a path another branch holds. The rule:
 
-    * an add starts a lineage at the commit's author date, unless the path's
-      lineage already exists (the same file reached through another parent,
-      as when a side branch's add is merged) or the added content is similar
-      (git's measure, at 50%) to content deleted earlier, at any path: then it
+    * an add starts a lineage at the commit's author date (the day in the
+      author's own time zone), unless the added content is similar (git's
+      measure, at 50%) to content deleted earlier, at any path: then it
       continues that lineage;
-    * a rename (git's ``-M``) continues the old path's lineage, also when the
-      old path is one the main line deleted but a merged side branch still held;
-    * a delete ends the path's lineage and remembers its content; a delete in a
-      commit with one parent also hands its lineage to a live Markdown file born
-      later whose first content is similar (a copy, then the original removed);
+    * a rename (git's ``-M``) continues the old path's lineage, also when it is
+      a rename against a merge's side parent only;
+    * a merge: a file it takes unchanged from its first parent keeps that
+      lineage, met by the lineages of the side parents it is also unchanged
+      against or renamed from; else a file it takes unchanged from side
+      parents has theirs (a stub a side branch wrote at a record's old path is
+      the stub); else it has the lineages of every parent that holds it
+      (modified or renamed); a file no parent holds is added by the merge.
+      Where lineages meet, the earliest wins;
+    * a delete ends the path's lineage and remembers its content, and so does a
+      merge that leaves a parent's file out, unless that lineage lives on in
+      the merge; a delete in a commit with one parent also hands its lineage to
+      a live Markdown file of that commit born later whose first content is
+      similar (a copy, then the original removed);
     * a template's content (a file named ``template``, ``0000-template``, …) is
       remembered by no delete, and adding it again restores nothing;
-    * the earliest date wins wherever two lineages meet; copies are adds.
+    * copies are adds.
     """
     log = subprocess.run(
-        ["git", "log", "--topo-order", "--reverse", "-m", "--raw", "-M", "--no-abbrev",
-         "--format=%x00%H %at %ad %P", "--date=format:%Y-%m-%d", rev],
+        ["git", "-c", "core.quotePath=false", "log", "--topo-order", "--reverse", "-m",
+         "--raw", "-M", "--no-abbrev", "--pretty=raw", rev],
         cwd=repo, env=_env(), capture_output=True, check=True,
     ).stdout.decode("utf-8", errors="surrogateescape")  # fmt: skip
-    born: dict[str, Born] = {}
-    blob_of: dict[str, str] = {}
-    graveyard: list[tuple[str, Born]] = []  # (blob, lineage) of deleted content
+    tip = git(repo, "rev-parse", f"{rev}^{{commit}}").strip()
+    commits = list(_raw_commits(log))
     blobs = BlobReader(repo)
-    history = _History(born, blob_of, graveyard, blobs)
-    for chunk in log.split("\x00")[1:]:
-        header, _, body = chunk.partition("\n")
-        _, stamp, day, *parents = header.split(" ")
-        when = Born(int(stamp), day)
-        for line in body.splitlines():
-            if line.startswith(":"):
-                history.apply(line, when, merge=len(parents) > 1)
+    history = _History(blobs, Counter(p for c in commits for p in c.parents))
+    for commit in commits:
+        history.replay(commit)
+    head = history.states.get(tip, {})
     blobs.close()
-    return {p: born[p] for p in paths if p in born}
+    return {p: history.born_of(head[p]) for p in paths if p in head}
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One line of ``--raw``: status letter, paths (old, new) and blobs (before, after)."""
+
+    kind: str
+    path: str
+    old_path: str
+    old_blob: str
+    new_blob: str
+
+
+@dataclass
+class _Commit:
+    sha: str
+    parents: list[str] = field(default_factory=list)
+    when: Born = Born(0, "")
+    diffs: dict[str, list[_Change]] = field(default_factory=dict)  # parent → changes ("" root)
+
+
+def _raw_commits(log: str) -> Iterator[_Commit]:
+    """Commits of ``git log -m --raw --pretty=raw``; a merge's blocks (one per parent) join."""
+    commit: _Commit | None = None
+    against, header, repeat = "", False, False
+    for line in log.split("\n"):
+        if line.startswith("commit "):
+            sha, _, rest = line[7:].partition(" ")
+            repeat = commit is not None and commit.sha == sha
+            if not repeat:
+                if commit is not None:
+                    yield commit
+                commit = _Commit(sha)
+            against, header = rest.removeprefix("(from ").removesuffix(")"), True
+        elif commit is None:
+            continue
+        elif header and not line:
+            header = False
+            if not against and commit.parents:
+                against = commit.parents[0]
+        elif header and line.startswith("parent ") and not repeat:
+            commit.parents.append(line[7:])
+        elif header and line.startswith("author "):
+            stamp, tz = line.rsplit(" ", 2)[1:]
+            commit.when = Born(int(stamp), _day(int(stamp), tz))
+        elif line.startswith(":"):
+            commit.diffs.setdefault(against, []).append(_change(line))
+    if commit is not None:
+        yield commit
+
+
+def _change(line: str) -> _Change:
+    meta, *names = line.split("\t")
+    _, _, old_blob, new_blob, status = meta.split(" ")
+    old, new = _unquote(names[0]), _unquote(names[-1])
+    return _Change(status[0], new, old, old_blob, new_blob)
+
+
+def _unquote(name: str) -> str:
+    """A path as git prints it: C-quoted (``"tab\\there.md"``) when it holds odd bytes."""
+    if not name.startswith('"'):
+        return name
+    raw = codecs.escape_decode(name[1:-1].encode())[0]
+    return raw.decode("utf-8", errors="surrogateescape")
+
+
+def _day(stamp: int, tz: str) -> str:
+    """The calendar day at ``stamp`` on the author's clock (``tz`` as ``+0530``)."""
+    sign = -1 if tz.startswith("-") else 1
+    offset = timedelta(hours=int(tz[1:3]), minutes=int(tz[3:5])) * sign
+    return datetime.fromtimestamp(stamp, timezone(offset)).date().isoformat()
 
 
 _TEMPLATE_NAME = re.compile(r"(?:^|[-_ .])template(?:[-_ .]|$)", re.IGNORECASE)
@@ -350,100 +427,229 @@ def _template(path: str) -> bool:
     return _markdown(path) and bool(_TEMPLATE_NAME.search(path.rpartition("/")[2]))
 
 
+State = dict[str, int]  # path → lineage id
+_EMPTY = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the empty blob: no content, no identity
+
+
 @dataclass
 class _History:
-    """The oracle's replay state, with the rules :func:`_apply_raw` does not hold."""
+    """The oracle's replay: one state per commit still needed, lineages joined as they meet.
 
-    born: dict[str, Born]
-    blob_of: dict[str, str]
-    graveyard: list[tuple[str, Born]]
+    A lineage is an id; ``born`` holds when each began, and ``link`` joins a
+    lineage to an earlier one it continues (a similar re-add, a copy whose
+    original is deleted), so every path holding it sees the earlier date.
+    """
+
     blobs: BlobReader
-    first_blob: dict[str, str] = field(default_factory=dict)  # live Markdown → first content
+    children: Counter[str]
+    states: dict[str, State] = field(default_factory=dict)
+    born: list[Born] = field(default_factory=list)
+    link: list[int] = field(default_factory=list)
+    first_blob: dict[int, str] = field(default_factory=dict)  # Markdown lineage → first content
+    held: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, blob) → lineage
+    graveyard: list[tuple[str, int]] = field(default_factory=list)  # (blob, lineage) deleted
     template_blobs: set[str] = field(default_factory=set)
-    dead: dict[str, Born] = field(default_factory=dict)  # deleted path → its last lineage
 
-    def apply(self, line: str, when: Born, *, merge: bool) -> None:
-        meta, *names = line.split("\t")
-        _, _, old_blob, new_blob, status = meta.split(" ")
-        path = names[-1]
-        if _template(path):
-            self.template_blobs.add(new_blob)
-            if status[0] == "D":
-                self.born.pop(path, None)  # a template leaves no grave
-                return
-        if status[0] == "A" and new_blob in self.template_blobs:
-            self.born[path] = _earlier(self.born.get(path), when)
+    def born_of(self, lineage: int) -> Born:
+        return self.born[self._root(lineage)]
+
+    def replay(self, commit: _Commit) -> None:
+        for changes in commit.diffs.values():
+            self.template_blobs.update(c.new_blob for c in changes if _template(c.path))
+        merge = len(commit.parents) > 1
+        self.states[commit.sha] = self._merge(commit) if merge else self._step(commit)
+
+    # -- one parent
+
+    def _step(self, commit: _Commit) -> State:
+        parent = commit.parents[0] if commit.parents else ""
+        state = self._take(parent) if parent else {}
+        changes = commit.diffs.get(parent, [])
+        moved: dict[str, int] = {}
+        dead: list[tuple[_Change, int]] = []
+        for change in changes:
+            if change.kind == "D" and (lineage := state.pop(change.path, None)) is not None:
+                dead.append((change, lineage))
+                self._bury(change, lineage)
+            elif change.kind == "R" and (lineage := state.pop(change.old_path, None)) is not None:
+                moved[change.old_path] = lineage
+        for change in changes:
+            if change.kind != "D":
+                lineage = (
+                    moved.get(change.old_path) if change.kind == "R" else state.get(change.path)
+                )
+                self._place(state, change, None if change.kind == "A" else lineage, commit.when)
+        for change, lineage in dead:
+            if _markdown(change.path) and not _template(change.path):
+                self._copied_before(change.old_blob, lineage, state)
+        return state
+
+    # -- merges
+
+    def _merge(self, commit: _Commit) -> State:
+        first, *sides = commit.parents
+        views = [(self._peek(p), _by_path(commit.diffs.get(p, []))) for p in sides]
+        state = self._take(first)
+        changes = commit.diffs.get(first, [])
+        index = _by_path(changes)
+        before = {c.path: state.get(c.path) for c in changes if c.kind in "MT"}
+        before |= {c.path: state.get(c.old_path) for c in changes if c.kind == "R"}
+        gone = {c.path: state.get(c.path) for c in changes if c.kind == "D"}
+        for change in changes:
+            if change.kind in "DR":
+                state.pop(change.old_path if change.kind == "R" else change.path, None)
+        for path, change in index.items():
+            lineage = self._side_or_first(path, before.get(path), views)
+            self._place(state, change, lineage, commit.when)
+        for side, side_index in views:
+            self._meet_unchanged(state, index, side, side_index)
+        self._bury_left_out(state, gone, views, commit)
+        for parent in sides:
+            self._release(parent)
+        return state
+
+    def _side_or_first(
+        self, path: str, mine: int | None, views: list[tuple[State, dict[str, _Change]]]
+    ) -> int | None:
+        """A path the merge changed against its first parent: from whom it has its file."""
+        unchanged: list[int] = []
+        held = [mine] if mine is not None else []
+        for side, side_index in views:
+            change = side_index.get(path)
+            if change is None and (lineage := side.get(path)) is not None:
+                unchanged.append(lineage)
+            elif change is not None and change.kind in "MT" and path in side:
+                held.append(side[path])
+            elif change is not None and change.kind == "R" and change.old_path in side:
+                held.append(side[change.old_path])
+        pool = unchanged or held + unchanged
+        return min(pool, key=self._key) if pool else None
+
+    def _meet_unchanged(
+        self, state: State, index: dict[str, _Change], side: State, side_index: dict[str, _Change]
+    ) -> None:
+        """A file taken unchanged from the first parent meets the side's lineage when it is
+        unchanged against the side too, or a rename of the side's file."""
+        for path, lineage in side.items():
+            mine = state.get(path)
+            if mine is None or mine == lineage or path in index or path in side_index:
+                continue
+            state[path] = min(mine, lineage, key=self._key)
+        for change in side_index.values():
+            if change.kind != "R" or change.path in index or change.old_path not in side:
+                continue
+            if (mine := state.get(change.path)) is not None:
+                state[change.path] = min(mine, side[change.old_path], key=self._key)
+
+    def _bury_left_out(
+        self,
+        state: State,
+        gone: dict[str, int | None],
+        views: list[tuple[State, dict[str, _Change]]],
+        commit: _Commit,
+    ) -> None:
+        left = [(c, lineage) for c in commit.diffs.get(commit.parents[0], []) if c.kind == "D"
+                if (lineage := gone.get(c.path)) is not None]  # fmt: skip
+        for parent, (side, _) in zip(commit.parents[1:], views, strict=True):
+            left += [(c, side[c.path]) for c in commit.diffs.get(parent, [])
+                     if c.kind == "D" and c.path in side]  # fmt: skip
+        if not left:
             return
-        dead = self.born.get(path) if status[0] == "D" else None
-        renamed_from_dead = status[0] == "R" and names[0] not in self.born
-        _apply_raw(line, when, self.born, self.blob_of, self.graveyard, self.blobs)
-        if renamed_from_dead and names[0] in self.dead:
-            # a rename against a side parent that still holds a path the main line deleted
-            self.born[path] = _earlier(self.born.get(path), self.dead[names[0]])
-        if dead is not None:
-            self.dead[path] = _earlier(self.dead.get(path), dead)
-        if status[0] == "A" and _markdown(path):
-            self.first_blob.setdefault(path, new_blob)
-        elif status[0] == "R":
-            self.first_blob[path] = self.first_blob.pop(names[0], new_blob)
-        elif status[0] == "D":
-            self.first_blob.pop(path, None)
-            if dead is not None and not merge and _markdown(path):
-                self._copied_before(old_blob, dead)
+        alive = {self._root(lineage) for lineage in state.values()}
+        for change, lineage in left:
+            if self._root(lineage) not in alive:
+                self._bury(change, lineage)
 
-    def _copied_before(self, blob: str, lineage: Born) -> None:
+    # -- lineages
+
+    def _new(self, when: Born) -> int:
+        self.born.append(when)
+        self.link.append(len(self.link))
+        return len(self.born) - 1
+
+    def _root(self, lineage: int) -> int:
+        while self.link[lineage] != lineage:
+            self.link[lineage] = self.link[self.link[lineage]]
+            lineage = self.link[lineage]
+        return lineage
+
+    def _key(self, lineage: int) -> tuple[int, int]:
+        root = self._root(lineage)
+        return (self.born[root].stamp, root)
+
+    def _join(self, later: int, earlier: int) -> None:
+        """``later`` continues ``earlier``: both now begin when the earlier of the two began."""
+        a, b = self._root(later), self._root(earlier)
+        if a != b:
+            first, second = sorted((a, b), key=self._key)
+            self.link[second] = first
+
+    def _place(self, state: State, change: _Change, lineage: int | None, when: Born) -> None:
+        """Put ``change.path`` in ``state``: ``lineage``, or a new one (an add) when ``None``."""
+        if lineage is None:
+            lineage = self._added(change, when)
+        state[change.path] = lineage
+        self.held.setdefault((change.path, change.new_blob), lineage)
+
+    def _added(self, change: _Change, when: Born) -> int:
+        lineage = self._new(when)
+        if change.new_blob in self.template_blobs or change.new_blob == _EMPTY:
+            return lineage  # a template's text, or nothing, restores nothing
+        held = self.held.get((change.path, change.new_blob))
+        if held is not None:  # the same bytes this path held before: a restore
+            self._join(lineage, held)
+        if _markdown(change.path):
+            self.first_blob[lineage] = change.new_blob
+        restored = self._resurrect(change.new_blob)
+        if restored is not None:
+            self._join(lineage, restored)
+        return lineage
+
+    def _bury(self, change: _Change, lineage: int) -> None:
+        if not _template(change.path) and change.old_blob != _EMPTY:  # a template leaves none
+            self.graveyard.append((change.old_blob, lineage))
+
+    def _resurrect(self, blob: str) -> int | None:
+        """The earliest lineage among deleted contents similar to ``blob``."""
+        found: int | None = None
+        for dead, lineage in self.graveyard:
+            if found is not None and self._key(lineage) >= self._key(found):
+                continue
+            if dead == blob or similar(self.blobs.read(dead), self.blobs.read(blob)):
+                found = lineage
+        return found
+
+    def _copied_before(self, blob: str, lineage: int, state: State) -> None:
         """A live file born after ``lineage`` whose first content is like the deleted one."""
-        for path, first in self.first_blob.items():
-            mine = self.born.get(path)
-            if mine is None or mine.stamp <= lineage.stamp or first in self.template_blobs:
+        for path, mine in state.items():
+            first = self.first_blob.get(mine)
+            if first is None or first in self.template_blobs or not _markdown(path):
+                continue
+            if self._key(mine) <= self._key(lineage):
                 continue
             if first == blob or similar(self.blobs.read(blob), self.blobs.read(first)):
-                self.born[path] = lineage
+                self._join(mine, lineage)
+
+    # -- states
+
+    def _peek(self, sha: str) -> State:
+        return self.states.get(sha, {})
+
+    def _take(self, sha: str) -> State:
+        """The parent's state to build on: its own dict when no other child needs it."""
+        self.children[sha] -= 1
+        if self.children[sha] > 0:
+            return dict(self.states.get(sha, {}))
+        return self.states.pop(sha, {})
+
+    def _release(self, sha: str) -> None:
+        self.children[sha] -= 1
+        if self.children[sha] <= 0:
+            self.states.pop(sha, None)
 
 
-def _earlier(a: Born | None, b: Born) -> Born:
-    return b if a is None or b.stamp < a.stamp else a
-
-
-def _apply_raw(
-    line: str, when: Born, born: dict[str, Born], blob_of: dict[str, str],
-    graveyard: list[tuple[str, Born]], blobs: BlobReader,
-) -> None:  # fmt: skip
-    meta, *names = line.split("\t")
-    _, _, old_blob, new_blob, status = meta.split(" ")
-    kind = status[0]
-    if kind == "R":
-        old, new = names
-        lineage = born.get(old, when)
-        born.pop(old, None)
-        born[new] = _earlier(born.get(new), lineage)
-        blob_of[new] = new_blob
-    elif kind == "A":
-        (path,) = names
-        restored = _resurrect(new_blob, graveyard, blobs)
-        start = _earlier(restored, when) if restored else when
-        born[path] = _earlier(born.get(path), start)
-        blob_of[path] = new_blob
-    elif kind == "D":
-        (path,) = names
-        if path in born:
-            graveyard.append((old_blob, born.pop(path)))
-        blob_of.pop(path, None)
-    elif kind in "MT":
-        (path,) = names
-        born.setdefault(path, when)
-        blob_of[path] = new_blob
-
-
-def _resurrect(blob: str, graveyard: list[tuple[str, Born]], blobs: BlobReader) -> Born | None:
-    """The earliest lineage among deleted contents similar to ``blob``."""
-    found: Born | None = None
-    for dead, lineage in graveyard:
-        if found is not None and lineage.stamp >= found.stamp:
-            continue
-        if dead == blob or similar(blobs.read(dead), blobs.read(blob)):
-            found = lineage
-    return found
+def _by_path(changes: list[_Change]) -> dict[str, _Change]:
+    return {c.path: c for c in changes if c.kind != "D"}
 
 
 def similar(a: bytes, b: bytes, threshold: float = 0.5) -> bool:

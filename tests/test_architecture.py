@@ -57,14 +57,7 @@ def test_core_never_exits_or_prints() -> None:
                 assert (node.value.id, node.attr) != ("sys", "exit"), f"{path.name}:{node.lineno}"
 
 
-def test_a_check_run_imports_no_validation_framework(tmp_path: Path) -> None:
-    """Start-up is most of a pre-commit run on a small repository: what the CLI
-    imports on the way to a check is part of its cost (typer 0.29 began
-    importing pydantic to parse every option, ~0.15 s; pyproject keeps it below)."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True, env=git_environ())
-    (root / "README.md").write_text("# Readme\n")
+def _imported_by_check(root: Path) -> set[str]:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "docsync", "check", "--format", "json"],
         cwd=root,
@@ -74,9 +67,34 @@ def test_a_check_run_imports_no_validation_framework(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    imported = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()}
-    assert "docsync" in imported
-    assert not imported & {"pydantic", "pydantic_core"}
+    return {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.splitlines()}
+
+
+# What a warm check has no use for: a validation framework (typer 0.29 began
+# importing pydantic to parse every option, ~0.15 s; pyproject keeps it below),
+# GitPython (a check runs its few git commands itself), the parser and the
+# renderers (every document's findings come from the caches), and the worker pool.
+_UNUSED_WHEN_WARM = {
+    "pydantic", "pydantic_core", "git", "gitdb", "markdown_it", "mdit_py_plugins",
+    "cmarkgfm", "pygments", "concurrent", "multiprocessing",
+}
+
+
+def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
+    """Start-up is most of a pre-commit run: a check of an unchanged tree imports
+    only what it uses, and the first (cold) run does parse."""
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    env = git_environ()
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
+    (root / "README.md").write_text("# Readme\n\nSee [the guide](docs/guide.md#usage).\n")
+    (root / "docs" / "guide.md").write_text("# Guide\n\n## Usage\n\nRun it.\n")
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    cold = _imported_by_check(root)
+    assert "docsync" in cold and "markdown_it" in cold
+    warm = _imported_by_check(root)
+    assert "docsync" in warm
+    assert not warm & _UNUSED_WHEN_WARM
 
 
 _MUTATING_FUNCTIONS = {

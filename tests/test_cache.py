@@ -181,13 +181,22 @@ def test_cache_of_another_docsync_version_is_ignored(repo: GitRepo) -> None:
     assert _findings(again) == _findings(cold)
 
 
+def test_parser_versions_are_read_without_importing_the_parser() -> None:
+    """The fingerprint names the versions the parser module names, read from the
+    libraries' sources (a warm run imports no markdown-it)."""
+    from docsync.parse.markdown import PARSER_VERSIONS
+
+    cache.parser_versions.cache_clear()
+    assert cache.parser_versions() == PARSER_VERSIONS
+
+
 def test_cache_made_under_another_markdown_it_is_ignored(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cold = load_workspace(repo.root)
     before = cache.fingerprint()
     assert cache.open_cache(repo.root / ".git").get_blob(cold.documents.content_keys["README.md"])
-    monkeypatch.setattr(cache, "PARSER_VERSIONS", "markdown-it-py 99.0.0, mdit-py-plugins 0.7.0")
+    monkeypatch.setattr(cache, "parser_versions", lambda: "markdown-it-py 99.0.0, mdit-py-plugins 0.7.0")
     cache.fingerprint.cache_clear()
     try:
         assert cache.fingerprint() != before

@@ -265,22 +265,33 @@ class Interrupt:
         if name == AT:
             raise KeyboardInterrupt
 sys.meta_path.insert(0, Interrupt())
-sys.argv = ["docsync", "check"]
+sys.argv = ["docsync", *sys.argv[2:]]
 from docsync.__main__ import run
 run()
 """
 
 
-@pytest.mark.parametrize("module", ["docsync.cli", "typer", "rich.console", "git"])
+@pytest.mark.parametrize("module", ["docsync.cli", "typer", "rich.console", "docsync.repository.plumbing"])
 def test_ctrl_c_while_starting_up_is_one_line(legacy: GitRepo, module: str) -> None:
     """A real process whose Ctrl-C arrives while ``module`` is being imported (the
     start-up, most of a short run): one line, exit 130, no traceback."""
     done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, module], cwd=legacy.root,
+        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, module, "check"], cwd=legacy.root,
         env=git_environ(), capture_output=True, text=True, check=False,
     )
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip().splitlines() == ["docsync: stopped by Ctrl-C while starting; nothing was changed"]
+
+
+def test_ctrl_c_while_gitpython_is_first_imported_is_one_line(legacy: GitRepo) -> None:
+    """GitPython is imported when a command first needs it, past start-up (``migrate``
+    reads history through it): a Ctrl-C then is still one line and exit 130."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, "git", "migrate"], cwd=legacy.root,
+        env=git_environ(), capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines() == ["docsync: stopped by Ctrl-C before anything was changed"]
 
 
 def test_a_slug_over_255_bytes_leaves_nothing_behind(migrated: GitRepo) -> None:

@@ -339,6 +339,48 @@ def converted_on_main_renamed_against_a_side_branch(repo: GitRepo) -> None:
     repo.merge("older", when="2018-03-09 10:00")
 
 
+def a_path_freed_on_one_branch_held_on_another(repo: GitRepo) -> None:
+    """ethereum/EIPs: two drafts are both ``eip-3.mediawiki``; a side branch renumbers its own
+    to ``eip-4``. The merge keeps main's EIP 3, dated by its own first commit, on its author's
+    clock (the next day in UTC): the side branch's rename frees no path on main."""
+    repo.write("README.md")
+    repo.commit(when="2015-11-01 10:00")
+    repo.branch("renumber")
+    repo.write("EIPS/eip-3.mediawiki", OTHER)
+    repo.commit(when="2015-11-17 20:59", tz="+0100")
+    repo.switch("main")
+    repo.write("EIPS/eip-3.mediawiki", RECORD)
+    repo.commit(when="2015-11-19 21:01", tz="-0800")
+    repo.switch("renumber")
+    repo.move("EIPS/eip-3.mediawiki", "EIPS/eip-4.mediawiki")
+    repo.commit(when="2015-11-22 00:50", tz="+0100")
+    repo.switch("main")
+    repo.merge("renumber", when="2015-11-22 13:56", tz="+0000")
+
+
+def renamed_onto_a_path_a_parallel_branch_holds(repo: GitRepo) -> None:
+    """ethereum/EIPs: a draft is renamed to ``eip-XXX.md``, a name another branch's older
+    draft also has, then numbered. It keeps its own first commit's date (the day before in UTC)."""
+    repo.write("README.md")
+    repo.commit(when="2016-03-01 10:00")
+    repo.branch("ens")
+    repo.write("EIPS/eip-XXX.md", OTHER)
+    repo.commit(when="2016-04-05 08:13", tz="+0100")
+    repo.switch("main")
+    repo.branch("popup")
+    repo.write("EIPS/draft-popup.md", RECORD)
+    repo.commit(when="2016-05-07 00:30", tz="+0100")
+    repo.move("EIPS/draft-popup.md", "EIPS/eip-XXX.md")
+    repo.commit(when="2016-05-11 22:42", tz="+0100")
+    repo.switch("main")
+    repo.merge("ens", when="2016-07-22 10:00")
+    repo.switch("popup")
+    repo.move("EIPS/eip-XXX.md", "EIPS/eip-107.md")
+    repo.commit(when="2017-04-17 22:30", tz="+0530")
+    repo.switch("main")
+    repo.merge("popup", when="2017-04-19 12:27", tz="+0100")
+
+
 def awkward_names(repo: GitRepo) -> None:
     repo.write('docs/with space/ünïcödé "q".md')
     repo.commit(when="2020-01-01 10:00")
@@ -533,6 +575,24 @@ STORIES = [
             "notes.txt": ("2018-03-01", "notes.txt"),
         },
         id="rename-against-a-side-parent",
+    ),
+    pytest.param(
+        a_path_freed_on_one_branch_held_on_another,
+        {
+            "README.md": ("2015-11-01", "README.md"),
+            "EIPS/eip-3.mediawiki": ("2015-11-19", "EIPS/eip-3.mediawiki"),
+            "EIPS/eip-4.mediawiki": ("2015-11-17", "EIPS/eip-3.mediawiki"),
+        },
+        id="path-freed-on-one-branch-held-on-another",
+    ),
+    pytest.param(
+        renamed_onto_a_path_a_parallel_branch_holds,
+        {
+            "README.md": ("2016-03-01", "README.md"),
+            "EIPS/eip-XXX.md": ("2016-04-05", "EIPS/eip-XXX.md"),
+            "EIPS/eip-107.md": ("2016-05-07", "EIPS/draft-popup.md"),
+        },
+        id="renamed-onto-a-path-a-parallel-branch-holds",
     ),
     pytest.param(
         awkward_names,

@@ -1,4 +1,5 @@
-"""The lost-lines oracle of scripts/realworld.py compares what a reader sees."""
+"""The oracles of scripts/realworld.py: lost lines compare what a reader sees, and dates
+follow every history story docsync's own reader is tested on."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.gitutil import GitRepo
+from tests.test_history import STORIES, Story
 
 
 @pytest.fixture(scope="module")
@@ -84,3 +88,16 @@ def test_a_link_broken_before_is_not_counted_as_broken_by_the_move(realworld: Mo
     assert realworld.newly_broken(before, kept_target, moves) == []
     new_break = ("text/implemented/2014-01-01-a.md", "text/0002-b.md")
     assert realworld.newly_broken(before, {new_break}, moves) == [new_break]
+
+
+@pytest.mark.parametrize(("story", "expected"), STORIES)
+def test_oracle_dates_every_history_story(
+    realworld: ModuleType, tmp_path: Path, story: Story, expected: dict[str, tuple[str, str]]
+) -> None:
+    """The oracle's own replay (one state per commit, so a path one branch holds is unknown
+    to another) gives each story the dates docsync must give it."""
+    repo = GitRepo.init(tmp_path / "repo")
+    story(repo)
+    tracked = [path for path in repo.git("ls-files", "-z").split("\0") if path]
+    born = realworld.oracle_dates(repo.root, tracked)
+    assert {path: b.day for path, b in born.items()} == {p: d for p, (d, _) in expected.items()}

@@ -390,6 +390,23 @@ def test_paths_and_ids_in_code_files(tmp_path: Path) -> None:
     ).replace("docs/adr/0007-use-postgres.md", POSTGRES)
 
 
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("backup: docs/adr/0007-use-postgres.md.orig\n", []),
+        ("backup: docs/rfc/proposed/2026-01-05-use-postgres.md.bak here\n", []),
+        ("see docs/adr/0007-use-postgres.md.\n", [("R002", "src/notes.txt", 1, 5)]),
+        ("see docs/rfc/proposed/nothing.md, then\n", [("R002", "src/notes.txt", 1, 5)]),
+    ],
+)
+def test_a_longer_file_name_is_not_a_record_path(
+    tmp_path: Path, line: str, found: list[tuple[str, str, int, int]]
+) -> None:
+    """``x.md.orig`` names another file, as `migrate` and `move` read it; a full stop does not."""
+    repo = _repo(tmp_path, {"src/notes.txt": line})
+    assert _check(repo, ("refs",)) == found
+
+
 def test_binary_large_untracked_and_excluded_files_are_not_read(tmp_path: Path) -> None:
     repo = _repo(tmp_path, {"fixtures/x.txt": "ADR 7\n"})
     (repo.root / "blob.bin").write_bytes(b"\x00ADR 7 docs/rfc/proposed/gone.md")

@@ -103,8 +103,21 @@ def test_starter_words_never_start_a_line(case: Path, mode: str) -> None:
 # --------------------------------------------------------------------------- the API
 
 
+def test_result_cache_key_reads_every_analysis_module() -> None:
+    """The gate names the modules its findings depend on by file (it imports them only
+    on a cache miss): each name is a module beside it, or an edit would go unseen."""
+    here = Path(wrap.__file__).parent
+    assert all((here / f"{name}.py").is_file() for name in wrap._READING)
+    # the rest serve fix and init, not this gate's findings: a new module is one or the other
+    assert {p.stem for p in here.glob("*.py")} - set(wrap._READING) == {
+        "__init__", "check", "count", "count_store", "fix"
+    }
+
+
 def test_rules_table() -> None:
-    assert wrap.GATE == "wrap"
+    from docsync.gates.wrap import violations
+
+    assert wrap.GATE == violations.GATE == "wrap"
     assert set(RULES["wrap"]) == {"W001", "W002", "W003", "W004", "W005", "W900"}
     for name, description in RULES["wrap"].values():
         assert name and description

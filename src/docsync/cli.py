@@ -22,7 +22,6 @@ from typer import Argument, Option
 from . import __version__
 from .adopt.hooks import DEFAULT_HOOK_REPO
 from .check.check import run_check
-from .check.fix import run_fix
 from .commandline import arguments, output, records
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
@@ -221,6 +220,8 @@ def fix(
             found.redo if found is not None else None, paths, gate, select, ignore, config_path
         )
         with ProgressBar(output.stderr) as progress:
+            from .check.fix import run_fix
+
             result = run_fix(Path.cwd(), write=not dry, progress=progress, **asked)
         output.fix_report(result, dry=dry, diff=diff)
     raise typer.Exit(result.exit_code(dry))

@@ -33,7 +33,7 @@ from ..errors import ConfigError, DocsyncError
 from ..gates.wrap.count import Summarizer
 from ..records import conventions
 from ..records.tree import load_tree
-from ..repository.gitrepo import find_repo
+from ..repository.plumbing import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
 from ..write import writer
 from ..write.transaction import Transaction

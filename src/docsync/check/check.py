@@ -11,7 +11,7 @@ from ..config import load as load_config
 from ..gates.links import check as links
 from ..model import Finding
 from ..report.selection import Selection
-from ..repository.gitrepo import changed_files, find_repo, staged_changes
+from ..repository.plumbing import changed_files, find_repo, staged_changes
 from ..workspace.load import Progress, Workspace, load_workspace
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, narrow_to, with_text

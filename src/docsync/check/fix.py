@@ -15,7 +15,7 @@ from ..gates.wrap import fix as wrapfix
 from ..model import Finding
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
-from ..repository.gitrepo import find_repo
+from ..repository.plumbing import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
 from ..write.transaction import Transaction
 from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps

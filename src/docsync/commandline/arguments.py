@@ -11,7 +11,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import DocsyncError
-from ..repository.gitrepo import find_repo
+from ..repository.plumbing import find_repo
 from ..workspace.load import relative_to_root
 from ..write.transaction import Pending, refuse_pending
 from ..write.transaction import abort as abort_pending

@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..repository.gitrepo import find_repo
+from ..repository.plumbing import find_repo
 from . import output
 from .arguments import repository_path
 from .output import say

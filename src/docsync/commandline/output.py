@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from ..check.check import CheckResult
-from ..check.fix import FixResult
 from ..gates.rules import all_rules, by_code
 from ..model import Finding
 from ..report import formats as report
-from ..repository.gitrepo import find_repo
+from ..repository.plumbing import find_repo
 
 if TYPE_CHECKING:
+    from ..check.fix import FixResult
     from ..lifecycle.change import Change
 
 _PLAIN = bool(os.environ.get("NO_COLOR"))  # no colour, and no bold or dim either

@@ -9,16 +9,14 @@ not told about rules it never adopted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..model import Finding
-from ..parse.markdown import parse
-from ..records.tree import load_tree
+from ..records.model import tree_exists
 from ..workspace.load import Workspace
-from ..write.writer import FileWrite
-from .layout.check import check_layout
-from .layout.fix import fix_layout
-from .refs.check import check_refs
-from .refs.fix import fix_refs
+
+if TYPE_CHECKING:
+    from ..write.writer import FileWrite
 
 
 def fix(workspace: Workspace, gates: Sequence[str]) -> list[FileWrite]:
@@ -28,6 +26,10 @@ def fix(workspace: Workspace, gates: Sequence[str]) -> list[FileWrite]:
     then read their new text, so bare ids in the index's own prose are linked
     in the same run.
     """
+    from ..parse.markdown import parse
+    from .layout.fix import fix_layout
+    from .refs.fix import fix_refs
+
     writes = fix_layout(workspace) if "layout" in gates else {}
     if "refs" in gates:
         updated = {p: parse(p, w.text, w.newline, w.bom) for p, w in writes.items()}
@@ -39,6 +41,13 @@ def check(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
     """Findings of the ``layout`` and ``refs`` gates named in ``gates``; none without a tree."""
     if "layout" not in gates and "refs" not in gates:
         return []
+    listing, config = workspace.listing, workspace.config
+    if not tree_exists(config.target, config.states, [*listing.tracked, *listing.untracked]):
+        return []  # the tree's modules not even imported: nothing here reads them
+    from ..records.tree import load_tree
+    from .layout.check import check_layout
+    from .refs.check import check_refs
+
     tree = load_tree(workspace)
     if tree is None:
         return []

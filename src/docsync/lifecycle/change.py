@@ -12,7 +12,7 @@ from typing import Any
 from ..gates.layout.fix import fix_index
 from ..parse.markdown import parse
 from ..repository import gitrepo
-from ..repository.gitrepo import Listing
+from ..repository.plumbing import Listing
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
     Workspace,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlanError
-from ..repository import gitrepo
+from ..repository import gitrepo, plumbing
 from ..write import writer
 from ..write.transaction import Transaction
 from .changes import ChangeSet
@@ -66,7 +66,7 @@ def apply(
     changes = outcome.changes
     gitrepo.refuse_sparse(root, "the migration")
     writer.preflight(root, [w.path for w in changes.writes], changes.moves, changes.removals)
-    writer.remove_stale_temps(root, gitrepo.list_files(root).untracked)
+    writer.remove_stale_temps(root, plumbing.list_files(root).untracked)
     with Transaction.begin(root, "migrate", redo or {}, changes.touched) as txn:
         commits, forced = _execute(root, txn, changes, commit=commit)
     return Applied(outcome, applied=True, commits=commits, forced=forced)

@@ -22,7 +22,7 @@ from ..model import Document
 from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..repository import gitrepo, history
+from ..repository import gitrepo, history, plumbing
 from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
@@ -201,7 +201,7 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
 
 def load_session(start: Path, options: Options) -> Session:
     """Read the repository holding ``start`` once: config, records, history, the tree so far."""
-    root = gitrepo.find_repo(start).root
+    root = plumbing.find_repo(start).root
     config = configured(load_config(root), options)
     found = _find(root, config, options.progress)
     inputs, view = _inputs(root, config, found, options.progress), _view(root, config, found)

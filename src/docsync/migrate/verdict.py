@@ -25,7 +25,7 @@ from ..config import load as load_config
 from ..gates.links.check import link_targets, resolve_url
 from ..model import Document, Finding
 from ..parse.markdown import SourceError, decode, parse
-from ..repository import gitrepo
+from ..repository import plumbing
 from ..workspace import cache as parse_cache
 from ..workspace.load import MARKDOWN_SUFFIXES
 from .changes import ChangeSet
@@ -151,7 +151,7 @@ def remember_parsed(root: Path, changes: ChangeSet) -> None:
     """
     if not changes.parsed or not load_config(root).cache:
         return
-    store = parse_cache.open_cache(gitrepo.find_repo(root).git_dir)
+    store = parse_cache.open_cache(plumbing.find_repo(root).git_dir)
     for path, doc in changes.parsed.items():
         try:
             data = (root / path).read_bytes()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -75,3 +75,10 @@ class Record:
     slug: str
     former_ids: tuple[str, ...] = ()
     status_detail: str = ""
+
+
+def tree_exists(target: str, states: Mapping[str, str], present: Iterable[str]) -> bool:
+    """Whether some file of ``present`` sits in a lifecycle folder under ``target``
+    (``states``: state → folder): until one does, the repository has no record tree."""
+    folders = tuple(f"{target.strip('/')}/{folder}/" for folder in states.values())
+    return any(path.startswith(folders) for path in present)

@@ -18,11 +18,12 @@ from pathlib import Path
 from ..config import Config
 from ..model import Document
 from ..parse.markdown import normalized
+from ..rewrite.code_paths import PATH_TOKEN
 from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text
 from . import graph
 from .index import INDEX_NAMES, parse_former_ids, render_index
-from .model import IdTarget, Record, parse_id
+from .model import IdTarget, Record, parse_id, tree_exists
 from .relations import Edge, Mention, read_mentions
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
@@ -117,7 +118,7 @@ class Tree:
         """Repository paths into the tree, and former record paths, as tokens in text."""
         former_paths = sorted((p for p in self.former if "/" in p), key=len, reverse=True)
         alternatives = [re.escape(self.target) + r"/[\w./-]*?\.md", *map(re.escape, former_paths)]
-        return re.compile(r"(?<![\w./-])(?:" + "|".join(alternatives) + r")(?![\w/-])")
+        return re.compile(PATH_TOKEN.format("|".join(alternatives)))
 
     @cached_property
     def needles(self) -> tuple[bytes, ...]:
@@ -192,8 +193,7 @@ def load_tree(workspace: Workspace) -> Tree | None:
     config = workspace.config
     target = config.target.strip("/")
     present = set(workspace.listing.tracked) | workspace.listing.untracked
-    folders = [f"{target}/{folder}/" for folder in config.states.values()]
-    if not any(path.startswith(tuple(folders)) for path in present):
+    if not tree_exists(target, config.states, present):
         return None
     folder_states = {folder: state for state, folder in config.states.items()}
     exempt = _exempt(config, target)

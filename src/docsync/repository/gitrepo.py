@@ -11,14 +11,27 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 # GitPython raises ImportError at import when git is not on PATH; docsync
 # says so in one line instead (open_repo), so the import must not fail.
 os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
 
-import git
+if TYPE_CHECKING:
+    import git
+else:
+
+    class _GitPython:
+        """GitPython, imported on first use: importing it is a tenth of a second, and a
+        command that imports this module on its way (``check``) may never call git here."""
+
+        def __getattr__(self, name: str) -> Any:
+            import git
+
+            return getattr(git, name)
+
+    git = _GitPython()
 
 from ..errors import GitError
 from ..write import writer
@@ -39,26 +52,6 @@ from .git_output import (
     with_merge_diffs,
     z_list,
 )
-
-SYMLINK_MODE = "120000"
-GITLINK_MODE = "160000"
-
-
-@dataclass(frozen=True, slots=True)
-class RepoPaths:
-    root: Path
-    git_dir: Path
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """What the index tracks (path → mode) and untracked files git does not ignore."""
-
-    tracked: dict[str, str]
-    untracked: frozenset[str]
-
-    def is_symlink(self, path: str) -> bool:
-        return self.tracked.get(path) == SYMLINK_MODE
 
 
 def blob_reader(root: Path) -> Callable[[str], bytes | None]:
@@ -87,62 +80,6 @@ def open_repo(start: Path) -> git.Repo:
     if repo.bare or repo.working_tree_dir is None:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
     return repo
-
-
-def find_repo(start: Path) -> RepoPaths:
-    """The work tree root and git directory of the repository holding ``start``."""
-    repo = open_repo(start)
-    assert repo.working_tree_dir is not None
-    return RepoPaths(Path(repo.working_tree_dir).resolve(), Path(repo.git_dir).resolve())
-
-
-def list_files(root: Path) -> Listing:
-    """Tracked paths with their modes, and untracked non-ignored paths."""
-    repo = open_repo(root)
-    try:
-        staged = repo.git.ls_files("-s", "-z", "--full-name")
-        others = repo.git.ls_files("-o", "--exclude-standard", "-z", "--full-name")
-    except git.GitCommandError as exc:
-        raise GitError(f"git ls-files failed: {exc.stderr.strip()}") from None
-    tracked: dict[str, str] = {}
-    for entry in z_list(staged):
-        meta, _, path = entry.partition("\t")
-        mode = meta.split(" ", 1)[0]
-        if mode != GITLINK_MODE:
-            tracked[path] = mode
-    return Listing(tracked, frozenset(z_list(others)))
-
-
-def changed_files(root: Path, rev: str | None) -> frozenset[str]:
-    """Files changed between ``rev`` (default: merge base with the default branch) and the work tree."""
-    repo = open_repo(root)
-    try:
-        if rev is None:
-            rev = _default_base(repo)
-        diff = repo.git.diff("--name-only", "-z", "--no-renames", rev)
-        others = repo.git.ls_files("-o", "--exclude-standard", "-z", "--full-name")
-    except git.GitCommandError as exc:
-        raise GitError(f"cannot diff against {rev!r}: {exc.stderr.strip()}") from None
-    return frozenset(z_list(diff)) | frozenset(z_list(others))
-
-
-def staged_changes(root: Path) -> frozenset[str]:
-    """Paths the index changes against HEAD: both sides of a staged rename, deletes too."""
-    repo = open_repo(root)
-    try:
-        diff = repo.git.diff("--cached", "--name-only", "-z", "--no-renames")
-    except git.GitCommandError as exc:
-        raise GitError(f"cannot read the staged changes: {exc.stderr.strip()}") from None
-    return frozenset(z_list(diff))
-
-
-def _default_base(repo: git.Repo) -> str:
-    for candidate in ("origin/HEAD", "origin/main", "origin/master", "main", "master"):
-        try:
-            return str(repo.git.merge_base("HEAD", candidate)).strip()
-        except git.GitCommandError:
-            continue
-    return "HEAD"
 
 
 def head_commit(root: Path) -> str | None:

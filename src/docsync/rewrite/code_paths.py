@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-_PATH_TOKEN = r"(?<![\w./-])(?:{})(?![\w/-]|\.\w)"
+PATH_TOKEN = r"(?<![\w./-])(?:{})(?![\w/-]|\.\w)"
 """A repository path as a token in program text (a sentence's full stop may follow it;
 ``x.md.orig`` or ``x.md.bak`` name another file)."""
 
@@ -16,7 +16,7 @@ def path_pattern(paths: Iterable[str]) -> re.Pattern[str] | None:
     ordered = sorted(paths, key=len, reverse=True)
     if not ordered:
         return None
-    return re.compile(_PATH_TOKEN.format("|".join(map(re.escape, ordered))))
+    return re.compile(PATH_TOKEN.format("|".join(map(re.escape, ordered))))
 
 
 def rewrite_code_paths(text: str, paths: Mapping[str, str], pattern: re.Pattern[str]) -> tuple[str, int]:

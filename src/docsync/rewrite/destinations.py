@@ -15,6 +15,9 @@ from ..model import Definition, Document, Link, LinkKind, Span
 _ALWAYS_ENCODED = frozenset("%#?<>\\|&\"'`()[] \t\n")
 _ANGLE_SAFE = frozenset(" ()[]'`")
 _NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
+# A destination path as a person types one: nothing percent-encoded or to encode, no
+# parentheses, no colon (so nothing a reader could take for a scheme, as in "(https://…)").
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._~/+=,@!$-]+")
 
 
 def encode(path: str, *, angle: bool, ascii_only: bool) -> str:
@@ -65,12 +68,25 @@ class Moves:
         """Whether a link to ``path`` was broken before the moves: a path in the repository
         that no move touches and that does not exist (``(https://…)`` read as a file).
 
-        Such a destination is left as written, byte for byte; a path that
-        climbs out of the repository is not judged and keeps its target.
+        A plain one keeps its target, any other is left as written
+        (:meth:`left_as_written`); a path that climbs out of the repository is
+        not judged and keeps its target.
         """
         if path == self.old_path or path in self.moves or path.startswith("../") or path == "..":
             return False
         return not self.exists(path)
+
+    def left_as_written(self, dest: Destination) -> bool:
+        """Whether ``dest`` stays byte for byte: broken before, and not a plain path.
+
+        A plain path that was broken before (``../terraform/main.tf``, a file
+        deleted or not written yet) keeps naming the file its author meant,
+        from the new folder too; anything else broken before (``(https://…)``
+        read as a path, ``%``-escapes, spaces) is text only its author can mend.
+        """
+        if not self.broken_before(dest.path):
+            return False
+        return _PLAIN_PATH.fullmatch(_RawParts.split(dest.raw).path) is None
 
     def target(self, path: str) -> str:
         """Where a repository path lives after the moves (this document: its new path)."""
@@ -178,8 +194,8 @@ def relative_destinations(doc: Document) -> Iterator[Destination]:
 
 def rewritten_raw(dest: Destination, moves: Moves) -> str | None:
     """The rewritten destination, or None when the one written still points right
-    (or was broken before, :meth:`Moves.broken_before`)."""
-    if moves.broken_before(dest.path):
+    (or is left as written, :meth:`Moves.left_as_written`)."""
+    if moves.left_as_written(dest):
         return None
     target = moves.target(dest.path)
     renamed = moves.fragment(dest.path, dest.fragment)
@@ -214,7 +230,7 @@ def _escape_parens(text: str) -> str:
 
 def expected_target(dest: Destination, moves: Moves) -> tuple[str, str]:
     """Where a destination must resolve after the rewrite: (path, decoded fragment)."""
-    if moves.broken_before(dest.path):
+    if moves.left_as_written(dest):
         kept = locate(moves.new_path, dest.url(dest.raw))
         return ("url", dest.url(dest.raw)) if kept is None else (kept[0], unquote(kept[1]))
     renamed = moves.fragment(dest.path, dest.fragment)

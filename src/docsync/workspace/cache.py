@@ -23,15 +23,16 @@ import copyreg
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import io
 import pickle
+import re
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from .. import __version__, model
-from ..parse.markdown import PARSER_VERSIONS
 
 _MAGIC = "docsync-parse-cache"
 _FORMAT = 2
@@ -44,6 +45,7 @@ _PARSER_SOURCES = (
     "parse/inline_rules.py",
     "parse/block_rules.py",
     "parse/build.py",
+    "parse/chunks.py",
     "parse/positions.py",
     "parse/scanned.py",
     "parse/slugs.py",
@@ -78,6 +80,34 @@ def _layout() -> str:
     )
 
 
+# The libraries under the parser, by distribution and module name: a document
+# records their parsing decisions, so a cached one is only as good as the
+# versions that made it (``parse.markdown.PARSER_VERSIONS`` names them too).
+_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
+_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+
+
+@functools.cache
+def parser_versions() -> str:
+    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
+    importing them: a warm run that parses nothing imports no parser. When a
+    source does not spell its version so, the parser module is imported to ask."""
+    names: list[str] = []
+    for distribution, module in _LIBRARIES:
+        spec = importlib.util.find_spec(module)
+        try:
+            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
+        except OSError:
+            source = b""
+        found = _VERSION.search(source)
+        if found is None:
+            from ..parse.markdown import PARSER_VERSIONS
+
+            return PARSER_VERSIONS
+        names.append(f"{distribution} {found.group(1).decode()}")
+    return ", ".join(names)
+
+
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
@@ -88,7 +118,7 @@ def fingerprint() -> str:
     versions because upgrading markdown-it-py alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(PARSER_VERSIONS.encode())
+    digest.update(parser_versions().encode())
     for name in _PARSER_SOURCES:
         try:
             digest.update((Path(__file__).parents[1] / name).read_bytes())
@@ -175,12 +205,31 @@ class DataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing {module}.{name}")
 
 
+_PARTS = "docsync-document-parts"
+
+
+def dumps_parts(blobs: list[bytes]) -> bytes:
+    """One document parsed in parts (:mod:`docsync.parse.chunks`), as the parts'
+    :func:`dumps`: joined only when the document is read."""
+    return pickle.dumps((_PARTS, *blobs), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def loads(blob: bytes) -> model.Document | None:
-    """A document from :func:`dumps`'s bytes; None for anything else."""
+    """A document from :func:`dumps`'s or :func:`dumps_parts`'s bytes; None for anything else."""
     try:
         document = ModelUnpickler(io.BytesIO(blob)).load()
     except Exception:  # corrupt or foreign: not a document
         return None
+    if isinstance(document, tuple) and document[:1] == (_PARTS,) and len(document) > 1:
+        parts = [loads(part) if isinstance(part, bytes) else None for part in document[1:]]
+        whole = [part for part in parts if part is not None]
+        if len(whole) != len(parts) or any(
+            part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]
+        ):
+            return None
+        from ..parse.chunks import merge
+
+        return merge(whole)
     return document if isinstance(document, model.Document) else None
 
 

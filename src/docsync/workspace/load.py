@@ -21,7 +21,7 @@ from ..config import Config
 from ..config import load as load_config
 from ..errors import DocsyncError
 from ..model import Document, Finding
-from ..repository.gitrepo import Listing, find_repo, list_files
+from ..repository.plumbing import Listing, find_repo, list_files
 from . import cache as parse_cache
 from .documents import Documents
 from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, file_problem, parse_pending

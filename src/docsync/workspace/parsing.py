@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..model import Document, Finding
-from ..parse.markdown import SourceError, decode, parse
 from . import cache as parse_cache
+from . import parts
 
 _PARALLEL_THRESHOLD = 64
 PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
@@ -38,6 +38,9 @@ def file_problem(path: str, rule: str, message: str, line: int = 1, column: int 
 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
+    # Imported here: a run served by the caches parses nothing and imports no parser.
+    from ..parse.markdown import SourceError, decode, parse
+
     try:
         text, newline, bom = decode(data)
     except SourceError as exc:
@@ -74,6 +77,10 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
         out.append((path, blob, parsed.problem, summary))
     return out
 
+
+
+def _parse_part(job: parts.PartJob) -> parts.PartDone:
+    return parts.parse(job, _worker_summarize)
 
 
 def _workers(config: Config, pending: int) -> int:
@@ -127,15 +134,34 @@ def parse_pending(
         return
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
+    # A very large file goes first, in parts, one per worker (see parts.py).
     size = max(8, min(32, len(pending) // (workers * 8)))
     ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
-    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    split = [job for path, data in ordered for job in parts.jobs(path, data, workers, summarize)]
+    whole = [item for item in ordered if item[0] not in {job.path for job in split}]
+    batches = [whole[i : i + size] for i in range(0, len(whole), size)]
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(summarize,)
     ) as pool:
+        in_parts = [pool.submit(_parse_part, job) for job in split]
         for batch in pool.map(_parse_batch, batches):
             yield from batch
+        collect = parts.collector(summarize)
+        for future in in_parts:
+            joined = collect(future.result())
+            if joined is not None:
+                yield _whole_if_needed(joined, dict(pending))
 
+
+def _whole_if_needed(
+    joined: parts.Joined, contents: dict[str, bytes]
+) -> tuple[str, Document | bytes | None, Finding | None, object]:
+    """A file parsed in parts, or, when a part did not end clean, parsed whole here."""
+    path, blob, summary = joined
+    if blob is not None:
+        return path, blob, None, summary
+    parsed = parse_one(path, contents[path])
+    return path, parsed.document, parsed.problem, None

@@ -11,27 +11,29 @@ passes exactly when ``docsync fix`` would change nothing.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...config import Config
 from ...model import Document, Finding
-from ...parse.markdown import parse
 from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import MARKDOWN_SUFFIXES, Workspace
 from ...workspace.results import ResultCache, source_digest
-from ...write.writer import FileWrite
-from . import boundaries, display, plans, reading, scan
-from . import prose as prose_model
-from . import violations as wrapviolations
-from .fix import fix_document
-from .violations import GATE, Violation, document_violations
+
+if TYPE_CHECKING:
+    from ...write.writer import FileWrite
+    from .violations import Violation
 
 __all__ = ["GATE", "check", "check_workspace", "keep_wrapped"]
 
+GATE = "wrap"
+"""The gate's name (``violations.GATE`` too; this module imports the analysis only when it runs)."""
 
 _FIX = "run `docsync fix`"
-# The modules a document's findings depend on, besides this one (for the cache key).
-_READING = (boundaries, display, plans, prose_model, reading, scan, wrapviolations)
+# The modules a document's findings depend on, besides this one (for the cache key),
+# named by file: a warm run, whose findings all come from the cache, imports none of them.
+_READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "violations")
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -61,6 +63,8 @@ def check(doc: Document, config: Config) -> list[Finding]:
     """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
     if config.wrap == "off":
         return []
+    from .violations import document_violations
+
     findings: list[Finding] = []
     for violation in document_violations(doc, config):
         line, column = doc.position(violation.offset)
@@ -115,11 +119,13 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
     return hashlib.blake2b(
-        f"{source_digest(__file__, *(str(m.__file__) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
+        f"{source_digest(__file__, *(str(Path(__file__).with_name(f'{m}.py')) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
     ).hexdigest()
 
 
-def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+def keep_wrapped(
+    before: Document | None, write: FileWrite, config: Config, parsed: Document | None = None
+) -> FileWrite:
     """``write`` with the paragraphs its edit changed re-wrapped, where they now break the wrap.
 
     A bare id that became a link, or a longer relative path, can push a line
@@ -128,16 +134,33 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
     migration or a move. A paragraph the edit did not change keeps every
     byte, even when it breaks the convention already: that is the user's
     business, and re-wrapping it would bury the edit in an unreviewable diff.
+    ``parsed``, when given, is ``write`` already parsed (its text, path, line
+    ends and byte-order mark), so it is not parsed again.
     """
+    from ...write.writer import FileWrite
+    from .fix import fix_document
+
     if "wrap" not in config.gates or config.wrap == "off":
         return write
     if not write.path.lower().endswith(MARKDOWN_SUFFIXES):
         return write
     if before is not None and not isinstance(config.wrap, int):
         return write  # a rewritten reference adds no line end: only a width can be broken
-    after = parse(write.path, write.text, write.newline, write.bom)
+    after = _parsed(parsed, write)
     if not check(after, config):
         return write
     unchanged = {p.content for p in before.paragraphs} if before is not None else set()
     fixed = fix_document(after, config, only=lambda p: p.content not in unchanged)
     return FileWrite(write.path, fixed.text, write.newline, write.bom)
+
+
+def _parsed(doc: Document | None, write: FileWrite) -> Document:
+    """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
+    mark), else ``write`` parsed."""
+    from ...parse.markdown import parse
+
+    if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
+        write.path, write.text, write.newline, write.bom
+    ):
+        return doc
+    return parse(write.path, write.text, write.newline, write.bom)

@@ -1,0 +1,138 @@
+"""What a check asks of git, each question one ``git`` subprocess: where the
+repository is, what it tracks, what changed. No GitPython here.
+
+A pre-commit run is mostly start-up, and importing GitPython is a tenth of a
+second of it; a check asks git only these read-only questions, so it runs
+them itself (the history reader and every command that writes keep using
+:mod:`docsync.repository.gitrepo`). Errors are the one-line ``GitError`` s
+the rest of docsync raises for git.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import GitError
+from .git_output import first_line, z_list
+
+SYMLINK_MODE = "120000"
+GITLINK_MODE = "160000"
+
+
+@dataclass(frozen=True, slots=True)
+class RepoPaths:
+    root: Path
+    git_dir: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What the index tracks (path → mode) and untracked files git does not ignore."""
+
+    tracked: dict[str, str]
+    untracked: frozenset[str]
+
+    def is_symlink(self, path: str) -> bool:
+        return self.tracked.get(path) == SYMLINK_MODE
+
+
+class _Failed(Exception):
+    def __init__(self, stderr: str) -> None:
+        super().__init__(stderr)
+        self.stderr = stderr
+
+
+def _executable() -> str:
+    """git, as GitPython would find it (``GIT_PYTHON_GIT_EXECUTABLE`` or ``git`` on PATH)."""
+    name = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
+    found = shutil.which(name)
+    if found is None:
+        raise GitError("git is not installed or not on PATH; install git, then run docsync again")
+    return found
+
+
+def _run(cwd: Path, *args: str) -> str:
+    """git's stdout (decoded as GitPython decodes it); :class:`_Failed` with its stderr."""
+    try:
+        done = subprocess.run(
+            [_executable(), *args], cwd=cwd, capture_output=True, check=False, stdin=subprocess.DEVNULL
+        )
+    except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+        raise _Failed(f"not a git repository: {exc.strerror}") from None
+    if done.returncode != 0:
+        raise _Failed(done.stderr.decode("utf-8", "surrogateescape").strip())
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def find_repo(start: Path) -> RepoPaths:
+    """The work tree root and git directory of the repository holding ``start``."""
+    try:
+        out = _run(start, "rev-parse", "--absolute-git-dir", "--show-toplevel").splitlines()
+    except _Failed as failed:
+        raise _not_a_work_tree(start, failed.stderr) from None
+    if len(out) != 2 or not out[1]:
+        raise GitError(f"{start} is a bare repository; docsync needs a working tree")
+    git_dir, root = out
+    return RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+
+
+def _not_a_work_tree(start: Path, stderr: str) -> GitError:
+    if "not a git repository" in stderr.lower():
+        return GitError(f"not inside a git repository: {start}")
+    try:  # inside a repository after all: a bare one, or its git directory
+        _run(start, "rev-parse", "--git-dir")
+    except _Failed:
+        return GitError(f"not inside a git repository: {start}")
+    if "work tree" in stderr:
+        return GitError(f"{start} is a bare repository; docsync needs a working tree")
+    return GitError(f"git rev-parse failed: {first_line(stderr)}")
+
+
+def list_files(root: Path) -> Listing:
+    """Tracked paths with their modes, and untracked non-ignored paths."""
+    try:
+        staged = _run(root, "ls-files", "-s", "-z", "--full-name")
+        others = _run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")
+    except _Failed as failed:
+        raise GitError(f"git ls-files failed: {failed.stderr}") from None
+    tracked: dict[str, str] = {}
+    for entry in z_list(staged):
+        meta, _, path = entry.partition("\t")
+        mode = meta.split(" ", 1)[0]
+        if mode != GITLINK_MODE:
+            tracked[path] = mode
+    return Listing(tracked, frozenset(z_list(others)))
+
+
+def changed_files(root: Path, rev: str | None) -> frozenset[str]:
+    """Files changed between ``rev`` (default: merge base with the default branch) and the work tree."""
+    try:
+        if rev is None:
+            rev = _default_base(root)
+        diff = _run(root, "diff", "--name-only", "-z", "--no-renames", rev)
+        others = _run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")
+    except _Failed as failed:
+        raise GitError(f"cannot diff against {rev!r}: {failed.stderr}") from None
+    return frozenset(z_list(diff)) | frozenset(z_list(others))
+
+
+def staged_changes(root: Path) -> frozenset[str]:
+    """Paths the index changes against HEAD: both sides of a staged rename, deletes too."""
+    try:
+        diff = _run(root, "diff", "--cached", "--name-only", "-z", "--no-renames")
+    except _Failed as failed:
+        raise GitError(f"cannot read the staged changes: {failed.stderr}") from None
+    return frozenset(z_list(diff))
+
+
+def _default_base(root: Path) -> str:
+    for candidate in ("origin/HEAD", "origin/main", "origin/master", "main", "master"):
+        try:
+            return _run(root, "merge-base", "HEAD", candidate).strip()
+        except _Failed:
+            continue
+    return "HEAD"
