@@ -21,6 +21,7 @@ import pytest
 import docsync
 from docsync import model
 from docsync.check.check import run_check
+from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
@@ -530,4 +531,58 @@ def test_a_narrow_run_unpickles_only_the_documents_it_reads(
     monkeypatch.setattr(cache, "loads", recording)
     result = run_check(repo.root, paths=["docs/faq.md"])
     assert {f.path for f in result.findings} == {"docs/faq.md"}
-    assert sorted(loaded) == ["docs/guide.md"]  # the one file faq.md links into
+    # faq.md is parsed again; guide.md, the one file it links into, answers from its kept anchors
+    assert loaded == []
+    (repo.root / ".git" / "docsync" / "anchors.pickle").unlink()
+    repo.write("docs/faq.md", PAGES["docs/faq.md"] + "\nEdited again.\n")
+    assert run_check(repo.root, paths=["docs/faq.md"]).findings == result.findings
+    assert sorted(loaded) == ["docs/guide.md"]  # without them, the one file it links into
+
+
+def _recording_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loaded: list[str] = []
+    real = cache.loads
+
+    def recording(blob: bytes) -> model.Document | None:
+        document = real(blob)
+        loaded.append(document.path if document else "?")
+        return document
+
+    monkeypatch.setattr(cache, "loads", recording)
+    return loaded
+
+
+def test_a_staged_rename_reads_only_the_documents_it_reports_on(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit run after a rename checks the renamed file and those linking to
+    it against every other file's anchors, kept by content: no other document is read."""
+    for n in range(80):  # more than Documents unpickles one at a time
+        repo.write(f"pages/p-{n}.md", f"# P {n}\n\n## Part\n\n[next](p-{(n + 1) % 80}.md#part) [guide](../docs/guide.md#install)\n")
+    repo.commit("pages")
+    run_check(repo.root)
+    run_check(repo.root, staged=True)  # nothing staged: the hook's first run keeps every file's link targets
+    repo.git("mv", "pages/p-5.md", "pages/p-five.md")
+    loaded = _recording_loads(monkeypatch)
+    staged = run_check(repo.root, staged=True)
+    assert [(f.path, f.rule) for f in staged.findings] == [("pages/p-4.md", "L001")]
+    assert loaded == ["pages/p-4.md"]  # the one file linking to the old name; p-five.md is parsed
+    monkeypatch.undo()
+    uncached = replace(load_config(repo.root), cache=False)
+    assert run_check(repo.root, staged=True, config=uncached).findings == staged.findings
+
+
+def test_kept_anchors_are_used_by_content(repo: GitRepo) -> None:
+    """A planted anchor is believed while the file's bytes are the ones it was kept for,
+    and not once they change (the key is the content)."""
+    run_check(repo.root)
+    anchors_file = repo.root / ".git" / "docsync" / "anchors.pickle"
+    payload = pickle.loads(anchors_file.read_bytes())  # the test's own file
+    key = load_workspace(repo.root).documents.content_keys["docs/guide.md"]
+    payload["entries"][key] = {**payload["entries"][key], "uninstall": "uninstall"}
+    anchors_file.write_bytes(pickle.dumps(payload))
+    repo.write("README.md", PAGES["README.md"] + "\nTouched, so links are checked again.\n")
+    planted = {(f.path, f.rule) for f in run_check(repo.root).findings}
+    assert ("docs/faq.md", "L006") not in planted  # guide.md#uninstall "exists": the plant is read
+    repo.write("docs/guide.md", PAGES["docs/guide.md"] + "\nEdited.\n")
+    assert ("docs/faq.md", "L006") in {(f.path, f.rule) for f in run_check(repo.root).findings}

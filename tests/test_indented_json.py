@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.gates.rules import by_code
-from docsync.model import Finding, Severity
+from docsync.model import FINDING_ORDER, Finding, Severity
 from docsync.report.formats import SCHEMA_VERSION, _json_visible, _record, as_json
 from docsync.report.indented_json import dumps
 
@@ -85,3 +85,9 @@ def test_the_json_report_is_json_dumps_of_its_payload_made_visible(
     payload = {"version": SCHEMA_VERSION, "files": files, "findings": [_record(f, rules) for f in findings]}
     expected = _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
     assert as_json(files, findings) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(_FINDINGS)
+def test_the_report_order_is_the_findings_sort_key(findings: list[Finding]) -> None:
+    assert [FINDING_ORDER(f) for f in findings] == [f.sort_key() for f in findings]

@@ -13,7 +13,7 @@ from ..errors import DocsyncError
 from ..gates.links import check as links
 from ..gates.rules import UNUSED_SUPPRESSION, by_code
 from ..gates.wrap import check as wrap
-from ..model import Finding
+from ..model import FINDING_ORDER, Finding
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..report.suppressions import FileSuppressions
@@ -75,7 +75,7 @@ def filter_findings(
         for path in workspace.selected:
             if selection.reports(unused_rule, path):
                 kept.extend(of(path).unused(path, ran, every_gate))
-    return Filtered(tuple(sorted(kept, key=Finding.sort_key)), tuple(silenced))
+    return Filtered(tuple(sorted(kept, key=FINDING_ORDER)), tuple(silenced))
 
 
 _MARKER_BYTES = SUPPRESSION_MARKER.encode()
@@ -100,7 +100,7 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
     if "wrap" in gates:
         findings.extend(wrap.check_workspace(workspace))
     findings.extend(_tree_gates(workspace, gates))
-    return sorted(findings, key=Finding.sort_key)
+    return sorted(findings, key=FINDING_ORDER)
 
 
 def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:

@@ -22,7 +22,7 @@ from rich.markup import escape
 
 from .. import __version__
 from ..gates.rules import Rule, by_code
-from ..model import Finding
+from ..model import Finding, Severity
 from . import indented_json
 
 FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
@@ -55,14 +55,18 @@ def as_json(files: int, findings: Sequence[Finding]) -> str:
         return _json_visible(indented_json.dumps(payload)) + "\n"
     rules = by_code()
     text = _JsonText()
+    seen = text.seen  # looked up inline: most values repeat (gates, rules, paths, wordings)
     names = {code: text(rule.name) for code, rule in rules.items()}
+    severity = {s: text(s.value) for s in Severity}
     items = [
-        f'    {{\n      "gate": {text(f.gate)},\n      "rule": {text(f.rule)},\n'
-        f'      "name": {names.get(f.rule) or text(f.rule)},\n      "path": {text(f.path)},\n'
+        f'    {{\n      "gate": {seen.get(f.gate) or text(f.gate)},\n'
+        f'      "rule": {seen.get(f.rule) or text(f.rule)},\n'
+        f'      "name": {names.get(f.rule) or text(f.rule)},\n'
+        f'      "path": {seen.get(f.path) or text(f.path)},\n'
         f'      "line": {int.__repr__(f.line)},\n      "column": {int.__repr__(f.column)},\n'
-        f'      "message": {text(f.message)},\n'
-        f'      "suggestion": {"null" if f.suggestion is None else text(f.suggestion)},\n'
-        f'      "severity": {text(f.severity.value)}\n    }}'
+        f'      "message": {seen.get(f.message) or text(f.message)},\n'
+        f'      "suggestion": {"null" if f.suggestion is None else seen.get(f.suggestion) or text(f.suggestion)},\n'
+        f'      "severity": {severity[f.severity]}\n    }}'
         for f in findings
     ]
     head = f'{{\n  "version": {SCHEMA_VERSION},\n  "files": {int.__repr__(files)},\n  "findings": [\n'
@@ -71,20 +75,16 @@ def as_json(files: int, findings: Sequence[Finding]) -> str:
 
 class _JsonText:
     """A string as the report spells it: JSON-encoded, unsafe characters escaped;
-    the short strings that repeat (gates, rules, paths) encoded once."""
+    each string encoded once (``seen``), however often it repeats."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, str] = {}
+        self.seen: dict[str, str] = {}
 
     def __call__(self, value: str) -> str:
-        known = self._seen.get(value)
-        if known is not None:
-            return known
         encoded = encode_basestring(value)
         if not value.isascii() or "\x7f" in value:
             encoded = _json_visible(encoded)
-        if len(value) < 200:
-            self._seen[value] = encoded
+        self.seen[value] = encoded
         return encoded
 
 

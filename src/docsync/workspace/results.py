@@ -176,3 +176,56 @@ class TargetCache:
             return
         kept = {k: v for k, v in self._entries.items() if k in keep}
         write_pickle(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})
+
+
+_ANCHORS_MAGIC = "docsync-anchors"
+
+
+class AnchorCache:
+    """Each document's anchors (lowercase → as written) by content key: what the links
+    gate asks of every target a link names, answered without unpickling the target on
+    a run that checks links again (a staged rename: the selected files' links are
+    checked against every other file's anchors). ``code`` is a digest of the code
+    that computes anchors; a cache made by other code is not read. Plain data only."""
+
+    def __init__(self, file: Path, code: str, entries: dict[str, dict[str, str]]) -> None:
+        self._file = file
+        self._code = code
+        self._entries = entries
+
+    @classmethod
+    def open(cls, git_dir: Path, code: str) -> AnchorCache:
+        file = git_dir / "docsync" / "anchors.pickle"
+        try:
+            with open(file, "rb") as handle:
+                payload = DataUnpickler(handle).load()
+        except Exception:  # missing, corrupt or foreign: start afresh
+            return cls(file, code, {})
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _ANCHORS_MAGIC
+            or payload.get("fingerprint") != fingerprint()
+            or payload.get("code") != code
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return cls(file, code, {})
+        entries = {
+            key: value
+            for key, value in payload["entries"].items()
+            if isinstance(key, str)
+            and isinstance(value, dict)
+            and all(type(k) is str and type(v) is str for k, v in value.items())
+        }
+        return cls(file, code, entries)
+
+    def get(self, key: str) -> dict[str, str] | None:
+        return self._entries.get(key)
+
+    def save(self, anchors: dict[str, dict[str, str]]) -> None:
+        """Keep exactly ``anchors`` (the files as they are now, by content key), written
+        only when they are other files than those read (a key names its content)."""
+        if anchors.keys() == self._entries.keys():
+            return
+        self._entries = anchors
+        payload = {"magic": _ANCHORS_MAGIC, "fingerprint": fingerprint(), "code": self._code, "entries": anchors}
+        write_pickle(self._file, payload)
