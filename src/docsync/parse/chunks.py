@@ -16,8 +16,10 @@ only leave ``env`` empty). Then no block crosses
 into the next part, no rule before the boundary read past it, and the rules
 after it start, at the top level with nothing open, on the same lines as in
 one parse (front matter, the only rule that cares where the text starts,
-cannot start on the characters a part may start on). When a part is not
-clean, the caller parses the whole text as usual.
+cannot start on the characters a part may start on). Front matter is also
+the one block that needs its closing line to be one at all: a first part of
+a text that starts with ``-`` is clean only when it holds the front matter.
+When a part is not clean, the caller parses the whole text as usual.
 
 :func:`merge` joins the parts' documents. Each part's lists are in document
 order and the parts are disjoint and in order, so the joined lists are the
@@ -114,6 +116,11 @@ def tokens_of_part(text: str, part: Part) -> tuple[list[Any], bool]:
         part.end is None
         or all(token.level > 0 or token.map is None or token.map[1] < lines for token in tokens)
     )
+    if part.first == 0 and text.startswith("-") and not (tokens and tokens[0].type == "front_matter"):
+        # Front matter is the one block that is nothing at all without its
+        # closing line: cut off before it, the part reads a rule or a heading
+        # (the one parse may find the closer after the boundary).
+        clean = clean and part.end is None
     for token in tokens:
         _shift(token, part.first)
     return tokens, clean
