@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..model import Document
-from . import cache as parse_cache
+from . import pickles
 
 if TYPE_CHECKING:
     from ..parse.chunks import Part
@@ -94,7 +94,7 @@ def parse(job: PartJob, summarize: object) -> PartDone:
     )
     # The text and line starts travel once, with the first part (chunks.merge).
     kept = document if job.index == 0 else dataclasses.replace(document, text="", line_starts=())
-    blob = parse_cache.dumps(kept) if clean else b""
+    blob = pickles.dumps(kept) if clean else b""
     return PartDone(job, blob, summary, outline, clean)
 
 
@@ -109,7 +109,7 @@ def join(done: Sequence[PartDone], summarize: object) -> Joined:
     path = ordered[0].job.path
     if not all(part.clean for part in ordered):
         return path, None, None
-    blob = parse_cache.dumps_parts([part.blob for part in ordered])
+    blob = pickles.dumps_parts([part.blob for part in ordered])
     summary = None
     if isinstance(summarize, PartSummarize):
         from ..parse import chunks

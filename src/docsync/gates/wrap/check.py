@@ -10,6 +10,7 @@ passes exactly when ``docsync fix`` would change nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,15 +38,21 @@ _READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "viola
 
 
 def _message(violation: Violation, config: Config) -> str:
-    rule = violation.rule
+    return _worded(violation.rule, violation.measured, config.wrap)
+
+
+@functools.lru_cache(maxsize=4096)
+def _worded(rule: str, measured: int, wrap: int | str) -> str:
+    """The message, one string object per wording: a repository's many findings share a
+    few, and a shared string is pickled into the result cache once, read back once."""
     if rule == "W001":
         return (
-            f"paragraph is hard-wrapped over {violation.measured} lines; "
+            f"paragraph is hard-wrapped over {measured} lines; "
             f'wrap = "none" wants one line per paragraph: join the lines ({_FIX})'
         )
     if rule == "W002":
         return (
-            f"line is {violation.measured} columns wide, over the limit of {config.wrap}; "
+            f"line is {measured} columns wide, over the limit of {wrap}; "
             f"re-wrap the paragraph ({_FIX})"
         )
     if rule == "W003":
@@ -53,7 +60,7 @@ def _message(violation: Violation, config: Config) -> str:
     if rule == "W004":
         return f"sentence continues on the next line; join the lines ({_FIX})"
     return (
-        f"line is {violation.measured} columns wide, over the limit of {config.wrap}, "
+        f"line is {measured} columns wide, over the limit of {wrap}, "
         "with no place to break it (long URL, code span or word); shorten it or use a "
         "reference link"
     )
@@ -123,7 +130,9 @@ def _run_key(config: Config) -> str:
     ).hexdigest()
 
 
-def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+def keep_wrapped(
+    before: Document | None, write: FileWrite, config: Config, parsed: Document | None = None
+) -> FileWrite:
     """``write`` with the paragraphs its edit changed re-wrapped, where they now break the wrap.
 
     A bare id that became a link, or a longer relative path, can push a line
@@ -132,8 +141,9 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
     migration or a move. A paragraph the edit did not change keeps every
     byte, even when it breaks the convention already: that is the user's
     business, and re-wrapping it would bury the edit in an unreviewable diff.
+    ``parsed``, when given, is ``write`` already parsed (its text, path, line
+    ends and byte-order mark), so it is not parsed again.
     """
-    from ...parse.markdown import parse
     from ...write.writer import FileWrite
     from .fix import fix_document
 
@@ -143,9 +153,21 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
         return write
     if before is not None and not isinstance(config.wrap, int):
         return write  # a rewritten reference adds no line end: only a width can be broken
-    after = parse(write.path, write.text, write.newline, write.bom)
+    after = _parsed(parsed, write)
     if not check(after, config):
         return write
     unchanged = {p.content for p in before.paragraphs} if before is not None else set()
     fixed = fix_document(after, config, only=lambda p: p.content not in unchanged)
     return FileWrite(write.path, fixed.text, write.newline, write.bom)
+
+
+def _parsed(doc: Document | None, write: FileWrite) -> Document:
+    """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
+    mark), else ``write`` parsed."""
+    from ...parse.markdown import parse
+
+    if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
+        write.path, write.text, write.newline, write.bom
+    ):
+        return doc
+    return parse(write.path, write.text, write.newline, write.bom)
