@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import bench
+import bench_corpus
 
 _WORD_TEXT = (
     "record decision context status consequence option driver review module service gateway "
@@ -55,7 +55,7 @@ ZONES = ["-0800", "+0000", "+0100", "+0530", "+0900"]
 
 def _git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        ["git", *args], cwd=root, env=env or bench._git_env(), capture_output=True, text=True, check=True
+        ["git", *args], cwd=root, env=env or bench_corpus.git_env(), capture_output=True, text=True, check=True
     )
     return done.stdout
 
@@ -142,7 +142,7 @@ def generate(root: Path, records: int, files: int, commits: int, seed: int) -> C
             full.write_text(text, encoding="utf-8")
         clock += timedelta(days=rng.randint(1, 9), hours=rng.randint(0, 23))
         stamp = f"{clock.isoformat()} {rng.choice(ZONES)}"
-        env = bench._git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
+        env = bench_corpus.git_env({"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp})
         _git(root, "add", "-A", env=env)
         _git(root, "commit", "-q", "-m", f"batch {done}", env=env)
         done += 1
@@ -170,7 +170,7 @@ def _timed(command: Sequence[str], cwd: Path, ok: Sequence[int] = (0,)) -> Run:
         cwd=cwd,
         capture_output=True,
         text=True,
-        env=bench._git_env(),
+        env=bench_corpus.git_env(),
     )
     seconds = time.perf_counter() - start
     if done.returncode not in ok:
@@ -190,11 +190,11 @@ def floor(root: Path) -> float:
             ["git", "log", "--name-status", "-M", "--format=%H %aI"],
             cwd=root,
             stdout=sink,
-            env=bench._git_env(),
+            env=bench_corpus.git_env(),
             check=True,
         )
     log = time.perf_counter() - start
-    return log + bench.parse_alone(root)
+    return log + bench_corpus.parse_alone(root)
 
 
 def _fresh(corpus: Corpus, scratch: Path, name: str) -> Path:
