@@ -276,7 +276,8 @@ def _inline_shortcuts(md: MarkdownIt, unread: bool) -> None:
             if token.children is None:
                 token.children = []
             content = token.content
-            links = links_only(content, state.md, Token) if unread and parent in _UNREAD_PARENTS else None
+            reads = unread and parent in _UNREAD_PARENTS
+            links = links_only(content, state.md, state.env, Token) if reads else None
             if links is not None:
                 token.children, token.meta[UNREAD] = links, True
             elif plain_text and state.md.inline.terminator_re.search(content) is None:

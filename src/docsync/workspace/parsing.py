@@ -12,11 +12,14 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..model import Document, Finding
-from . import cache as parse_cache
-from . import parts
+from .pickles import dumps
+
+if TYPE_CHECKING:
+    from . import parts
 
 _PARALLEL_THRESHOLD = 64
 PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
@@ -68,7 +71,7 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     for path, data in batch:
         parsed = parse_one(path, data)
         document = parsed.document
-        blob = parse_cache.dumps(document) if document is not None else None
+        blob = dumps(document) if document is not None else None
         summary = (
             _worker_summarize(document)
             if document is not None and _worker_summarize is not None
@@ -80,6 +83,8 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
 
 
 def _parse_part(job: parts.PartJob) -> parts.PartDone:
+    from . import parts
+
     return parts.parse(job, _worker_summarize)
 
 
@@ -132,6 +137,9 @@ def parse_pending(
             parsed = parse_one(path, data)
             yield path, parsed.document, parsed.problem, None
         return
+    # Imported here: a run served by the caches parses nothing and imports no parser.
+    from . import parts
+
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
     # A very large file goes first, in parts, one per worker (see parts.py).

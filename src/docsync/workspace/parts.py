@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 from ..model import Document
 from ..parse import chunks
 from ..parse.markdown import SourceError, decode
-from . import cache as parse_cache
+from . import pickles
 
 
 @runtime_checkable
@@ -86,7 +86,7 @@ def parse(job: PartJob, summarize: object) -> PartDone:
     )
     # The text and line starts travel once, with the first part (chunks.merge).
     kept = document if job.index == 0 else dataclasses.replace(document, text="", line_starts=())
-    blob = parse_cache.dumps(kept) if clean else b""
+    blob = pickles.dumps(kept) if clean else b""
     return PartDone(job, blob, summary, outline, clean)
 
 
@@ -101,7 +101,7 @@ def join(done: Sequence[PartDone], summarize: object) -> Joined:
     path = ordered[0].job.path
     if not all(part.clean for part in ordered):
         return path, None, None
-    blob = parse_cache.dumps_parts([part.blob for part in ordered])
+    blob = pickles.dumps_parts([part.blob for part in ordered])
     summary = None
     if isinstance(summarize, PartSummarize):
         outline = chunks.merge([part.outline for part in ordered])
