@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Document
-from . import markdown
-from .build import document
 from .slugs import Slugger
 
 SPLIT_FROM = 256 * 1024
@@ -108,6 +106,8 @@ def tokens_of_part(text: str, part: Part) -> tuple[list[Any], bool]:
     """markdown-it's tokens of the part, line maps moved to the document's lines,
     and whether the part ended clean (see the module's docstring; the last part
     need only leave ``env`` empty)."""
+    from . import markdown  # here: merge, which a run reading parts needs, imports no parser
+
     tokens, env = markdown.tokenize(text[part.start : part.stop])
     lines = (part.end or 0) - part.first
     clean = _stateless(env) and (
@@ -136,6 +136,9 @@ def _shift(token: Any, lines: int) -> None:
 
 def parse_part(path: str, text: str, newline: str, bom: bool, part: Part) -> tuple[Document, bool]:
     """The document of one part (its positions the whole text's), and whether the part ended clean."""
+    from . import markdown
+    from .build import document
+
     tokens, clean = tokens_of_part(text, part)
     return document(path, text, newline, bom, tokens, {}, markdown.normalize_label), clean
 
