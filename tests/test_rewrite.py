@@ -426,6 +426,21 @@ def test_link_text_escapes_only_what_breaks_a_link() -> None:
     assert link_text("a | b") == "a | b"
 
 
+@pytest.mark.parametrize(
+    ("title", "text"),
+    [
+        ("Simplify [EIP-161](./eip-161.md)", "Simplify EIP-161"),
+        ("1. [ADR 3](x.md) first", "1. ADR 3 first"),  # never read as a list
+        ("Keep `[a](b)` and [r][x]", "Keep `[a](b)` and \\[r\\]\\[x\\]"),  # code; no definition
+        ("# [A](a.md) | [B](b.md)", "# A &#124; B"),
+    ],
+)
+def test_a_title_s_links_are_written_as_their_text_in_a_link_text(title: str, text: str) -> None:
+    """A link text cannot hold a link, and a title's links change as files move: the
+    index shows the same words before the migration links an id in a header and after."""
+    assert link_text(title, table="|" in title) == text
+
+
 CODE_CASES = [
     ("# see ADR 7\n", "# see docs/rfc/implemented/2026-01-02-use-postgres.md\n", 1),
     ("// per RFC-001 and (RFC 12)\n", f"// per {PLUGINS} and ({PLUGINS})\n", 2),
@@ -454,3 +469,29 @@ def test_every_case_result_resolves_where_the_input_pointed() -> None:
             resolved = resolve_url(case.new, markdown_url(link.destination))
             if resolved is not None and resolved[0]:
                 assert posixpath.normpath(resolved[0]) == resolved[0], case.name
+
+
+FRONT_MATTER_CASES = [
+    # (value as written, as rewritten): what counts as a path into a moved file
+    ("a: see [p](001-plugin-api.md#motivation)", "a: see [p](../proposed/2026-01-01-plugin-api.md#why)"),
+    ('a: "[p](./001-plugin-api.md)"', 'a: "[p](../proposed/2026-01-01-plugin-api.md)"'),
+    ("a: ./001-plugin-api.md", "a: ../proposed/2026-01-01-plugin-api.md"),
+    ("- '../AGENTS.md'  # rules", "- '../../AGENTS.md'  # rules"),
+    ("a: ./005-umbrella.md", "a: ./2026-01-05-umbrella.md"),  # itself, still explicitly relative
+    # left as written
+    ("a: 001-plugin-api.md", None),  # a name without ./ or ../ is no path
+    ("a: [p](<001-plugin-api.md>)", None),  # angle brackets: YAML reads a flow sequence
+    ('a: "[p](./001\\u002dplugin-api.md)"', None),  # a YAML escape in the destination
+    ("a: ./001-plugin-api.md and more", None),  # not a whole value
+    ("a: [p](https://example.com/001-plugin-api.md)", None),
+]
+
+
+@pytest.mark.parametrize(("written", "rewritten"), FRONT_MATTER_CASES)
+def test_paths_in_front_matter_follow_the_moves(written: str, rewritten: str | None) -> None:
+    """GitHub shows front matter as a table of text, but people, docs sites and lychee read
+    these as references to files (ethereum/EIPs' ``withdrawal-reason``)."""
+    body = "# T\n\nText.\n"
+    text, stats = _rewrite(f"---\n{written}\n---\n{body}")
+    assert text == f"---\n{written if rewritten is None else rewritten}\n---\n{body}"
+    assert stats.links == (0 if rewritten is None else 1)

@@ -92,7 +92,12 @@ def extend(
         w.path: (
             w  # outside the gates: links fixed, nothing else
             if w.path in view.excluded
-            else wrap.keep_wrapped(before.get(w.path) or view.documents.get(w.path), w, adoption.config)
+            else wrap.keep_wrapped(
+                before.get(w.path) or view.documents.get(w.path),
+                w,
+                adoption.config,
+                changes.parsed.get(w.path),  # the rewrite's own parse of it: not parsed again
+            )
         )
         for w in changes.writes
     }

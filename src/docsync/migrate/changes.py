@@ -87,7 +87,8 @@ def _writes(
 ) -> tuple[list[FileWrite], dict[str, Document]]:
     """The new text of every record, every other file whose references change, and the index;
     and the new texts parsed on the way."""
-    assembled = {t.slug: assemble(t, records, _taken(plan)) for t in plan.topics}
+    taken = _taken(plan)
+    assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
     parsed: dict[str, Document] = {}

@@ -49,15 +49,8 @@ from .build import document
 from .inline_rules import PLAIN_LINK_RULES, links_only, no_digits_around, record_inline
 
 __all__ = [
-    "PARSER_VERSIONS",
-    "SourceError",
-    "decode",
-    "math_signature",
-    "normalized",
-    "parse",
-    "parse_bytes",
-    "render_html",
-    "render_signature",
+    "PARSER_VERSIONS", "SourceError", "decode", "math_signature", "normalize_label", "normalized",
+    "parse", "parse_bytes", "render_html", "render_signature", "tokenize",
 ]
 
 PARSER_VERSIONS = f"markdown-it-py {markdown_it.__version__}, mdit-py-plugins {mdit_py_plugins.__version__}"
@@ -373,9 +366,17 @@ def _inline_signature(children: Sequence[Token]) -> list[str]:
 
 def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:
     """Parse normalised text (``\\n`` line ends) into a document."""
+    tokens, env = tokenize(text)
+    return document(path, text, newline, bom, tokens, env, normalize_label)
+
+
+normalize_label = normalizeReference  # markdown-it's label normalisation, for document()
+
+
+def tokenize(text: str) -> tuple[list[Token], dict[str, Any]]:
+    """The model parser's tokens of ``text`` and the ``env`` its rules left."""
     env: dict[str, Any] = {}
-    tokens = _parser().parse(text, env)
-    return document(path, text, newline, bom, tokens, env, normalizeReference)
+    return _parser().parse(text, env), env
 
 
 def parse_bytes(path: str, data: bytes) -> Document:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..rewrite.record_links import unlinked
 from .model import Record
 from .relations import SUPERSEDES, Edge
 
@@ -50,8 +51,9 @@ def build(records: Sequence[Record], edges: Sequence[Edge], states: Mapping[str,
 
 
 def plain_title(title: str) -> str:
-    """A title's Markdown source as text: code and emphasis markers and escapes dropped."""
-    return " ".join(_MARKUP.sub("", title).split())
+    """A title's Markdown source as text: links as their text, code and emphasis markers
+    and escapes dropped."""
+    return " ".join(_MARKUP.sub("", unlinked(title)).split())
 
 
 def _lines(text: str, width: int = LABEL_WIDTH) -> list[str]:

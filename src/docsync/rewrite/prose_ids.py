@@ -4,7 +4,9 @@ Paragraph lines (in lists, quotes and footnotes too), table rows and
 headings are read; code, HTML, formulas, footnote markers and links are not.
 An id in a heading becomes a link whose text is the id as written: GitHub's
 anchor is the heading's text, so ``## Why [ADR 7](…)`` keeps ``#why-adr-7``
-and no fragment link anywhere needs to change.
+and no fragment link anywhere needs to change. An id in a heading that names
+the record it is written in stays as written: the link would only point the
+page at itself.
 """
 
 from __future__ import annotations
@@ -113,8 +115,11 @@ def _free(region: Span, excluded: list[Span]) -> Iterator[Span]:
 
 
 def _prose_mentions(
-    doc: Document, ids: Mapping[IdKey, IdTarget]
+    doc: Document, ids: Mapping[IdKey, IdTarget], own: str
 ) -> Iterator[tuple[_Region, Mention]]:
+    """Bare ids in prose, but the record's own (at ``own``) in a heading: there the id stays
+    the link's text, so the link would only point the page at itself (a title-less
+    record's header is ``# ADR 3``)."""
     if not ids:
         return
     by_line = _spans_by_line(doc)
@@ -122,14 +127,15 @@ def _prose_mentions(
     for region in prose_regions(doc):
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in mentions(doc.text, free.start, free.end, ids, pattern):
-                yield region, mention
-                for more in compound(doc.text, mention, free.end, ids, pattern):
-                    yield region, more
+                found = [mention, *compound(doc.text, mention, free.end, ids, pattern)]
+                for each in found:
+                    if not region.heading or each.target is None or each.target.path != own:
+                        yield region, each
 
 
 def bare_ids(doc: Document, ids: Mapping[IdKey, IdTarget]) -> list[BareId]:
     """The bare ids :func:`rewrite_document` would consider in ``doc`` (for gates)."""
-    return [BareId(m.span, m.written, m.target) for _, m in _prose_mentions(doc, ids)]
+    return [BareId(m.span, m.written, m.target) for _, m in _prose_mentions(doc, ids, doc.path)]
 
 
 _ID_SEPARATOR = re.compile(r"[ \t]*[:\u2013\u2014-]?[ \t]+")
@@ -147,7 +153,7 @@ class _IdRewrite:
     targets: list[str]
 
     def bare(self) -> None:
-        for region, mention in _prose_mentions(self.doc, self.ids):
+        for region, mention in _prose_mentions(self.doc, self.ids, self.new_path):
             if mention.target is None:
                 self.unresolved.append(mention.written)
                 continue

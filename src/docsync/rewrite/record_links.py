@@ -4,18 +4,43 @@ from __future__ import annotations
 
 import re
 
+from ..model import Edit, LinkKind, apply_edits
+from ..parse.markdown import parse
 from ..records.model import IdTarget
 from .destinations import encode, relative
 
 _CODE_RUN = re.compile(r"(`+).+?\1")
+# Put before a title so that it parses as a paragraph whatever it starts with ("1. ", "#").
+_PROSE = "x "
+
+
+def unlinked(title: str) -> str:
+    """A title's Markdown source with each inline link written as its text.
+
+    A link text cannot hold a link, and a title's links change when files
+    move (``Simplify [EIP-161](./eip-161.md)`` after a migration links the id
+    in its heading): the index and every link to the record show the same
+    words whichever way the heading was written.
+    """
+    if "](" not in title:
+        return title
+    doc = parse("title.md", _PROSE + title)
+    edits = [
+        Edit(link.span, doc.text[link.text_span.start : link.text_span.end])
+        for link in doc.links
+        if link.kind == LinkKind.INLINE and link.text_span is not None
+    ]
+    return apply_edits(doc.text, edits)[len(_PROSE) :]
 
 
 def link_text(title: str, *, table: bool = False) -> str:
-    """A record title as Markdown link text: brackets escaped outside code spans.
+    """A record title as Markdown link text: its links unwrapped (:func:`unlinked`),
+    brackets escaped outside code spans.
 
     The title is Markdown source (it may hold `code`); an unescaped ``]``
     would end the link early and a ``|`` would split a table cell.
     """
+    title = unlinked(title)
     specials = "[]|" if table else "[]"
     out: list[str] = []
     cursor = 0

@@ -46,6 +46,7 @@ from .destinations import (
     reliable_span,
     rewritten_raw,
 )
+from .front_matter import front_matter_destinations, front_matter_raw, holds_as_written
 from .ids import IdKey
 from .prose_ids import prose_id_edits
 
@@ -91,6 +92,24 @@ def _link_edits(doc: Document, moves: Moves) -> list[Edit]:
         if got != expected_target(dest, moves):
             raise RewriteError(
                 doc.path, f"'{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
+            )
+        edits.append(Edit(dest.span, new_raw))
+    return edits
+
+
+def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
+    """Paths in the front matter's values, rewritten by the rule of links (see
+    :mod:`docsync.rewrite.front_matter`); only their characters change."""
+    edits: list[Edit] = []
+    for dest, bare in front_matter_destinations(doc):
+        new_raw = front_matter_raw(dest, bare, moves)
+        if new_raw is None:
+            continue
+        resolved = locate(moves.new_path, new_raw)
+        got = None if resolved is None else (resolved[0], unquote(resolved[1]))
+        if not holds_as_written(new_raw) or got != expected_target(dest, moves):
+            raise RewriteError(
+                doc.path, f"front matter '{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
             )
         edits.append(Edit(dest.span, new_raw))
     return edits
@@ -192,7 +211,7 @@ def rewrite_parsed(
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
     context = Moves(old_path, new_path, moves, fragments, exists)
-    link_edits = _link_edits(doc, context)
+    link_edits = _link_edits(doc, context) + _front_matter_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).

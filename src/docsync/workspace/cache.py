@@ -25,6 +25,7 @@ import functools
 import hashlib
 import importlib.util
 import io
+import pickle
 import re
 from pathlib import Path
 
@@ -43,6 +44,7 @@ _PARSER_SOURCES = (
     "parse/inline_rules.py",
     "parse/block_rules.py",
     "parse/build.py",
+    "parse/chunks.py",
     "parse/positions.py",
     "parse/scanned.py",
     "parse/slugs.py",
@@ -95,12 +97,31 @@ def fingerprint() -> str:
 
 
 
+_PARTS = "docsync-document-parts"
+
+
+def dumps_parts(blobs: list[bytes]) -> bytes:
+    """One document parsed in parts (:mod:`docsync.parse.chunks`), as the parts'
+    :func:`dumps`: joined only when the document is read."""
+    return pickle.dumps((_PARTS, *blobs), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`dumps`'s bytes; None for anything else."""
+    """A document from :func:`dumps`'s or :func:`dumps_parts`'s bytes; None for anything else."""
     try:
         document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
     except Exception:  # corrupt or foreign: not a document
         return None
+    if isinstance(document, tuple) and document[:1] == (_PARTS,) and len(document) > 1:
+        parts = [loads(part) if isinstance(part, bytes) else None for part in document[1:]]
+        whole = [part for part in parts if part is not None]
+        if len(whole) != len(parts) or any(
+            part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]
+        ):
+            return None
+        from ..parse.chunks import merge
+
+        return merge(whole)
     return document if isinstance(document, model.Document) else None
 
 

@@ -12,10 +12,14 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..model import Document, Finding
 from .pickles import dumps
+
+if TYPE_CHECKING:
+    from . import parts
 
 _PARALLEL_THRESHOLD = 64
 PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
@@ -78,6 +82,12 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
 
 
 
+def _parse_part(job: parts.PartJob) -> parts.PartDone:
+    from . import parts
+
+    return parts.parse(job, _worker_summarize)
+
+
 def _workers(config: Config, pending: int) -> int:
     if pending < _PARALLEL_THRESHOLD:
         return 1
@@ -129,15 +139,37 @@ def parse_pending(
         return
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
+    # A very large file goes first, in parts, one per worker (see parts.py).
+    # Imported here, as the parser is: a run served by the caches parses nothing.
+    from . import parts
+
     size = max(8, min(32, len(pending) // (workers * 8)))
     ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
-    batches = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    split = [job for path, data in ordered for job in parts.jobs(path, data, workers, summarize)]
+    whole = [item for item in ordered if item[0] not in {job.path for job in split}]
+    batches = [whole[i : i + size] for i in range(0, len(whole), size)]
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(summarize,)
     ) as pool:
+        in_parts = [pool.submit(_parse_part, job) for job in split]
         for batch in pool.map(_parse_batch, batches):
             yield from batch
+        collect = parts.collector(summarize)
+        for future in in_parts:
+            joined = collect(future.result())
+            if joined is not None:
+                yield _whole_if_needed(joined, dict(pending))
 
+
+def _whole_if_needed(
+    joined: parts.Joined, contents: dict[str, bytes]
+) -> tuple[str, Document | bytes | None, Finding | None, object]:
+    """A file parsed in parts, or, when a part did not end clean, parsed whole here."""
+    path, blob, summary = joined
+    if blob is not None:
+        return path, blob, None, summary
+    parsed = parse_one(path, contents[path])
+    return path, parsed.document, parsed.problem, None

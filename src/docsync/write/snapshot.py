@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -38,18 +38,22 @@ class Files:
 
     states: tuple[FileState, ...]
     absent_folders: tuple[str, ...] = ()
+    _by_path: dict[str, FileState] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_path: dict[str, FileState] = {}
+        for state in self.states:
+            by_path.setdefault(state.path, state)
+        object.__setattr__(self, "_by_path", by_path)
 
     def state(self, path: str) -> FileState | None:
-        for state in self.states:
-            if state.path == path:
-                return state
-        return None
+        return self._by_path.get(path)
 
     def merged(self, other: Files) -> Files:
-        known = {s.path for s in self.states}
         folders = dict.fromkeys(self.absent_folders + other.absent_folders)
         return Files(
-            self.states + tuple(s for s in other.states if s.path not in known), tuple(folders)
+            self.states + tuple(s for s in other.states if s.path not in self._by_path),
+            tuple(folders),
         )
 
 
@@ -143,7 +147,7 @@ def _restore_one(root: Path, state: FileState, movable: dict[str, list[str]]) ->
     if state.kind == "absent":
         writer.remove(root, state.path)
         return
-    writer.make_folders(root.resolve(), full.parent)
+    writer.make_folders(Path(writer.real_base(root)), full.parent)
     if state.kind == "symlink":
         writer.remove(root, state.path)
         writer.make_symlink(full, os.fsdecode(state.data))

@@ -4,8 +4,9 @@
 a :class:`Transaction`. Before its first change, it records HEAD, the index
 and every path it will touch (bytes and mode, a symlink's target, or
 absence) in a journal under the git directory, ``docsync/journal/``: the
-bytes as blobs beside ``state.json``, which is written last and whose
-presence means "a run is under way". It changes files only through
+bytes of all of them in one pack file (:mod:`docsync.write.packs`), then
+``state.json``, which names each file's digest and place in the pack and
+whose presence means "a run is under way". It changes files only through
 :mod:`docsync.write.writer`, and removes the journal after the last change.
 
 Any failure (an error, Ctrl-C, a full disk) rolls back: HEAD, the index and
@@ -34,12 +35,14 @@ from typing import Any
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
 from . import snapshot, writer
+from .packs import Packs, state_from
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
 JOURNAL = "docsync/journal"
 STATE = f"{JOURNAL}/state.json"
-FORMAT = 1
+FORMAT = 2
+"""2: the saved bytes in pack files (``pack-N``); 1: one ``blob-<sha256>`` file each (still read)."""
 
 _finished: list[str] = []
 
@@ -82,16 +85,25 @@ def pending(git_dir: Path) -> Pending | None:
     state = git_dir / STATE
     try:
         raw = json.loads(state.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise DocsyncError(
-            f"{state}: the journal of an unfinished docsync run cannot be read ({exc}); "
-            "restore the repository with git, then remove that folder"
-        ) from None
-    states = tuple(_state_from(git_dir, item) for item in raw["files"])
+        if raw.get("format", 1) > FORMAT:
+            raise ValueError(f"format {raw['format']}, written by a newer docsync")
+        packs: dict[str, bytes] = {}
+        states = tuple(state_from(git_dir, JOURNAL, item, packs) for item in raw["files"])
+    except FileNotFoundError as exc:
+        if exc.filename is None or Path(exc.filename) == state:
+            return None
+        raise _unreadable(state, exc) from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise _unreadable(state, exc) from None
     files = Files(states, tuple(raw["absent_folders"]))
     return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files)
+
+
+def _unreadable(state: Path, exc: BaseException) -> DocsyncError:
+    return DocsyncError(
+        f"{state}: the journal of an unfinished docsync run cannot be read ({exc}); "
+        "restore the repository with git, then remove that folder"
+    )
 
 
 def refuse_pending(git_dir: Path) -> None:
@@ -99,33 +111,6 @@ def refuse_pending(git_dir: Path) -> None:
     found = pending(git_dir)
     if found is not None:
         raise DocsyncError(_pending_message(found.command))
-
-
-def _blob_name(data: bytes) -> str:
-    return f"{JOURNAL}/blob-{writer.digest(data)}"
-
-
-def _state_from(git_dir: Path, item: Mapping[str, Any]) -> FileState:
-    kind = item["kind"]
-    data = b""
-    if kind == "file":
-        data = (git_dir / _blob_name_from(item["blob"])).read_bytes()
-    elif kind == "symlink":
-        data = os.fsencode(item["target"])
-    return FileState(item["path"], kind, data, item["mode"])
-
-
-def _blob_name_from(sha: str) -> str:
-    return f"{JOURNAL}/blob-{sha}"
-
-
-def _state_json(state: FileState) -> dict[str, Any]:
-    item: dict[str, Any] = {"path": state.path, "kind": state.kind, "mode": state.mode}
-    if state.kind == "file":
-        item["blob"] = writer.digest(state.data)
-    elif state.kind == "symlink":
-        item["target"] = os.fsdecode(state.data)
-    return item
 
 
 def _index_name(root: Path, git_dir: Path) -> str:
@@ -144,6 +129,7 @@ class Transaction:
     index: bytes | None = None
     files: Files = field(default_factory=lambda: Files(()))
     _expected: dict[str, bytes | None] = field(default_factory=dict)
+    _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
     @classmethod
     def begin(
@@ -176,9 +162,8 @@ class Transaction:
         if not fresh and self.files.states:
             return
         more = snapshot.snapshot(self.root, fresh)
+        self._packs.save(self.git_dir, [s for s in more.states if s.kind == "file"])
         for state in more.states:
-            if state.kind == "file":
-                writer.write_file(self.git_dir, _blob_name(state.data), state.data)
             self._expected[state.path] = _expected_bytes(state)
         self.files = self.files.merged(more)
         self._write_state()
@@ -190,7 +175,7 @@ class Transaction:
             "redo": dict(self.redo),
             "head": self.head,
             "index": self.index is not None,
-            "files": [_state_json(s) for s in self.files.states],
+            "files": [self._packs.item(s) for s in self.files.states],
             "absent_folders": list(self.files.absent_folders),
         }
         writer.write_file(self.git_dir, STATE, json.dumps(payload, indent=1).encode())
@@ -201,8 +186,8 @@ class Transaction:
         """Write one file, only while it still holds what was read and snapshotted."""
         if self.files.state(change.path) is None:
             self.cover([change.path])
-        writer.write_atomic(self.root, change, read=read, expect=self._expected.get(change.path))
-        self._expected[change.path] = (self.root / change.path).read_bytes()
+        expect = self._expected.get(change.path)
+        self._expected[change.path] = writer.write_atomic(self.root, change, read=read, expect=expect)
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])

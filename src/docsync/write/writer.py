@@ -114,29 +114,64 @@ def is_link(full: Path) -> bool:
         return False
 
 
+_REAL: dict[str, tuple[str, tuple[int, int]]] = {}
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
+def real_base(base: Path) -> str:
+    """``base`` with every symlink resolved (``os.path.realpath``), remembered per ``base``.
+
+    A remembered answer is used only while ``base`` and it are still the same
+    folder (device and inode): two ``stat`` calls instead of one ``lstat`` per
+    component of a long absolute path, on every guarded call.
+    """
+    key = os.fspath(base)
+    known = _REAL.get(key)
+    if known is not None:
+        try:
+            if _identity(os.stat(known[0])) == known[1] == _identity(os.stat(key)):
+                return known[0]
+        except OSError:
+            pass
+    real = os.path.realpath(key)
+    try:
+        _REAL[key] = (real, _identity(os.stat(real)))
+    except OSError:
+        _REAL.pop(key, None)
+    return real
+
+
 def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
     """The full path of ``path`` under ``base``, refused (:class:`Refused`) when
     it leaves ``base``, when a folder on the way is a symlink, or, unless
     ``final_link`` (a symlink being moved, removed or put back itself), when
-    it is a symlink: docsync never writes through one."""
+    it is a symlink: docsync never writes through one.
+
+    Every component below ``base``'s real path is checked (``lstat``) on every
+    call, and none may be ``..``: so the path stays inside ``base`` without
+    resolving it again.
+    """
     parts = _lexical(path)
-    real = base.resolve()
-    full = real
+    real = real_base(base)
+    full = real.rstrip("/")
+    last = len(parts) - 1
     for k, part in enumerate(parts):
-        full = full / part
-        last = k == len(parts) - 1
-        if is_link(full) and not (last and final_link):
+        full += "/" + part
+        try:
+            link = stat.S_ISLNK(os.lstat(full).st_mode)
+        except OSError:
+            break  # absent (or unreadable): nothing below it is a symlink either
+        if link and not (k == last and final_link):
             target = os.readlink(full)
             shown = "/".join(parts[: k + 1])
             raise Refused(
                 f"{shown} is a symlink (to {target}); docsync never writes through a "
                 "symlink: replace it with the file it points to, or leave it out"
             )
-    try:
-        (full.parent.resolve() / full.name).relative_to(real)
-    except ValueError:
-        raise Refused(f"{path}: refusing to change a path outside the repository") from None
-    return full
+    return Path(real, *parts)
 
 
 def preflight(
@@ -199,8 +234,8 @@ def _current(full: Path) -> bytes | None:
 
 def write_atomic(
     root: Path, change: FileWrite, *, read: str | None = None, expect: bytes | None = None
-) -> None:
-    """Replace one file with ``change`` through a temporary file and a rename.
+) -> bytes:
+    """Replace one file with ``change`` through a temporary file and a rename; the bytes written.
 
     ``read`` (the text docsync read, line endings aside) and ``expect`` (the
     bytes it snapshotted, ``b""`` for a file that did not exist) are what the
@@ -210,9 +245,11 @@ def write_atomic(
     full = guarded(root, change.path)
     original = _current(full)
     _refuse_changed(change.path, original, read, expect)
-    make_folders(root.resolve(), full.parent)
+    make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
-    write_bytes(full, change.encoded(original), mode)
+    data = change.encoded(original)
+    write_bytes(full, data, mode)
+    return data
 
 
 def _refuse_changed(path: str, now: bytes | None, read: str | None, expect: bytes | None) -> None:
@@ -247,11 +284,13 @@ def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o6
         raise
 
 
-def write_file(base: Path, path: str, data: bytes) -> None:
-    """Atomically write a file docsync owns under ``base`` (the git directory), creating folders."""
+def write_file(base: Path, path: str, data: bytes | Iterable[bytes]) -> None:
+    """Atomically write a file docsync owns under ``base`` (the git directory), creating folders;
+    ``data`` may come in pieces (the journal's pack of saved files), written one after another."""
     full = guarded(base, path)
-    make_folders(base.resolve(), full.parent)
-    write_bytes(full, data)
+    make_folders(Path(real_base(base)), full.parent)
+    pieces = (data,) if isinstance(data, bytes) else data
+    write_stream(full, lambda handle: handle.writelines(pieces))
 
 
 def write_cache(file: Path, fill: Callable[[BinaryIO], object]) -> None:
@@ -278,7 +317,7 @@ def rename(root: Path, old: str, new: str) -> None:
     target = guarded(root, new)
     if os.path.lexists(target):
         raise Refused(f"{new} already exists; not overwritten")
-    make_folders(root.resolve(), target.parent)
+    make_folders(Path(real_base(root)), target.parent)
     mutation_point("rename", source)
     if is_link(source) and not os.path.isabs(link := os.readlink(source)):
         relinked = os.path.relpath(os.path.join(os.path.dirname(old), link), os.path.dirname(new) or ".")

@@ -100,13 +100,18 @@ def check(doc: Document, index: RepoIndex) -> list[Finding]:
     return finish(summarize(doc, index), index)
 
 
-def summarize(doc: Document, index: RepoIndex) -> LinkSummary:
-    """Phase one: every check that needs only ``doc`` and the repository listing."""
+def summarize(doc: Document, index: RepoIndex, whole: bool = True) -> LinkSummary:
+    """Phase one: every check that needs only ``doc`` and the repository listing.
+
+    ``whole=False`` for one part of a document parsed in parts
+    (:mod:`docsync.parse.chunks`): its fragments into the document itself
+    wait too, for the whole document's anchors, and it has no anchors of its
+    own (:meth:`Summarizer.join` puts the parts together)."""
     items: list[Finding | Pending] = []
     for target in _targets(doc):
-        items.extend(_check_target(doc, target, index))
+        items.extend(_check_target(doc, target, index, whole))
     items.extend(_check_definitions(doc))
-    return LinkSummary(doc.path, tuple(items), document_anchors(doc))
+    return LinkSummary(doc.path, tuple(items), document_anchors(doc) if whole else {})
 
 
 def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
@@ -135,8 +140,19 @@ class Summarizer:
     def __call__(self, doc: Document) -> LinkSummary:
         return summarize(doc, self._index)
 
+    def part(self, doc: Document) -> LinkSummary:
+        return summarize(doc, self._index, whole=False)
 
-def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[Finding | Pending]:
+    def join(self, parts: Sequence[object], outline: Document) -> LinkSummary:
+        """The summary of a document parsed in parts, from its parts' in order.
+        A clean part holds no definitions (see :mod:`docsync.parse.chunks`), so
+        its items are its links' and the whole's are theirs one after another."""
+        summaries = [part for part in parts if isinstance(part, LinkSummary)]
+        items = tuple(item for summary in summaries for item in summary.items)
+        return LinkSummary(outline.path, items, document_anchors(outline))
+
+
+def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) -> Sequence[Finding | Pending]:
     url = target.url.strip()
     if not url or is_external(url):
         return []
@@ -148,7 +164,7 @@ def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[F
     except _BadEscape:
         return [finding(doc.path, target, "L008", f"malformed percent-escape in '{target.raw}'")]
     if not decoded:
-        return fragment_check(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
+        return fragment_check(doc, target, doc.path, decoded_fragment, index, whole) if hash_sign else []
     resolved = _resolve(doc.path, decoded)
     if resolved is None:
         return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
@@ -158,7 +174,7 @@ def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[F
     if hash_sign and not target.image:
         if _plain_view(query) and LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
             return []  # ?plain=1 shows the source, with line numbers, even for Markdown
-        return fragment_check(doc, target, resolved, decoded_fragment, index)
+        return fragment_check(doc, target, resolved, decoded_fragment, index, whole)
     return []
 
 

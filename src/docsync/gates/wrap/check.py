@@ -130,7 +130,9 @@ def _run_key(config: Config) -> str:
     ).hexdigest()
 
 
-def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> FileWrite:
+def keep_wrapped(
+    before: Document | None, write: FileWrite, config: Config, parsed: Document | None = None
+) -> FileWrite:
     """``write`` with the paragraphs its edit changed re-wrapped, where they now break the wrap.
 
     A bare id that became a link, or a longer relative path, can push a line
@@ -139,8 +141,9 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
     migration or a move. A paragraph the edit did not change keeps every
     byte, even when it breaks the convention already: that is the user's
     business, and re-wrapping it would bury the edit in an unreviewable diff.
+    ``parsed``, when given, is ``write`` already parsed (its text, path, line
+    ends and byte-order mark), so it is not parsed again.
     """
-    from ...parse.markdown import parse
     from ...write.writer import FileWrite
     from .fix import fix_document
 
@@ -150,9 +153,21 @@ def keep_wrapped(before: Document | None, write: FileWrite, config: Config) -> F
         return write
     if before is not None and not isinstance(config.wrap, int):
         return write  # a rewritten reference adds no line end: only a width can be broken
-    after = parse(write.path, write.text, write.newline, write.bom)
+    after = _parsed(parsed, write)
     if not check(after, config):
         return write
     unchanged = {p.content for p in before.paragraphs} if before is not None else set()
     fixed = fix_document(after, config, only=lambda p: p.content not in unchanged)
     return FileWrite(write.path, fixed.text, write.newline, write.bom)
+
+
+def _parsed(doc: Document | None, write: FileWrite) -> Document:
+    """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
+    mark), else ``write`` parsed."""
+    from ...parse.markdown import parse
+
+    if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
+        write.path, write.text, write.newline, write.bom
+    ):
+        return doc
+    return parse(write.path, write.text, write.newline, write.bom)
