@@ -50,7 +50,7 @@ def test_the_shortcuts_are_on(monkeypatch: pytest.MonkeyPatch) -> None:
         inline_rules, "plain_link", lambda state, silent: taken.append("link") or real(state, silent)
     )
     monkeypatch.setattr(markdown, "_DELIMITERS", _Counting(markdown._DELIMITERS, taken))
-    markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c` &amp; d.\n")  # & keeps it parsed
+    markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c` <b>d</b>.\n")  # < keeps it parsed
     assert taken == ["delimiters", "link"]
 
 
@@ -98,6 +98,36 @@ BESIDE_A_LINK = [
     "x [a](b`c.md) `d` y",
     "x `` ` `` [a](b.md) `e\nf` g",
     "| `a|b` | [c](d.md) |\n|---|---|",
+    # math and HTML characters inside what the scan jumps over, or escaped
+    "x `$a` [b](c.md) `$d`",
+    "x `<T>` [b](c.md)",
+    "x [a]($b.md) $c",
+    "x `a $b` c$ [d](e.md)",
+    "x \\$a$ [b](c.md)",
+    "x \\<b> [c](d.md)",
+    "x \\![a](b.md) \\^[c](d.md)",
+    "x ! ^ [a](b.md) !`c` ^`d`",
+    "x [a](b.md)! [c](d.md)^",
+    "x \\` [a](b.md) `c`",
+    "x \\\\`a` [b](c.md)",
+    "x a\\",
+    # emphasis and entities in a link's text
+    "x [a_b *c* ~~d~~ &amp;](e.md) y",
+    "x [a &#93; b](c.md) [d&#91;](e.md)",
+    "x [*a](b.md)* _[c_](d.md)",
+    "x **[a](b.md) [c**](d.md) e",
+    # reference links, defined and not
+    'x [a][r] [b][] [r] [c][nope] [nope] y\n\n[r]: t.md "T"\n[b]: u.md',
+    "x [a_b *c*][R] [R][] y\n\n[r]: t.md",
+    "x [a][r](c) [d][nope][r] y\n\n[r]: t.md",
+    "x [r](nope d) [r] y\n\n[r]: t.md",
+    "x [r][ r ] [ r ][] y\n\n[r]: <t u.md>",
+    "x [a][r\nb] [r]\nc y\n\n[r]: t.md",
+    "x [a&amp;b][r&amp;] [r&]\n\n[r&amp;]: t.md\n[r&]: u.md",
+    "x [^r] [r] y\n\n[r]: t.md\n[^r]: note",
+    "x [](r) [][r] [] y\n\n[r]: t.md",
+    "| [a][r] | [b] |\n|---|---|\n\n[r]: t.md\n[b]: u.md",
+    "[r]\n\n[r]: t.md\n\n> [r] [s]\n>\n> [s]: u.md",
 ]
 
 
@@ -148,6 +178,21 @@ def test_the_unparsed_content_shortcut_is_taken() -> None:
     assert unread == [[0, 2], [5, 6], [5, 6]]  # the paragraph and both cells, not the heading
 
 
+def test_prose_with_escapes_and_entities_is_left_unparsed() -> None:
+    text = (
+        "An \\*escape\\*, an &amp; entity,\n**bold** and a \\[bracket].\n\n"
+        "See [a](b&amp;c.md) `$d <e>`, [f_g][r] and [h].\n\n[r]: r.md\n"
+    )
+    inline = [t for t in markdown._parser().parse(text, {}) if t.type == "inline"]
+    assert [t.meta.get(markdown.UNREAD) for t in inline] == [True, True]
+    assert inline[0].children == []
+    assert [(c.type, c.attrs) for c in inline[1].children or []] == [
+        ("link_open", {"href": "b&c.md"}),
+        ("code_inline", {}),
+        ("link_open", {"href": "r.md"}),
+    ]
+
+
 def test_the_benchmark_corpus_parses_the_same(tmp_path: Path) -> None:
     """The synthetic corpus of scripts/bench.py (where the shortcuts are
     timed), a small one: every document the same both ways."""
@@ -169,6 +214,63 @@ def test_case_files_parse_the_same(case: Path) -> None:
     fast, plain = _both(text)
     assert fast == plain
     _same_tokens(text)
+
+
+# Paragraphs beside lines that could underline them (a setext heading):
+# the heading rule is skipped only where no such line follows before a blank one.
+SETEXT = [
+    "a\n===",
+    "a\n---",
+    "a\nb\n  ==  ",
+    "a\n\n---",
+    "a\n \t\n===",
+    "a\n   ---",
+    "a\n    ---",
+    "a\n\t---",
+    "a\n---x",
+    "a\n= =",
+    "> a\n> ---",
+    "> a\n>---",
+    ">> a\n> > ===",
+    "> a\n---",
+    "> a\n>\n> ---",
+    "- a\n  ---",
+    "- a\n---",
+    "1. a\n   ===",
+    "- > a\n  > ---",
+    "!!! note\n    a\n    ---",
+    "::: tip\na\n---\n:::",
+    "[^1]: a\n    ---",
+    "| a |\n|---|\n| b |\n---",
+    "---\nx: 1\n---\na\n---",
+    "a\n<!-- -->\n---",
+    "```\na\n```\n---",
+    "a\n``` x\n---",
+]
+
+
+@pytest.mark.parametrize("text", SETEXT)
+def test_setext_underlines_parse_the_same(text: str) -> None:
+    fast, plain = _both(text + "\n")
+    assert fast == plain
+    _same_tokens(text + "\n")
+
+
+@pytest.mark.parametrize("text", SETEXT)
+def test_the_setext_shortcut_leaves_the_state_as_lheading_does(text: str) -> None:
+    """Rule by rule, line by line: the shortcut's answer and the block state
+    it leaves (``lheading`` sets the parent type even when it fails)."""
+    from markdown_it.rules_block import StateBlock, lheading
+
+    fast = next(r.fn for r in markdown._parser().block.ruler.__rules__ if r.name == "lheading")
+    assert fast is not lheading
+    lines = text.count("\n") + 1
+    for line in range(lines):
+        states = [StateBlock(text + "\n", markdown._parser(), {}, []) for _ in range(2)]
+        answers = [rule(state, line, lines, False) for rule, state in zip((fast, lheading), states, strict=True)]
+        assert answers[0] == answers[1], line
+        first, second = ({k: v for k, v in vars(s).items() if k != "docsync_underlines"} for s in states)
+        assert repr(first) == repr(second), line
 
 
 LINE_STARTS = [
@@ -293,6 +395,9 @@ INLINE = [
     "$ ",
     "[a$b](c.md)",
     "`$`",
+    "`<b>`",
+    "\\$",
+    "\\<",
     # what could start a construct right before a plain link
     "^",
     "!",

@@ -9,6 +9,7 @@ Written against markdown-it's rule interface (the block state it passes,
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -123,6 +124,9 @@ _BLOCK_TRIGGERS = {
 }
 
 
+BlockRule = Callable[[State, int, int, bool], bool]
+
+
 def dispatch_block_rules(md: Parser) -> None:
     """Try on each line only the block rules that can start on its first character.
 
@@ -132,6 +136,7 @@ def dispatch_block_rules(md: Parser) -> None:
     calls saved per line. The dispatcher goes first in the main chain only;
     the chains rules use to ask "does this line end my block?" are untouched.
     """
+    _skip_setext_search(md)
     rules = [(rule.name, rule.fn) for rule in md.block.ruler.__rules__ if rule.enabled]
     anywhere = tuple(fn for name, fn in rules if name not in _BLOCK_TRIGGERS)
     by_char = {
@@ -144,9 +149,51 @@ def dispatch_block_rules(md: Parser) -> None:
         return any(rule(state, start, end, silent) for rule in by_char.get(char, anywhere))
 
     md.block.ruler.before(rules[0][0], "docsync_dispatch", dispatch)
+    _dispatch_terminators(md.block.ruler)
 
 
-BlockRule = Callable[[State, int, int, bool], bool]
+def _dispatch_terminators(ruler: Any) -> None:
+    """The chains rules ask "does this line end my block?" (``paragraph``,
+    ``list``, ``blockquote``, ``reference``), each made one rule that tries
+    only the chain's rules that can start on the line's first character.
+
+    A paragraph asks on every line it continues over, so on prose this is
+    most of the block parse's rule calls. Each rule in a chain is asked in
+    silent mode and the chain stops at the first yes; a rule left out here
+    cannot start on that character, so it would have said no and changed
+    nothing. The chains are rebuilt whenever markdown-it recompiles its own
+    (a rule enabled or disabled later).
+    """
+    compiled = ruler.getRules
+    made: dict[str, tuple[list[BlockRule], list[BlockRule]]] = {}
+
+    def chain(name: str = "") -> list[BlockRule]:
+        rules: list[BlockRule] = compiled(name)
+        if not name:
+            return rules
+        known = made.get(name)
+        if known is None or known[0] is not rules:
+            names = {rule.fn: rule.name for rule in ruler.__rules__}
+            known = made[name] = (rules, [_terminator(rules, names)])
+        return known[1]
+
+    ruler.getRules = chain
+
+
+def _terminator(rules: Sequence[BlockRule], names: dict[BlockRule, str]) -> BlockRule:
+    anywhere = tuple(fn for fn in rules if names.get(fn) not in _BLOCK_TRIGGERS)
+    by_char = {
+        char: tuple(fn for fn in rules if char in _BLOCK_TRIGGERS.get(names.get(fn, ""), char))
+        for char in set("".join(_BLOCK_TRIGGERS.values()))
+    }
+
+    def terminates(state: State, start: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[start] + state.tShift[start]
+        char = state.src[at] if at < len(state.src) else ""
+        return any(rule(state, start, end, silent) for rule in by_char.get(char, anywhere))
+
+    return terminates
+
 
 
 def record_block(fn: BlockRule, key: str) -> BlockRule:
@@ -157,3 +204,42 @@ def record_block(fn: BlockRule, key: str) -> BlockRule:
         return ok
 
     return rule
+
+
+# A line that could underline a setext heading, as it is written in the
+# source: whatever container prefix (indentation, ``>``) comes before the
+# run of ``-`` or ``=``. Never the first line, which no paragraph is above.
+_UNDERLINE = re.compile(r"\n[ \t>]*(?:-+|=+)[ \t]*$", re.MULTILINE)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _skip_setext_search(md: Parser) -> None:
+    """markdown-it's ``lheading`` rule, not run where it cannot succeed.
+
+    It runs before ``paragraph`` on every paragraph's first line and walks
+    the paragraph line by line, asking the terminator chain of each, only
+    to find in most documents that no line underlines it; then ``paragraph``
+    walks the same lines again. An underline is a line whose content, after
+    its container prefix, is a run of ``-`` or ``=``; as written in the source it
+    is such a run after spaces, tabs and ``>`` (the prefixes of list items,
+    block quotes and indented containers), and the walk ends at the first
+    blank line at the latest. So where no such line comes after the first one
+    before a blank source line, the rule would return False, having changed
+    only the parent type (``lheading`` sets it and does not restore it on
+    failure: that is done here too).
+    """
+    original = md.block.ruler.__rules__[md.block.ruler.__find__("lheading")].fn
+
+    def lheading(state: State, start: int, end: int, silent: bool) -> bool:
+        underlines = state.__dict__.get("docsync_underlines")
+        if underlines is None:
+            underlines = state.docsync_underlines = [m.start() + 1 for m in _UNDERLINE.finditer(state.src)]
+        after = state.eMarks[start]
+        at = bisect.bisect_right(underlines, after)
+        if at < len(underlines) and _BLANK_LINE.search(state.src, after, underlines[at]) is None:
+            return bool(original(state, start, end, silent))
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"
+        return False
+
+    md.block.ruler.at("lheading", lheading)

@@ -151,57 +151,90 @@ def no_digits_around(rule: InlineRule) -> InlineRule:
     return math
 
 
-# What can start an inline construct the model reads, other than a plain
-# link or a code span: footnote references and images (``[^``, ``![``),
-# inline footnotes (``^[``), autolinks and raw HTML (``<``), math, and
-# escapes and entities (which can hide or make a ``[`` or a backtick).
-_OTHER_READ = re.compile(r"[<$\\&^]|!\[")
-_LINK_OR_CODE = re.compile(r"[\[`]")
+# Where the scan of :func:`links_only` stops: a link or a code span; an
+# escape (it makes the character after it text, so that it starts nothing);
+# and what could start anything else the model reads: an image or an inline
+# footnote (``![``, ``^[``), an autolink or raw HTML (``<``), math (``$``).
+# Footnote references (``[^``) start with a ``[`` that no plain link starts with.
+_STOPS = re.compile(r"[\[`\\<$!^]")
 _BACKTICKS = re.compile(r"`+")
 
 
-def links_only(content: str, md: Any, token: Callable[..., Any]) -> list[Any] | None:
+def links_only(content: str, md: Any, env: Any, token: Callable[..., Any]) -> list[Any] | None:
     """The only tokens the model reads in inline ``content``, without parsing
     it, when that content holds nothing but text, plain links and code
     spans; else None.
 
-    For content with none of the characters of :data:`_OTHER_READ`, where
-    every ``[`` outside a code span starts what :func:`plain_link` takes,
-    markdown-it's parse reaches each ``[`` and backtick in turn (only text,
-    line breaks and emphasis delimiters lie between them, and none of those
-    consume either), makes each link exactly as :func:`plain_link` does, and
-    reads a run of backticks as its backticks rule does: a code span up to
-    the next run of the same length, else literal text. So the
+    The scan goes from stop to stop (:data:`_STOPS`): only text, entities,
+    line breaks and emphasis delimiters lie between them, and markdown-it's
+    rules for those consume none of the stop characters, so its parse
+    reaches each stop the scan reaches, in turn. There the scan does what
+    markdown-it does: at a ``[`` it makes the link markdown-it makes of an
+    inline link with a plain text and destination, or of a reference link
+    with a plain text and label (reading ``env``'s references as the link rule
+    does), or else it gives up; it reads a backslash and the
+    character after it as one escape; a run of backticks as the backticks
+    rule does (a code span up to the next run of the same length, else
+    literal text); ``!`` and ``^`` not before a ``[`` as text. It gives up
+    at ``<`` and ``$`` and before ``![`` and ``^[``. What it jumps over in one
+    go (a code span, a link) markdown-it's rules consume whole as well, so a
+    ``$`` or ``<`` inside one starts nothing there either. So the
     ``link_open`` and ``code_inline`` tokens, made here the same way, are
-    everything the model would read; the text, break and emphasis tokens
-    around them it never reads. ``token`` makes a token (markdown-it's
+    everything the model would read; the text, escape, entity, break and
+    emphasis tokens around them it never reads. Content with no ``[`` or
+    backtick at all gives no token. ``token`` makes a token (markdown-it's
     ``Token``).
     """
-    if _OTHER_READ.search(content) is not None:
-        return None
     found: list[Any] = []
-    next_at = _LINK_OR_CODE.search(content)
+    next_at = _STOPS.search(content)
     while next_at is not None:
         at = next_at.start()
-        if content[at] == "`":
-            end = _code_span_end(content, at)
-            if end is None:
-                end = _BACKTICKS.match(content, at).end()  # type: ignore[union-attr]
-            else:
-                marker = _BACKTICKS.match(content, at).group(0)  # type: ignore[union-attr]
-                found.append(token("code_inline", "code", 0, markup=marker, meta={"src": (at, end)}))
+        char = content[at]
+        if char in "<$":
+            return None
+        if char in "!^":
+            if content.startswith("[", at + 1):
+                return None
+            end = at + 1
+        elif char == "\\":
+            end = min(at + 2, len(content))  # markdown-it escapes any character after it
+        elif char == "`":
+            run = _BACKTICKS.match(content, at)
+            assert run is not None
+            closed = _code_span_end(content, at)
+            end = run.end() if closed is None else closed
+            if closed is not None:
+                found.append(token("code_inline", "code", 0, markup=run.group(0), meta={"src": (at, end)}))
         else:
-            match = _PLAIN_LINK.match(content, at)
-            if match is None:
+            link = _plain_link_token(content, at, md, token) or _reference_link_token(content, at, md, env, token)
+            if link is None:
                 return None
-            href = md.normalizeLink(match.group(2))
-            if not md.validateLink(href):
-                return None
-            meta = {"src": (at, match.end()), "text": match.span(1), "dest": match.span(2)}
-            found.append(token("link_open", "a", 1, attrs={"href": href}, meta=meta))
-            end = match.end()
-        next_at = _LINK_OR_CODE.search(content, end)
+            made, end = link
+            if made is not None:
+                found.append(made)
+        next_at = _STOPS.search(content, end)
     return found
+
+
+# A plain link as :func:`links_only` reads it: :data:`_PLAIN_LINK`, but its
+# text may hold emphasis delimiters and entities. markdown-it finds the end
+# of a link's text by skipping over what its rules take there, and these
+# take no ``]``; the text and emphasis tokens they make the model never reads.
+_UNREAD_LINK = re.compile(r"\[([^\n\\`\[\]!<^$]*)\]\(([^\x00-\x20\x7f()\\<][^\x00-\x20\x7f()\\]*)\)")
+
+
+def _plain_link_token(content: str, at: int, md: Any, token: Callable[..., Any]) -> tuple[Any, int] | None:
+    """The ``link_open`` token markdown-it makes for the inline link at ``at``
+    (of :data:`_UNREAD_LINK`'s shape) and where the link ends, or None."""
+    match = _UNREAD_LINK.match(content, at)
+    if match is None:
+        return None
+    dest = match.group(2)
+    href = md.normalizeLink(md.utils.unescapeAll(dest) if "&" in dest else dest)
+    if not md.validateLink(href):
+        return None
+    meta = {"src": (at, match.end()), "text": match.span(1), "dest": match.span(2)}
+    return token("link_open", "a", 1, attrs={"href": href}, meta=meta), match.end()
 
 
 def _code_span_end(content: str, at: int) -> int | None:
@@ -214,3 +247,38 @@ def _code_span_end(content: str, at: int) -> int | None:
         if run.end() - run.start() == size:
             return run.end()
     return None
+
+
+_REFERENCE_LINK = re.compile(r"\[([^\n\\`\[\]!<^$]*)\](?:\[([^\n\\`\[\]!<^$]*)\])?")
+
+
+def _reference_link_token(
+    content: str, at: int, md: Any, env: Any, token: Callable[..., Any]
+) -> tuple[Any, int] | None:
+    """The ``link_open`` token markdown-it makes for a reference link at
+    ``at`` (``[text][label]``, ``[text][]`` or ``[text]``, with a plain text
+    and label), and where the link ends; no token, and the end of the ``[``
+    alone, where the label names no definition (markdown-it then reads the
+    ``[`` as text); None for any other shape.
+
+    The link rule finds the text's end, and the label's, at the first ``]``
+    (the shape has no bracket, escape, code span or other construct inside
+    them), looks the label up, normalised, in the definitions the block
+    parse collected, and makes the link with the definition's destination
+    and title (these were validated when it was defined).
+    """
+    match = _REFERENCE_LINK.match(content, at)
+    if match is None:
+        return None
+    after = match.end(1) + 1
+    if content.startswith("(", after) or (match.group(2) is None and content.startswith("[", after)):
+        return None  # an inline link markdown-it may fall back from, or a label we do not read
+    label = match.group(2) or match.group(1)
+    definition = (env.get("references") or {}).get(md.utils.normalizeReference(label))
+    if not definition:
+        return None, at + 1
+    attrs = {"href": definition["href"]}
+    if definition["title"]:
+        attrs["title"] = definition["title"]
+    meta = {"src": (at, match.end()), "text": match.span(1), "label": label}
+    return token("link_open", "a", 1, attrs=attrs, meta=meta), match.end()

@@ -6,11 +6,10 @@ strikethrough, footnotes) and front matter, so that what we check and what
 we rewrite is read the way GitHub renders it.
 
 Positions: markdown-it gives block tokens a line map but inline tokens none.
-We wrap the inline rules that produce links, images, autolinks, raw HTML and
-code spans so that each records where in the inline content it started and
-ended, and map inline-content offsets back to the source through the
-paragraph's lines (each content line is a suffix of its source line once the
-container prefix is removed).
+We wrap the inline rules that make links, images, autolinks, raw HTML and code
+spans so each records where in the inline content it started and ended, and
+map those offsets back to the source through the paragraph's lines (each
+content line is a suffix of its source line once the container prefix goes).
 """
 
 from __future__ import annotations
@@ -276,7 +275,8 @@ def _inline_shortcuts(md: MarkdownIt, unread: bool) -> None:
             if token.children is None:
                 token.children = []
             content = token.content
-            links = links_only(content, state.md, Token) if unread and parent in _UNREAD_PARENTS else None
+            reads = unread and parent in _UNREAD_PARENTS
+            links = links_only(content, state.md, state.env, Token) if reads else None
             if links is not None:
                 token.children, token.meta[UNREAD] = links, True
             elif plain_text and state.md.inline.terminator_re.search(content) is None:

@@ -22,17 +22,17 @@ is parsed again.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import importlib.util
 import io
-import pickle
 import re
 from pathlib import Path
 
 from .. import __version__, model
 from . import indexed
 from .indexed import Blob
-from .pickles import ModelUnpickler, dumps, layout
+from .pickles import PARTS, ModelUnpickler, dumps, layout
 
 _MAGIC = b"docsync-parse-cache 3\n"
 # An entry no run has used for this many saves (an old version of an edited
@@ -97,23 +97,33 @@ def fingerprint() -> str:
 
 
 
-_PARTS = "docsync-document-parts"
-
-
-def dumps_parts(blobs: list[bytes]) -> bytes:
-    """One document parsed in parts (:mod:`docsync.parse.chunks`), as the parts'
-    :func:`dumps`: joined only when the document is read."""
-    return pickle.dumps((_PARTS, *blobs), protocol=pickle.HIGHEST_PROTOCOL)
+_LARGE = 1 << 20  # bytes: a document this large is unpickled with the collector off
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`dumps`'s or :func:`dumps_parts`'s bytes; None for anything else."""
+    """A document from :func:`~.pickles.dumps`'s or :func:`~.pickles.dumps_parts`'s bytes;
+    None for anything else.
+
+    A large one is a million objects that the cyclic collector would walk
+    again and again as they are made; they hold no cycles, so it is off
+    meanwhile (as ``workspace.parsing.collector_paused`` has it for many)."""
+    was_on = gc.isenabled() and len(blob) >= _LARGE
+    if was_on:
+        gc.disable()
+    try:
+        return _loads(blob)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _loads(blob: Blob) -> model.Document | None:
     try:
         document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
     except Exception:  # corrupt or foreign: not a document
         return None
-    if isinstance(document, tuple) and document[:1] == (_PARTS,) and len(document) > 1:
-        parts = [loads(part) if isinstance(part, bytes) else None for part in document[1:]]
+    if isinstance(document, tuple) and document[:1] == (PARTS,) and len(document) > 1:
+        parts = [_loads(part) if isinstance(part, bytes) else None for part in document[1:]]
         whole = [part for part in parts if part is not None]
         if len(whole) != len(parts) or any(
             part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]

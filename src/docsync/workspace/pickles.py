@@ -115,6 +115,15 @@ def dumps(document: model.Document) -> bytes:
     return buffer.getvalue()
 
 
+PARTS = "docsync-document-parts"
+
+
+def dumps_parts(blobs: list[bytes]) -> bytes:
+    """One document parsed in parts (:mod:`docsync.parse.chunks`), as the parts'
+    :func:`dumps`: joined only when the document is read."""
+    return pickle.dumps((PARTS, *blobs), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 class ModelUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in _ALLOWED:
