@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from ..model import Edit, LinkKind, apply_edits
-from ..parse.markdown import parse
 from ..records.model import IdTarget
 from .destinations import encode, relative
 
@@ -24,6 +23,9 @@ def unlinked(title: str) -> str:
     """
     if "](" not in title:
         return title
+    # Imported here: a warm check renders the index without the parser unless a title links.
+    from ..parse.markdown import parse
+
     doc = parse("title.md", _PROSE + title)
     edits = [
         Edit(link.span, doc.text[link.text_span.start : link.text_span.end])

@@ -107,20 +107,19 @@ def loads(blob: Blob) -> model.Document | None:
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off
     meanwhile (as ``workspace.parsing.collector_paused`` has it for many)."""
-    data = indexed.data(blob)
-    was_on = gc.isenabled() and len(data) >= _LARGE
+    was_on = gc.isenabled() and len(blob) >= _LARGE
     if was_on:
         gc.disable()
     try:
-        return _loads(data)
+        return _loads(blob)
     finally:
         if was_on:
             gc.enable()
 
 
-def _loads(data: bytes) -> model.Document | None:
+def _loads(blob: Blob) -> model.Document | None:
     try:
-        document = ModelUnpickler(io.BytesIO(data)).load()
+        document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
     except Exception:  # corrupt or foreign: not a document
         return None
     if isinstance(document, tuple) and document[:1] == (PARTS,) and len(document) > 1:

@@ -92,6 +92,8 @@ def _parse_part(job: parts.PartJob) -> parts.PartDone:
     was_on = gc.isenabled()
     gc.disable()
     try:
+        from . import parts
+
         return parts.parse(job, _worker_summarize)
     finally:
         if was_on:
