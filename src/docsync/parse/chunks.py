@@ -110,13 +110,23 @@ def tokens_of_part(text: str, part: Part) -> tuple[list[Any], bool]:
     need only leave ``env`` empty)."""
     tokens, env = markdown.tokenize(text[part.start : part.stop])
     lines = (part.end or 0) - part.first
-    clean = _stateless(env) and (
+    clean = _stateless(env) and _front_matter_closed(text, part, tokens) and (
         part.end is None
         or all(token.level > 0 or token.map is None or token.map[1] < lines for token in tokens)
     )
     for token in tokens:
         _shift(token, part.first)
     return tokens, clean
+
+
+def _front_matter_closed(text: str, part: Part, tokens: Sequence[Any]) -> bool:
+    """Whether front matter the whole text may open ends in the first part.
+    Front matter runs from ``---`` on line 0 to the next closing line, blank
+    lines and all: in a first part that does not close it, markdown-it read
+    other blocks, which a later part's closing line would have made front matter."""
+    if part.first != 0 or not text.startswith("---"):
+        return True
+    return bool(tokens) and tokens[0].type == "front_matter"
 
 
 def _stateless(env: dict[str, Any]) -> bool:

@@ -12,11 +12,14 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..model import Document, Finding
 from . import cache as parse_cache
-from . import parts
+
+if TYPE_CHECKING:
+    from . import parts
 
 _PARALLEL_THRESHOLD = 64
 PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
@@ -80,6 +83,8 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
 
 
 def _parse_part(job: parts.PartJob) -> parts.PartDone:
+    from . import parts
+
     return parts.parse(job, _worker_summarize)
 
 
@@ -134,7 +139,10 @@ def parse_pending(
         return
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
-    # A very large file goes first, in parts, one per worker (see parts.py).
+    # A very large file goes first, in parts, one per worker (see parts.py;
+    # imported here, with the parser it reaches: a warm run needs neither).
+    from . import parts
+
     size = max(8, min(32, len(pending) // (workers * 8)))
     ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
     split = [job for path, data in ordered for job in parts.jobs(path, data, workers, summarize)]
