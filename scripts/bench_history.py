@@ -18,6 +18,7 @@ It prints the table, the ratios docsync/floor (target: within 2x) and per
 file/docsync, and how many records the per-file dates agree on.
 
     python scripts/bench_history.py
+    python scripts/bench_history.py --json
     python scripts/bench_history.py --commits 20000 --records 2500 --keep /tmp/big
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import random
 import subprocess
 import sys
@@ -227,9 +229,11 @@ def describe(root: Path, records: list[str]) -> str:
     )
 
 
-def bench(root: Path, repeat: int, sample: int) -> None:
+def bench(root: Path, repeat: int, sample: int, quiet: bool = False) -> dict[str, object]:
+    """Time the three; print the table unless ``quiet``; the figures as plain data."""
+    say = (lambda *_: None) if quiet else print
     records = _run(["git", "ls-files", "docs"], cwd=root).split()
-    print(describe(root, records))
+    say(describe(root, records))
     ours = first_proposed(read_history(root), records, blob_reader(root))
     t_docsync = best_of(
         repeat, lambda: first_proposed(read_history(root), records, blob_reader(root))
@@ -249,11 +253,20 @@ def bench(root: Path, repeat: int, sample: int) -> None:
     rows += [("floor: git log --name-status -M", t_floor)]
     rows += [(label, t_per_file)] if sampled else []
     for name, seconds in rows:
-        print(f"  {name:<48} {seconds * 1000:10.1f} ms")
-    print(f"  docsync / floor     {t_docsync / t_floor:7.2f}x  (target <= 2x)")
+        say(f"  {name:<48} {seconds * 1000:10.1f} ms")
+    say(f"  docsync / floor     {t_docsync / t_floor:7.2f}x  (target <= 2x)")
     if sampled:
-        print(f"  per file / docsync  {t_per_file / t_docsync:7.1f}x")
-        report_agreement(root, ours, theirs)
+        say(f"  per file / docsync  {t_per_file / t_docsync:7.1f}x")
+        if not quiet:
+            report_agreement(root, ours, theirs)
+    return {
+        "records": len(records),
+        "docsync_seconds": round(t_docsync, 4),
+        "floor_seconds": round(t_floor, 4),
+        "per_file_seconds": round(t_per_file, 3) if sampled else None,
+        "docsync_over_floor": round(t_docsync / t_floor, 2),
+        "target": 2.0,
+    }
 
 
 def report_agreement(root: Path, ours: dict[str, Origin], theirs: dict[str, str]) -> None:
@@ -278,11 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         default=300,
         help="run the per-file logs on at most this many records and extrapolate (0: skip)",
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     args = parser.parse_args(argv)
     with _workdir(args.keep) as root:
         if not (root / ".git").exists():
             generate(root, args.commits, args.records, args.seed)
-        bench(root, args.repeat, args.per_file_sample)
+        result = bench(root, args.repeat, args.per_file_sample, quiet=args.json)
+    if args.json:
+        print(json.dumps(result, indent=2))
     return 0
 
 

@@ -37,7 +37,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import bench
+import bench_corpus
+import bench_links
 
 DOCSYNC = [sys.executable, "-m", "docsync", "check", "--format", "json"]
 GATES = ["--gate", "links", "--gate", "wrap"]
@@ -50,6 +51,7 @@ class Run:
     seconds: float
     findings: int
     peak_rss_mb: float
+    cpu_seconds: float  # user plus system, the command's children included
 
 
 def timed(command: Sequence[str], cwd: Path, count: Callable[[str], int]) -> Run:
@@ -57,18 +59,20 @@ def timed(command: Sequence[str], cwd: Path, count: Callable[[str], int]) -> Run
     with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as rss:
         # GNU time, a small process, reports the command's own peak: measured from
         # here, a child's peak would start at this (larger) Python process's.
-        timed_command = ["/usr/bin/time", "-f", "%M", "-o", rss.name, *command]
+        timed_command = ["/usr/bin/time", "-f", "%M %U %S", "-o", rss.name, *command]
         start = time.perf_counter()
         done = subprocess.run(
-            timed_command, cwd=cwd, env=bench._git_env(), stdout=out, stderr=subprocess.DEVNULL
+            timed_command, cwd=cwd, env=bench_corpus.git_env(), stdout=out, stderr=subprocess.DEVNULL
         )
         seconds = time.perf_counter() - start
         out.seek(0)
         stdout = out.read()
-        peak_kb = int(rss.read().split()[-1])
+        # the last line: GNU time writes "Command exited with non-zero status 1" before it
+        peak_kb, user, system = rss.read().splitlines()[-1].split()
     if done.returncode not in (0, 1, 2) or not stdout.strip():  # lychee: 2 on errors
         raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode})")
-    return Run(round(seconds, 3), count(stdout), round(peak_kb / 1024, 1))
+    cpu = round(float(user) + float(system), 3)
+    return Run(round(seconds, 3), count(stdout), round(int(peak_kb) / 1024, 1), cpu)
 
 
 def _docsync(stdout: str) -> int:
@@ -88,13 +92,13 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
     none, width = scratch / "none.toml", scratch / "width.toml"
     none.write_text('wrap = "none"\n')
     width.write_text("wrap = 80\n")
-    cache, rumdl_cache = bench._git_dir(root) / "docsync", scratch / "rumdl-cache"
+    cache, rumdl_cache = bench_corpus.git_dir(root) / "docsync", scratch / "rumdl-cache"
     rumdl_warm = [*RUMDL, "--cache-dir", str(rumdl_cache), *RUMDL_OUT]
     commands: dict[str, tuple[list[str], Callable[[str], int], bool]] = {
         "docsync_none": ([*DOCSYNC, *GATES, "--config", str(none)], _docsync, True),
         "docsync_width": ([*DOCSYNC, *GATES, "--config", str(width)], _docsync, True),
         "rumdl_cold": ([*RUMDL, "--no-cache", *RUMDL_OUT], _rumdl, True),
-        "lychee": (bench.LYCHEE, _lychee, True),
+        "lychee": (bench_links.LYCHEE, _lychee, True),
         "docsync_warm": ([*DOCSYNC, "--config", str(none)], _docsync, False),
         "rumdl_warm": (rumdl_warm, _rumdl, False),
     }
@@ -119,18 +123,25 @@ def summarise(name: str, root: Path, runs: dict[str, list[Run]]) -> dict[str, ob
     )
     files = listed.stdout.split("\0")
     seconds = {k: _median(v, "seconds") for k, v in runs.items()}
+    cpu = {k: _median(v, "cpu_seconds") for k, v in runs.items()}
     return {
         "corpus": name,
         "files": len([f for f in files if f]),
         "markdown_bytes": sum((root / f).stat().st_size for f in files if f),
         "seconds": seconds,
         "peak_rss_mb": {k: _median(v, "peak_rss_mb") for k, v in runs.items()},
+        "cpu_seconds": {k: _median(v, "cpu_seconds") for k, v in runs.items()},
         "findings": {k: sorted({r.findings for r in v}) for k, v in runs.items()},
         "runs": {k: [asdict(r) for r in v] for k, v in runs.items()},
         "ratios": {
             "cold_links_wrap_over_rumdl": round(seconds["docsync_none"] / seconds["rumdl_cold"], 2),
             "width_over_none": round(seconds["docsync_width"] / seconds["docsync_none"], 2),
             "warm_over_rumdl_cached": round(seconds["docsync_warm"] / seconds["rumdl_warm"], 2),
+        },
+        "cpu_ratios": {
+            "cold_links_wrap_over_rumdl": round(cpu["docsync_none"] / cpu["rumdl_cold"], 2),
+            "width_over_none": round(cpu["docsync_width"] / cpu["docsync_none"], 2),
+            "warm_over_rumdl_cached": round(cpu["docsync_warm"] / cpu["rumdl_warm"], 2),
         },
     }
 
@@ -158,18 +169,23 @@ _TARGETS = (
 def print_table(corpora: list[dict[str, object]], extra: dict[str, object]) -> None:
     lines = [f"machine: {os.cpu_count()} CPUs; versions {extra['versions']}; median of {extra['repeat']}"]
     for c in corpora:
-        seconds, rss, found = c["seconds"], c["peak_rss_mb"], c["findings"]
+        seconds, rss, found, cpu = c["seconds"], c["peak_rss_mb"], c["findings"], c["cpu_seconds"]
         assert isinstance(seconds, dict) and isinstance(rss, dict) and isinstance(found, dict)
+        assert isinstance(cpu, dict)
         lines.append(f"corpus {c['corpus']}: {c['files']} files, {c['markdown_bytes']:,} bytes")
         for name in seconds:
             lines.append(
-                f"  {name:14} {seconds[name]:7.2f} s  peak RSS {rss[name]:7.1f} MB  findings {found[name]}"
+                f"  {name:14} {seconds[name]:7.2f} s  {cpu[name]:7.2f} s CPU  "
+                f"peak RSS {rss[name]:7.1f} MB  findings {found[name]}"
             )
-        ratios = c["ratios"]
-        assert isinstance(ratios, dict)
+        ratios, cpu_ratios = c["ratios"], c["cpu_ratios"]
+        assert isinstance(ratios, dict) and isinstance(cpu_ratios, dict)
         for key, label, target in _TARGETS:
             verdict = "met" if ratios[key] <= target else "NOT met"
-            lines.append(f"  {label:44} {ratios[key]:5.2f}x  target <= {target}x: {verdict}")
+            lines.append(
+                f"  {label:44} {ratios[key]:5.2f}x ({cpu_ratios[key]:5.2f}x in CPU)  "
+                f"target <= {target}x: {verdict}"
+            )
     for key, label, target in (("staged", "staged pre-commit run", 0.6), ("broken", "100,000 broken links", 5.0)):
         result = extra[key]
         assert isinstance(result, dict)
@@ -199,25 +215,25 @@ def main(argv: Sequence[str]) -> int:
         if shutil.which(tool) is None:
             print(f"bench: {tool} not found on PATH (pip install -e '.[test]')", file=sys.stderr)
             return 2
-    load_before = bench._load_average()
+    load_before = bench_corpus.load_average()
     corpora: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="docsync-bench-peers-") as tmp:
         scratch = Path(tmp)
         synthetic = scratch / "synthetic"
         synthetic.mkdir()
-        bench.generate(synthetic, args.files, 20, 1)
+        bench_corpus.generate(synthetic, args.files, 20, 1)
         trees = [("synthetic", synthetic), *((t.resolve().name, t.resolve()) for t in args.tree)]
         for name, root in trees:
             print(f"bench: timing {name}", file=sys.stderr)
             corpora.append(summarise(name, root, measure(root, args.repeat, scratch)))
-    extra: dict[str, object] = {"versions": {**bench.versions(), "rumdl": _version()}, "repeat": args.repeat}
+    extra: dict[str, object] = {"versions": {**bench_links.versions(), "rumdl": _version()}, "repeat": args.repeat}
     if not args.no_extremes:
         print("bench: staged and broken", file=sys.stderr)
         extra["staged"] = _subbench("staged", "--files", "2500", "--repeat", str(max(3, args.repeat)))
         extra["broken"] = _subbench("broken", "--repeat", str(args.repeat))
     else:
         extra["staged"] = extra["broken"] = {"error": "skipped (--no-extremes)"}
-    extra["load_before"], extra["load_after"] = load_before, bench._load_average()
+    extra["load_before"], extra["load_after"] = load_before, bench_corpus.load_average()
     if args.json:
         print(json.dumps({"corpora": corpora, **extra}, indent=2))
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import struct
 import subprocess
 import sys
 from dataclasses import replace
@@ -20,10 +21,11 @@ import pytest
 import docsync
 from docsync import model
 from docsync.check.check import run_check
+from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import cache
+from docsync.workspace import cache, pickles
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 
@@ -52,10 +54,37 @@ def _findings(workspace: Workspace) -> list[Finding]:
     return sorted(links.check_workspace(workspace), key=Finding.sort_key)
 
 
+_MAGIC = b"docsync-parse-cache 3\n"
+
+
 def _payload(repo: GitRepo) -> dict[str, object]:
+    """The cache file read back: its header, and each entry (last used, bytes) by key."""
+    data = _cache_file(repo).read_bytes()
+    assert data.startswith(_MAGIC)
+    (length,) = struct.unpack("<Q", data[len(_MAGIC) : len(_MAGIC) + 8])
+    start = len(_MAGIC) + 8 + length
     # The test wrote this file itself a moment ago: plain pickle is fine here.
-    payload: dict[str, object] = pickle.loads(_cache_file(repo).read_bytes())
-    return payload
+    header = pickle.loads(data[len(_MAGIC) + 8 : start])
+    used = header.pop("used")
+    entries = {
+        key: (used[key], data[start + offset : start + offset + size])
+        for key, (offset, size) in header.pop("index").items()
+    }
+    return {**header, "entries": entries}
+
+
+def _write_payload(repo: GitRepo, payload: dict[str, object]) -> None:
+    """What :func:`_payload` read, written back in the cache's own layout."""
+    entries = payload["entries"]
+    assert isinstance(entries, dict)
+    index, blobs, offset = {}, [], 0
+    for key, (_, blob) in entries.items():
+        index[key] = (offset, len(blob))
+        blobs.append(blob)
+        offset += len(blob)
+    rest = {k: v for k, v in payload.items() if k != "entries"}
+    header = pickle.dumps(rest | {"used": {k: e[0] for k, e in entries.items()}, "index": index})
+    _cache_file(repo).write_bytes(_MAGIC + struct.pack("<Q", len(header)) + header + b"".join(blobs))
 
 
 def _plant_doctored(repo: GitRepo, **header: object) -> None:
@@ -66,9 +95,9 @@ def _plant_doctored(repo: GitRepo, **header: object) -> None:
     for key, (saves, blob) in list(entries.items()):
         document = cache.loads(blob)
         assert document is not None
-        entries[key] = (saves, cache.dumps(replace(document, links=())))
+        entries[key] = (saves, pickles.dumps(replace(document, links=())))
     payload.update(header)
-    _cache_file(repo).write_bytes(pickle.dumps(payload))
+    _write_payload(repo, payload)
 
 
 def test_cache_lives_in_the_git_dir_and_is_used(repo: GitRepo) -> None:
@@ -138,6 +167,32 @@ def test_truncated_cache_is_ignored(repo: GitRepo) -> None:
     assert load_workspace(repo.root).documents == cold.documents
 
 
+def test_an_entry_placed_beyond_the_file_makes_the_cache_ignored(repo: GitRepo) -> None:
+    cold = load_workspace(repo.root)
+    payload = _payload(repo)
+    _write_payload(repo, payload)
+    data = _cache_file(repo).read_bytes()
+    _cache_file(repo).write_bytes(data[:-1])  # the index claims one byte more than there is
+    assert cache.open_cache(repo.root / ".git").get_blob(cold.documents.content_keys["README.md"]) is None
+    assert load_workspace(repo.root).documents == cold.documents
+
+
+def test_an_entry_is_read_from_the_disk_only_when_its_document_is(repo: GitRepo) -> None:
+    """A warm run reads the index, not the documents: bytes changed in place after
+    the load are what the document is read from; bytes cut off are parsed again."""
+    cold = load_workspace(repo.root)
+    warm = load_workspace(repo.root)
+    data = _cache_file(repo).read_bytes()
+    assert data.count(b"# Guide") == 1
+    with open(_cache_file(repo), "r+b") as handle:  # the same file, changed in place
+        handle.write(data.replace(b"# Guide", b"# Gu1de"))
+    assert warm.documents["docs/guide.md"].text.startswith("# Gu1de")
+    with open(_cache_file(repo), "r+b") as handle:
+        handle.truncate(len(data) // 2)
+    for path in ("README.md", "docs/faq.md"):  # short reads: parsed again, as they are
+        assert warm.documents[path] == cold.documents[path]
+
+
 class _RunsACommand:
     """Unpickling this calls ``os.system``: what a planted cache would try."""
 
@@ -165,7 +220,7 @@ def test_foreign_pickle_entry_is_refused(repo: GitRepo, tmp_path: Path) -> None:
     assert isinstance(entries, dict)
     for key, (saves, _) in list(entries.items()):
         entries[key] = (saves, pickle.dumps(_RunsACommand(marker)))
-    _cache_file(repo).write_bytes(pickle.dumps(payload))
+    _write_payload(repo, payload)
     again = load_workspace(repo.root)
     assert not marker.exists()
     assert again.documents == cold.documents
@@ -350,12 +405,39 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
     for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
         results.write_bytes(garbage)
         assert _cached(repo) == cold
-    payload = pickle.loads(results.read_bytes())
-    for run, (dependencies, _) in list(payload["runs"].items()):
-        payload["runs"][run] = (dependencies, pickle.dumps(_RunsACommand(marker)))
-    results.write_bytes(pickle.dumps(payload))
+    _cached(repo)
+    data = results.read_bytes()
+    magic = b"docsync-gate-results 2\n"
+    assert data.startswith(magic)
+    (length,) = struct.unpack("<Q", data[len(magic) : len(magic) + 8])
+    header = pickle.loads(data[len(magic) + 8 : len(magic) + 8 + length])  # the test's own file
+    planted = pickle.dumps(_RunsACommand(marker))
+    header["index"] = {run: (0, len(planted)) for run in header["index"]}  # every run's findings
+    head = pickle.dumps(header)
+    results.write_bytes(magic + struct.pack("<Q", len(head)) + head + planted)
     assert _cached(repo) == cold
     assert not marker.exists()
+
+
+def test_a_run_reads_only_its_own_results(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each kept run's findings are an entry of their own: another run's, spoilt in
+    place, neither stop this run being served from the cache nor are served themselves."""
+    first = _cached(repo)
+    repo.write(".docsync.toml", "exclude = ['docs/faq.md']\n")
+    second = _cached(repo)
+    assert second != first
+    results = repo.root / ".git" / "docsync" / "links-results.pickle"
+    data = results.read_bytes()
+    with open(results, "r+b") as handle:  # the older run's entry lies last: spoil its end
+        handle.seek(len(data) - 16)
+        handle.write(b"\0" * 16)
+    unpickled: list[object] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(cache, "loads", lambda blob: unpickled.append(blob))
+        assert _cached(repo) == second
+    assert unpickled == []  # served from its own entry: not one document read
+    (repo.root / ".docsync.toml").unlink()
+    assert _cached(repo) == first == _uncached(repo)
 
 
 # --------------------------------------------------------------------------- the wrap gate's results
@@ -449,4 +531,58 @@ def test_a_narrow_run_unpickles_only_the_documents_it_reads(
     monkeypatch.setattr(cache, "loads", recording)
     result = run_check(repo.root, paths=["docs/faq.md"])
     assert {f.path for f in result.findings} == {"docs/faq.md"}
-    assert sorted(loaded) == ["docs/guide.md"]  # the one file faq.md links into
+    # faq.md is parsed again; guide.md, the one file it links into, answers from its kept anchors
+    assert loaded == []
+    (repo.root / ".git" / "docsync" / "anchors.pickle").unlink()
+    repo.write("docs/faq.md", PAGES["docs/faq.md"] + "\nEdited again.\n")
+    assert run_check(repo.root, paths=["docs/faq.md"]).findings == result.findings
+    assert sorted(loaded) == ["docs/guide.md"]  # without them, the one file it links into
+
+
+def _recording_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loaded: list[str] = []
+    real = cache.loads
+
+    def recording(blob: bytes) -> model.Document | None:
+        document = real(blob)
+        loaded.append(document.path if document else "?")
+        return document
+
+    monkeypatch.setattr(cache, "loads", recording)
+    return loaded
+
+
+def test_a_staged_rename_reads_only_the_documents_it_reports_on(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pre-commit run after a rename checks the renamed file and those linking to
+    it against every other file's anchors, kept by content: no other document is read."""
+    for n in range(80):  # more than Documents unpickles one at a time
+        repo.write(f"pages/p-{n}.md", f"# P {n}\n\n## Part\n\n[next](p-{(n + 1) % 80}.md#part) [guide](../docs/guide.md#install)\n")
+    repo.commit("pages")
+    run_check(repo.root)
+    run_check(repo.root, staged=True)  # nothing staged: the hook's first run keeps every file's link targets
+    repo.git("mv", "pages/p-5.md", "pages/p-five.md")
+    loaded = _recording_loads(monkeypatch)
+    staged = run_check(repo.root, staged=True)
+    assert [(f.path, f.rule) for f in staged.findings] == [("pages/p-4.md", "L001")]
+    assert loaded == ["pages/p-4.md"]  # the one file linking to the old name; p-five.md is parsed
+    monkeypatch.undo()
+    uncached = replace(load_config(repo.root), cache=False)
+    assert run_check(repo.root, staged=True, config=uncached).findings == staged.findings
+
+
+def test_kept_anchors_are_used_by_content(repo: GitRepo) -> None:
+    """A planted anchor is believed while the file's bytes are the ones it was kept for,
+    and not once they change (the key is the content)."""
+    run_check(repo.root)
+    anchors_file = repo.root / ".git" / "docsync" / "anchors.pickle"
+    payload = pickle.loads(anchors_file.read_bytes())  # the test's own file
+    key = load_workspace(repo.root).documents.content_keys["docs/guide.md"]
+    payload["entries"][key] = {**payload["entries"][key], "uninstall": "uninstall"}
+    anchors_file.write_bytes(pickle.dumps(payload))
+    repo.write("README.md", PAGES["README.md"] + "\nTouched, so links are checked again.\n")
+    planted = {(f.path, f.rule) for f in run_check(repo.root).findings}
+    assert ("docs/faq.md", "L006") not in planted  # guide.md#uninstall "exists": the plant is read
+    repo.write("docs/guide.md", PAGES["docs/guide.md"] + "\nEdited.\n")
+    assert ("docs/faq.md", "L006") in {(f.path, f.rule) for f in run_check(repo.root).findings}

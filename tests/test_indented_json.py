@@ -8,6 +8,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from docsync.gates.rules import by_code
+from docsync.model import FINDING_ORDER, Finding, Severity
+from docsync.report.formats import SCHEMA_VERSION, _json_visible, _record, as_json
 from docsync.report.indented_json import dumps
 
 # Text rich in what the layout trick must not be fooled by: braces, commas, newlines, quotes.
@@ -48,3 +51,43 @@ def test_a_report_of_findings() -> None:
     report = {"version": 1, "files": 2, "findings": findings}
     assert dumps(report) == _reference(report)
     assert dumps({"version": 1, "files": 0, "findings": []}) == _reference({"version": 1, "files": 0, "findings": []})
+
+
+# --------------------------------------------------------------------------- the report itself
+
+_FINDING_TEXT = st.text(
+    alphabet=st.sampled_from(list('ab{}[],: \n\r\t"\\\x1b\x7f\x85\u2028\u202eé€😀')), max_size=14
+)
+_FINDINGS = st.lists(
+    st.builds(
+        Finding,
+        st.sampled_from(["links", "wrap", "files"]),
+        st.sampled_from(["L001", "W001", "F004", "X999"]),  # X999: a code with no rule
+        _FINDING_TEXT,
+        st.integers(1, 10**6),
+        st.integers(1, 999),
+        _FINDING_TEXT,
+        st.one_of(st.none(), _FINDING_TEXT),
+        st.sampled_from(list(Severity)),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_FINDINGS, st.integers(0, 10**5))
+def test_the_json_report_is_json_dumps_of_its_payload_made_visible(
+    findings: list[Finding], files: int
+) -> None:
+    """``as_json`` writes the report a finding at a time: byte for byte what encoding
+    the payload with ``json.dumps`` and escaping the unsafe characters gives."""
+    rules = by_code()
+    payload = {"version": SCHEMA_VERSION, "files": files, "findings": [_record(f, rules) for f in findings]}
+    expected = _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
+    assert as_json(files, findings) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(_FINDINGS)
+def test_the_report_order_is_the_findings_sort_key(findings: list[Finding]) -> None:
+    assert [FINDING_ORDER(f) for f in findings] == [f.sort_key() for f in findings]

@@ -83,6 +83,26 @@ def test_fragment_follows_a_heading_renamed_in_history(repo: GitRepo) -> None:
     assert [f.rule for f in result.remaining] == []
 
 
+def test_fragment_repairs_read_all_targets_histories_at_once(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One read of git's objects for every target, none of a target with one version
+    (no older heading to follow): a file linking into many files' missing fragments."""
+    from docsync.gates.links import fix as link_fix
+
+    repo.write("docs/guide.md", "# Guide\n\n## Setup\n")
+    repo.commit("rename heading")
+    repo.write("many.md", "".join(f"[{n}](docs/guide.md#install) [o{n}](docs/notes.md#gone-{n})\n\n" for n in range(5)))
+    repo.commit("many")
+    reads: list[list[str]] = []
+    real = link_fix.read_blobs
+    monkeypatch.setattr(link_fix, "read_blobs", lambda root, shas: reads.append(list(shas)) or real(root, shas))
+    run_fix(repo.root, gates=["links"])
+    assert len(reads) == 1 and len(reads[0]) == 2  # docs/guide.md's two versions; docs/notes.md has one
+    text = (repo.root / "many.md").read_text()
+    assert text.count("docs/guide.md#setup") == 5 and text.count("#gone-") == 5
+
+
 def test_fragment_of_a_deleted_heading_is_not_guessed(repo: GitRepo) -> None:
     repo.write("docs/guide.md", "# Guide\n\n## Install\n\nRun pip install docsync.\n")
     repo.commit("body")

@@ -21,7 +21,7 @@ from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 from tests.test_links_conformance import build_cases_repo
 
-BENCH = Path(__file__).resolve().parents[1] / "scripts" / "bench.py"
+BENCH = Path(__file__).resolve().parents[1] / "scripts" / "bench_corpus.py"
 
 
 def _bench() -> ModuleType:

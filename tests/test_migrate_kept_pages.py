@@ -174,3 +174,44 @@ def test_the_pages_table_takes_only_remove() -> None:
         planfile.loads(text, "plan")
     spec = planfile.loads(text.replace("delete", "remove"), "plan")
     assert spec.remove_pages == ("docs/adr/index.md",)
+
+
+def test_a_fragment_link_into_a_removed_page_leads_to_the_new_index_s_title(
+    repo: GitRepo,
+) -> None:
+    """The removed page's sections are gone with it; a link to one of them would name a
+    section the new index does not have. It leads to the new index's title instead, as a
+    link into a dropped record's section leads to its topic's title, and ``check`` is green."""
+    files = {
+        **LOG4BRAINS,
+        "docs/adr/index.md": PAGE + "\n## Principles\n\nKeep it short.\n",
+        "docs/guide.md": "# Guide\n\nSee [the principles](adr/index.md#principles).\n",
+    }
+    _commit(repo, files)
+    plan = _plan_removing(repo, "docs/adr/index.md")
+    dry = runner.invoke(app, ["migrate", "--plan", plan], terminal_width=240)
+    assert "remove kept page docs/adr/index.md: log4brains' home page" in dry.output
+    result = runner.invoke(app, ["migrate", "--apply", "--commit", "--plan", plan])
+    assert result.exit_code == 0, result.output
+    guide = (repo.root / "docs/guide.md").read_text()
+    assert guide == "# Guide\n\nSee [the principles](rfc/README.md#rfcs).\n"
+    found = runner.invoke(app, ["check"])
+    assert found.exit_code == 0, found.output
+
+
+@pytest.mark.parametrize("files", [LOG4BRAINS, DOCS_SITE], ids=["log4brains", "docs-site"])
+def test_init_names_the_pages_migrate_will_keep(repo: GitRepo, files: dict[str, str]) -> None:
+    _commit(repo, files)
+    result = runner.invoke(app, ["init"], terminal_width=240)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.split("Record trees\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    reason = (
+        "log4brains' home page (.log4brains.yml is in the repository)"
+        if ".log4brains.yml" in files
+        else "another tool's page (a docs site's section page?) beside the tree's index docs/adr/README.md"
+    )
+    assert lines[1] == (
+        f"  keeps   docs/adr/index.md: {reason}; to remove it, list it in the plan's "
+        "[pages] remove"
+    )
+    assert lines[0].startswith("  legacy  docs/adr/") and lines[2].startswith("  target  ")

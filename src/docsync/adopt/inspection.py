@@ -23,12 +23,14 @@ from ..config import Config, WrapMode
 from ..gates.wrap.count import CANDIDATES, Breaks, document_breaks
 from ..gates.wrap.count_store import CountStore
 from ..migrate.discover import (
+    Tree,
     find_trees,
     index_paths,
     lifecycle_folders,
     record_paths,
     template_paths,
 )
+from ..migrate.kept_pages import kept_pages, kept_reason
 from ..migrate.status import StatusForm, read_status
 from ..migrate.tree import RECORD_NAME
 from ..model import Document
@@ -47,6 +49,9 @@ class LegacyTree:
     records: tuple[str, ...]
     indexes: tuple[str, ...]
     templates: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+    """Another tool's pages in the tree (log4brains' ``index.md``): migrate leaves them."""
+    kept_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +132,15 @@ def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...
             tuple(path for path, _, _ in record_paths(tree, paths)),
             tuple(posixpath.basename(p) for p in index_paths(tree, paths)),
             tuple(template_paths(tree, paths)),
+            *_kept(tree, paths),
         )
         for tree in find_trees(paths, config.sources, lifecycle)
     )
+
+
+def _kept(tree: Tree, paths: Sequence[str]) -> tuple[tuple[str, ...], str]:
+    pages = tuple(kept_pages(tree, paths))
+    return pages, kept_reason(tree, paths) if pages else ""
 
 
 def _tree_record_paths(target: str, config: Config, paths: Sequence[str]) -> list[str]:

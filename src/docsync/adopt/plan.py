@@ -301,6 +301,11 @@ def _trees_lines(inspection: Inspection) -> Iterator[str]:
     for tree in inspection.trees:
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
         yield f"  legacy  {tree.path}/  {tree.kind}  {len(tree.records)} numbered records{index}"
+        for page in tree.kept:
+            yield (
+                f"  keeps   {page}: {tree.kept_reason}; to remove it, list it in the plan's "
+                "[pages] remove"
+            )
     if not inspection.trees:
         yield "  legacy  none found"
     exists = (

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 
 from ..config import FILES_GATE, GATES, Config
 from ..errors import DocsyncError
 from ..gates.links import check as links
 from ..gates.rules import UNUSED_SUPPRESSION, by_code
 from ..gates.wrap import check as wrap
-from ..model import Finding
+from ..model import FINDING_ORDER, Finding
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..report.suppressions import FileSuppressions
@@ -57,19 +59,23 @@ def filter_findings(
 
     kept: list[Finding] = []
     silenced: list[Finding] = []
-    for finding in findings:
-        rule = rules.get(finding.rule)
-        quiet = rule is not None and (
-            not selection.reports(rule, finding.path) or of(finding.path).silences(rule, finding.line)
-        )
-        (silenced if quiet else kept).append(finding)
+    for path, group in groupby(findings, key=attrgetter("path")):
+        if selection.everything and not of(path).ranges:
+            kept.extend(group)  # nothing deselected, nothing suppressed in this file
+            continue
+        for finding in group:
+            rule = rules.get(finding.rule)
+            quiet = rule is not None and (
+                not selection.reports(rule, path) or of(path).silences(rule, finding.line)
+            )
+            (silenced if quiet else kept).append(finding)
     if report_unused:
         every_gate = set(ran) >= set(GATES)
         unused_rule = rules[UNUSED_SUPPRESSION]
         for path in workspace.selected:
             if selection.reports(unused_rule, path):
                 kept.extend(of(path).unused(path, ran, every_gate))
-    return Filtered(tuple(sorted(kept, key=Finding.sort_key)), tuple(silenced))
+    return Filtered(tuple(sorted(kept, key=FINDING_ORDER)), tuple(silenced))
 
 
 _MARKER_BYTES = SUPPRESSION_MARKER.encode()
@@ -94,7 +100,7 @@ def findings_for(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:
     if "wrap" in gates:
         findings.extend(wrap.check_workspace(workspace))
     findings.extend(_tree_gates(workspace, gates))
-    return sorted(findings, key=Finding.sort_key)
+    return sorted(findings, key=FINDING_ORDER)
 
 
 def _tree_gates(workspace: Workspace, gates: Sequence[str]) -> list[Finding]:

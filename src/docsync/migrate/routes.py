@@ -12,7 +12,8 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..records.index import INDEX_NAMES
+from ..parse.slugs import slugify
+from ..records.index import INDEX_NAMES, default_title
 from ..records.model import IdTarget, RecordId, parse_id
 from ..rewrite.ids import IdKey
 from .assemble import Assembled
@@ -91,11 +92,30 @@ def plan_routes(
     moves = builder.moves
     moves.update((p, index_path(plan)) for p in plan.indexes if p != index_path(plan))
     moves.update((p, index_path(plan)) for p in plan.removed_pages)  # as a legacy index
+    builder.fragments.update(_removed_sections(plan, view))
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
     ids = _id_targets(plan, view)
     before = _with_folders(set(view.tracked))
     return Routes(moves, builder.fragments, builder.redirects, ids, after, before)
+
+
+def _removed_sections(plan: Plan, view: RepoView) -> dict[str, dict[str, str]]:
+    """Each removed page's headings, leading to the new index's title: its sections go with it."""
+    if not plan.removed_pages:
+        return {}
+    target = index_path(plan)
+    existing = view.documents.get(target) if target not in plan.indexes else None
+    title = (
+        existing.headings[0].slug
+        if existing is not None and existing.headings
+        else slugify(default_title(plan.target))
+    )
+    return {
+        page: {h.slug: title for h in doc.headings}
+        for page in plan.removed_pages
+        if (doc := view.documents.get(page)) is not None
+    }
 
 
 def _emptied_folders(

@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Document
-from . import markdown
-from .build import document
 from .slugs import Slugger
 
 SPLIT_FROM = 256 * 1024
@@ -61,9 +59,24 @@ class Part:
     stop: int
 
 
+def _after_front_matter(text: str) -> int:
+    """Where the text after a ``---`` front matter can start: past the first later
+    line that starts with ``---`` (wider than the plugin's rule, so never too early);
+    the end of the text when it never closes, and 0 without front matter."""
+    if not text.startswith("---"):
+        return 0
+    close = text.find("\n---", 3)
+    if close == -1:
+        return len(text)
+    end = text.find("\n", close + 1)
+    return len(text) if end == -1 else end + 1
+
+
 def possible_starts(text: str, offset: int = 0) -> Iterator[int]:
     """The offsets, from ``offset`` on, of the lines a part may start on: each
-    follows an empty line and starts with a safe character."""
+    follows an empty line, starts with a safe character and lies after the front
+    matter (a part of its own would read the front matter's lines as a rule and text)."""
+    offset = max(offset, _after_front_matter(text) - 1)
     while True:
         at = text.find("\n\n", offset)
         if at == -1:
@@ -108,25 +121,17 @@ def tokens_of_part(text: str, part: Part) -> tuple[list[Any], bool]:
     """markdown-it's tokens of the part, line maps moved to the document's lines,
     and whether the part ended clean (see the module's docstring; the last part
     need only leave ``env`` empty)."""
+    from . import markdown  # here: merge, which a run reading parts needs, imports no parser
+
     tokens, env = markdown.tokenize(text[part.start : part.stop])
     lines = (part.end or 0) - part.first
-    clean = _stateless(env) and _front_matter_closed(text, part, tokens) and (
+    clean = _stateless(env) and (
         part.end is None
         or all(token.level > 0 or token.map is None or token.map[1] < lines for token in tokens)
     )
     for token in tokens:
         _shift(token, part.first)
     return tokens, clean
-
-
-def _front_matter_closed(text: str, part: Part, tokens: Sequence[Any]) -> bool:
-    """Whether front matter the whole text may open ends in the first part.
-    Front matter runs from ``---`` on line 0 to the next closing line, blank
-    lines and all: in a first part that does not close it, markdown-it read
-    other blocks, which a later part's closing line would have made front matter."""
-    if part.first != 0 or not text.startswith("---"):
-        return True
-    return bool(tokens) and tokens[0].type == "front_matter"
 
 
 def _stateless(env: dict[str, Any]) -> bool:
@@ -146,6 +151,9 @@ def _shift(token: Any, lines: int) -> None:
 
 def parse_part(path: str, text: str, newline: str, bom: bool, part: Part) -> tuple[Document, bool]:
     """The document of one part (its positions the whole text's), and whether the part ended clean."""
+    from . import markdown
+    from .build import document
+
     tokens, clean = tokens_of_part(text, part)
     return document(path, text, newline, bom, tokens, {}, markdown.normalize_label), clean
 

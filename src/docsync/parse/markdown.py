@@ -6,11 +6,10 @@ strikethrough, footnotes) and front matter, so that what we check and what
 we rewrite is read the way GitHub renders it.
 
 Positions: markdown-it gives block tokens a line map but inline tokens none.
-We wrap the inline rules that produce links, images, autolinks, raw HTML and
-code spans so that each records where in the inline content it started and
-ended, and map inline-content offsets back to the source through the
-paragraph's lines (each content line is a suffix of its source line once the
-container prefix is removed).
+We wrap the inline rules that make links, images, autolinks, raw HTML and code
+spans so each records where in the inline content it started and ended, and
+map those offsets back to the source through the paragraph's lines (each
+content line is a suffix of its source line once the container prefix goes).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
+from json.encoder import encode_basestring  # the C encoder when the interpreter has it
 from typing import Any
 from urllib.parse import quote
 
@@ -21,7 +22,7 @@ from rich.markup import escape
 
 from .. import __version__
 from ..gates.rules import Rule, by_code
-from ..model import Finding
+from ..model import Finding, Severity
 from . import indented_json
 
 FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
@@ -44,13 +45,47 @@ def _record(f: Finding, rules: dict[str, Rule]) -> dict[str, Any]:
 
 
 def as_json(files: int, findings: Sequence[Finding]) -> str:
+    """The report: ``json.dumps`` of the payload (``indent=2``, ``ensure_ascii=False``)
+    with the unsafe characters escaped, byte for byte, written here a finding at a
+    time. Every value is a string, an int or None, each string is encoded by json's
+    C encoder, and only a string that is not plain ASCII (``str.isascii`` is a flag
+    check) is searched for unsafe characters, which the encoder leaves as they are."""
+    if not findings:
+        payload = {"version": SCHEMA_VERSION, "files": files, "findings": []}
+        return _json_visible(indented_json.dumps(payload)) + "\n"
     rules = by_code()
-    payload = {
-        "version": SCHEMA_VERSION,
-        "files": files,
-        "findings": [_record(f, rules) for f in findings],
-    }
-    return _json_visible(indented_json.dumps(payload)) + "\n"
+    text = _JsonText()
+    seen = text.seen  # looked up inline: most values repeat (gates, rules, paths, wordings)
+    names = {code: text(rule.name) for code, rule in rules.items()}
+    severity = {s: text(s.value) for s in Severity}
+    items = [
+        f'    {{\n      "gate": {seen.get(f.gate) or text(f.gate)},\n'
+        f'      "rule": {seen.get(f.rule) or text(f.rule)},\n'
+        f'      "name": {names.get(f.rule) or text(f.rule)},\n'
+        f'      "path": {seen.get(f.path) or text(f.path)},\n'
+        f'      "line": {int.__repr__(f.line)},\n      "column": {int.__repr__(f.column)},\n'
+        f'      "message": {seen.get(f.message) or text(f.message)},\n'
+        f'      "suggestion": {"null" if f.suggestion is None else seen.get(f.suggestion) or text(f.suggestion)},\n'
+        f'      "severity": {severity[f.severity]}\n    }}'
+        for f in findings
+    ]
+    head = f'{{\n  "version": {SCHEMA_VERSION},\n  "files": {int.__repr__(files)},\n  "findings": [\n'
+    return head + ",\n".join(items) + "\n  ]\n}\n"
+
+
+class _JsonText:
+    """A string as the report spells it: JSON-encoded, unsafe characters escaped;
+    each string encoded once (``seen``), however often it repeats."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, str] = {}
+
+    def __call__(self, value: str) -> str:
+        encoded = encode_basestring(value)
+        if not value.isascii() or "\x7f" in value:
+            encoded = _json_visible(encoded)
+        self.seen[value] = encoded
+        return encoded
 
 
 # What a file name, link target or link text can carry that would act on the

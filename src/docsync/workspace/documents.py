@@ -7,6 +7,7 @@ from contextlib import nullcontext
 
 from ..model import Document
 from . import cache as parse_cache
+from .indexed import Blob
 from .parsing import PAUSE_COLLECTOR_FROM, collector_paused, parse_one
 
 _SINGLE_READS = 64
@@ -32,7 +33,7 @@ class Documents(Mapping[str, Document]):
         self,
         order: Sequence[str],
         ready: dict[str, Document],
-        packed: dict[str, tuple[bytes, bytes]],
+        packed: dict[str, tuple[Blob, bytes]],
         content_keys: dict[str, str],
         summaries: Mapping[str, object] | None = None,
     ) -> None:
@@ -90,7 +91,7 @@ class Documents(Mapping[str, Document]):
         self._order = [path for path in self._order if path in self._ready]
 
 
-def _unpickled(path: str, blob: bytes, data: bytes) -> Document | None:
+def _unpickled(path: str, blob: Blob, data: bytes) -> Document | None:
     """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
     document = parse_cache.loads(blob)
     if document is None or document.path != path:

@@ -24,6 +24,7 @@ from ..model import Document, Finding
 from ..repository.plumbing import Listing, find_repo, list_files
 from . import cache as parse_cache
 from .documents import Documents
+from .indexed import Blob
 from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, file_problem, parse_pending
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -248,7 +249,7 @@ def _parse_files(
 ) -> tuple[Documents, list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     found: dict[str, Document] = {}
-    packed: dict[str, tuple[bytes, bytes]] = {}
+    packed: dict[str, tuple[Blob, bytes]] = {}
     problems: list[Finding] = []
     pending: list[tuple[str, bytes]] = []
     keys: dict[str, str] = {}

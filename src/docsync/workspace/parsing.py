@@ -10,13 +10,13 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..model import Document, Finding
-from . import cache as parse_cache
+from .pickles import dumps
 
 if TYPE_CHECKING:
     from . import parts
@@ -71,7 +71,7 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     for path, data in batch:
         parsed = parse_one(path, data)
         document = parsed.document
-        blob = parse_cache.dumps(document) if document is not None else None
+        blob = dumps(document) if document is not None else None
         summary = (
             _worker_summarize(document)
             if document is not None and _worker_summarize is not None
@@ -83,9 +83,19 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
 
 
 def _parse_part(job: parts.PartJob) -> parts.PartDone:
-    from . import parts
+    """One part of a very large file, with the cyclic collector off: the part's
+    tokens and document are a million objects that live until the part is
+    pickled, and the collector would walk them again and again (it took half
+    the time). They hold no cycles, so nothing is left for it to free."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        from . import parts
 
-    return parts.parse(job, _worker_summarize)
+        return parts.parse(job, _worker_summarize)
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _workers(config: Config, pending: int) -> int:
@@ -137,12 +147,12 @@ def parse_pending(
             parsed = parse_one(path, data)
             yield path, parsed.document, parsed.problem, None
         return
-    # Largest files first and small batches keep both cores busy to the end
-    # (the last batch, of the smallest files, is all that can leave a worker idle).
-    # A very large file goes first, in parts, one per worker (see parts.py;
-    # imported here, with the parser it reaches: a warm run needs neither).
+    # Imported here: a run served by the caches parses nothing and imports no parser.
     from . import parts
 
+    # Largest files first and small batches keep both cores busy to the end
+    # (the last batch, of the smallest files, is all that can leave a worker idle).
+    # A very large file goes first, in parts, one per worker (see parts.py).
     size = max(8, min(32, len(pending) // (workers * 8)))
     ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
     split = [job for path, data in ordered for job in parts.jobs(path, data, workers, summarize)]
@@ -151,7 +161,10 @@ def parse_pending(
     # Imported here: multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(
+    # A file in parts brings its summaries back: a hundred thousand findings
+    # the collector need not walk (see collector_paused).
+    paused = collector_paused() if split else nullcontext()
+    with paused, ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(summarize,)
     ) as pool:
         in_parts = [pool.submit(_parse_part, job) for job in split]

@@ -15,12 +15,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..model import Document
-from ..parse import chunks
-from ..parse.markdown import SourceError, decode
-from . import cache as parse_cache
+from . import pickles
+
+if TYPE_CHECKING:
+    from ..parse.chunks import Part
 
 
 @runtime_checkable
@@ -45,7 +46,7 @@ class PartJob:
     data: bytes
     index: int
     count: int
-    part: chunks.Part
+    part: Part
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,10 @@ class PartDone:
 def jobs(path: str, data: bytes, workers: int, summarize: object) -> list[PartJob]:
     """The parts to parse ``data`` in, one per worker; none when it is not worth
     it, cannot be split, or the summarizer cannot summarize parts."""
+    # Imported here, as in parsing.py: a run served by the caches imports no parser.
+    from ..parse import chunks
+    from ..parse.markdown import SourceError, decode
+
     if workers < 2 or len(data) < chunks.SPLIT_FROM:
         return []
     if summarize is not None and not isinstance(summarize, PartSummarize):
@@ -77,6 +82,9 @@ def jobs(path: str, data: bytes, workers: int, summarize: object) -> list[PartJo
 
 def parse(job: PartJob, summarize: object) -> PartDone:
     """In a worker: one part parsed, pickled and summarized."""
+    from ..parse import chunks
+    from ..parse.markdown import decode
+
     text, newline, bom = decode(job.data)
     document, clean = chunks.parse_part(job.path, text, newline, bom, job.part)
     summary = summarize.part(document) if clean and isinstance(summarize, PartSummarize) else None
@@ -86,7 +94,7 @@ def parse(job: PartJob, summarize: object) -> PartDone:
     )
     # The text and line starts travel once, with the first part (chunks.merge).
     kept = document if job.index == 0 else dataclasses.replace(document, text="", line_starts=())
-    blob = parse_cache.dumps(kept) if clean else b""
+    blob = pickles.dumps(kept) if clean else b""
     return PartDone(job, blob, summary, outline, clean)
 
 
@@ -101,9 +109,11 @@ def join(done: Sequence[PartDone], summarize: object) -> Joined:
     path = ordered[0].job.path
     if not all(part.clean for part in ordered):
         return path, None, None
-    blob = parse_cache.dumps_parts([part.blob for part in ordered])
+    blob = pickles.dumps_parts([part.blob for part in ordered])
     summary = None
     if isinstance(summarize, PartSummarize):
+        from ..parse import chunks
+
         outline = chunks.merge([part.outline for part in ordered])
         summary = summarize.join([part.summary for part in ordered], outline)
     return path, blob, summary

@@ -15,9 +15,12 @@ import pickle
 from pathlib import Path
 
 from .. import model
-from .cache import DataUnpickler, ModelPickler, ModelUnpickler, fingerprint, write_pickle
+from . import indexed
+from .cache import fingerprint
+from .indexed import Blob
+from .pickles import DataUnpickler, ModelPickler, ModelUnpickler, write_pickle
 
-_RESULTS_MAGIC = "docsync-gate-results"
+_RESULTS_MAGIC = b"docsync-gate-results 2\n"
 _RESULTS_KEPT = 4  # runs whose results are kept, newest first
 
 
@@ -28,11 +31,12 @@ Dependencies = tuple[tuple[str, str | None], ...]
 class ResultCache:
     """A gate's findings per document for one exact set of inputs (the run key).
 
-    Same distrust as the parse cache: plain data outside, findings unpickled
-    only as docsync's own ``Finding``, anything else ignored.
+    One file, each run's findings an entry of their own (:mod:`.indexed`): a run
+    reads its own and not the others'. Same distrust as the parse cache: plain
+    data outside, findings unpickled only as docsync's own ``Finding``.
     """
 
-    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, bytes]]) -> None:
+    def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, Blob]]) -> None:
         self._file = file
         self._runs = runs
 
@@ -47,7 +51,7 @@ class ResultCache:
             return None
         dependencies, blob = entry
         try:
-            findings = ModelUnpickler(io.BytesIO(blob)).load()
+            findings = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
         except Exception:  # corrupt or foreign: recompute
             return None
         if not isinstance(findings, dict) or not all(
@@ -66,32 +70,24 @@ class ResultCache:
         ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
         kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
         self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
-        payload = {"magic": _RESULTS_MAGIC, "fingerprint": fingerprint(), "runs": self._runs}
-        write_pickle(self._file, payload)
+        header = {"fingerprint": fingerprint(), "dependencies": {k: v[0] for k, v in self._runs.items()}}
+        indexed.write(self._file, _RESULTS_MAGIC, header, {k: v[1] for k, v in self._runs.items()})
 
 
-def _load_runs(file: Path) -> dict[str, tuple[Dependencies, bytes]]:
-    try:
-        with open(file, "rb") as handle:
-            payload = DataUnpickler(handle).load()
-    except Exception:  # any failure means: not ours, start afresh
+def _load_runs(file: Path) -> dict[str, tuple[Dependencies, Blob]]:
+    found = indexed.read(file, _RESULTS_MAGIC)
+    if found is None:
         return {}
+    header, stored = found
+    dependencies = header.get("dependencies")
     if (
-        not isinstance(payload, dict)
-        or payload.get("magic") != _RESULTS_MAGIC
-        or payload.get("fingerprint") != fingerprint()
-        or not isinstance(payload.get("runs"), dict)
+        header.get("fingerprint") != fingerprint()
+        or not isinstance(dependencies, dict)
+        or dependencies.keys() != stored.keys()
+        or not all(_dependencies(d) for d in dependencies.values())
     ):
         return {}
-    return {
-        run: entry
-        for run, entry in payload["runs"].items()
-        if isinstance(run, str)
-        and isinstance(entry, tuple)
-        and len(entry) == 2
-        and isinstance(entry[1], bytes)
-        and _dependencies(entry[0])
-    }
+    return {run: (dependencies[run], blob) for run, blob in stored.items()}
 
 
 def _dependencies(value: object) -> bool:
@@ -180,3 +176,56 @@ class TargetCache:
             return
         kept = {k: v for k, v in self._entries.items() if k in keep}
         write_pickle(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})
+
+
+_ANCHORS_MAGIC = "docsync-anchors"
+
+
+class AnchorCache:
+    """Each document's anchors (lowercase → as written) by content key: what the links
+    gate asks of every target a link names, answered without unpickling the target on
+    a run that checks links again (a staged rename: the selected files' links are
+    checked against every other file's anchors). ``code`` is a digest of the code
+    that computes anchors; a cache made by other code is not read. Plain data only."""
+
+    def __init__(self, file: Path, code: str, entries: dict[str, dict[str, str]]) -> None:
+        self._file = file
+        self._code = code
+        self._entries = entries
+
+    @classmethod
+    def open(cls, git_dir: Path, code: str) -> AnchorCache:
+        file = git_dir / "docsync" / "anchors.pickle"
+        try:
+            with open(file, "rb") as handle:
+                payload = DataUnpickler(handle).load()
+        except Exception:  # missing, corrupt or foreign: start afresh
+            return cls(file, code, {})
+        if (
+            not isinstance(payload, dict)
+            or payload.get("magic") != _ANCHORS_MAGIC
+            or payload.get("fingerprint") != fingerprint()
+            or payload.get("code") != code
+            or not isinstance(payload.get("entries"), dict)
+        ):
+            return cls(file, code, {})
+        entries = {
+            key: value
+            for key, value in payload["entries"].items()
+            if isinstance(key, str)
+            and isinstance(value, dict)
+            and all(type(k) is str and type(v) is str for k, v in value.items())
+        }
+        return cls(file, code, entries)
+
+    def get(self, key: str) -> dict[str, str] | None:
+        return self._entries.get(key)
+
+    def save(self, anchors: dict[str, dict[str, str]]) -> None:
+        """Keep exactly ``anchors`` (the files as they are now, by content key), written
+        only when they are other files than those read (a key names its content)."""
+        if anchors.keys() == self._entries.keys():
+            return
+        self._entries = anchors
+        payload = {"magic": _ANCHORS_MAGIC, "fingerprint": fingerprint(), "code": self._code, "entries": anchors}
+        write_pickle(self._file, payload)

@@ -24,7 +24,7 @@ from ...model import Definition, Document, Finding, Link, LinkKind
 from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace, content_key
-from ...workspace.results import Dependencies, ResultCache, source_digest
+from ...workspace.results import AnchorCache, Dependencies, ResultCache, source_digest
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
 from .index import RepoIndex, document_anchors
 
@@ -260,15 +260,26 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
     index = RepoIndex.build(workspace)
     documents = workspace.documents
     made = documents.summaries if isinstance(documents, Documents) else {}
-    # Anchors from the workers' summaries: the documents they describe stay packed.
+    # Anchors from the workers' summaries, or kept from an earlier run by content:
+    # the documents they describe stay packed.
     index.known_anchors = {p: s.anchors for p, s in made.items() if isinstance(s, LinkSummary)}
+    anchors = _anchor_cache(workspace)
+    keys = documents.content_keys if isinstance(documents, Documents) else {}
+    if anchors is not None:
+        for path, key in keys.items():
+            if path not in index.known_anchors and (kept := anchors.get(key)) is not None:
+                index.known_anchors[path] = kept
     per_path: dict[str, tuple[Finding, ...]] = {}
     for path in workspace.selected:
         summary = made.get(path)
         if not isinstance(summary, LinkSummary):  # parsed here, or from the cache
             doc = documents.get(path)
             summary = summarize(doc, index) if doc is not None else None
+            if summary is not None:
+                index.known_anchors.setdefault(path, summary.anchors)
         per_path[path] = tuple(finish(summary, index)) if summary is not None else ()
+    if anchors is not None:
+        anchors.save({keys[p]: a for p, a in index.known_anchors.items() if p in keys})
     if store is not None and run is not None:
         dependencies = dict(known[0]) if known is not None else {}
         dependencies.update(index.extra_keys)
@@ -278,6 +289,14 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 
 
 # --------------------------------------------------------------------------- the result cache
+
+
+def _anchor_cache(workspace: Workspace) -> AnchorCache | None:
+    """The anchors kept by content, when the run has a cache; keyed to the code that makes anchors."""
+    if not workspace.config.cache or not isinstance(workspace.documents, Documents):
+        return None
+    code = source_digest(str(Path(__file__).with_name("index.py")))
+    return AnchorCache.open(workspace.git_dir, code)
 
 
 def _run_key(workspace: Workspace) -> str | None:

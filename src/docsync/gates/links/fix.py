@@ -88,16 +88,23 @@ class _History:
             self._renames = rename_map(self.commits())
         return self._renames
 
-    def heading_versions(self, path: str) -> list[tuple[Section, ...]]:
-        """The sections of each version of ``path``, newest first."""
-        blobs = versions(self.commits(), path)
-        contents = read_blobs(self._root, blobs)
-        found: list[tuple[Section, ...]] = []
-        for blob in blobs:
-            try:
-                found.append(sections(parse_bytes(path, contents[blob])))
-            except (KeyError, SourceError):
-                break
+    def heading_versions(self, paths: Sequence[str]) -> dict[str, list[tuple[Section, ...]]]:
+        """The sections of each version of each of ``paths``, newest first; the
+        blobs of all of them read in one pass. A file with one version in
+        history has no renamed heading to follow (:func:`follow_heading` needs
+        an older version): its one version is not read."""
+        wanted = {path: versions(self.commits(), path) for path in paths}
+        wanted = {path: blobs for path, blobs in wanted.items() if len(blobs) > 1}
+        every = [blob for blobs in wanted.values() for blob in blobs]
+        contents = read_blobs(self._root, every) if every else {}
+        found: dict[str, list[tuple[Section, ...]]] = {}
+        for path, blobs in wanted.items():
+            found[path] = []
+            for blob in blobs:
+                try:
+                    found[path].append(sections(parse_bytes(path, contents[blob])))
+                except (KeyError, SourceError):
+                    break
         return found
 
 
@@ -194,14 +201,13 @@ def fragment_repairs(
     pairs: set[tuple[str, str]], history: _History
 ) -> dict[str, dict[str, str]]:
     repaired: dict[str, dict[str, str]] = {}
-    for path in sorted({p for p, _ in pairs}):
-        headings = history.heading_versions(path)
-        for target, fragment in sorted(pairs):
-            if target != path:
-                continue
-            current = follow_heading(fragment, headings)
-            if current is not None:
-                repaired.setdefault(path, {})[fragment] = current
+    if not pairs:
+        return repaired
+    by_path = history.heading_versions(sorted({p for p, _ in pairs}))
+    for target, fragment in sorted(pairs):
+        current = follow_heading(fragment, by_path.get(target, []))
+        if current is not None:
+            repaired.setdefault(target, {})[fragment] = current
     return repaired
 
 

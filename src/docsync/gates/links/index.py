@@ -66,7 +66,11 @@ class RepoIndex:
     def anchors_in(self, path: str) -> dict[str, str]:
         """The anchors of the Markdown document at ``path`` (lowercase → as written)."""
         known = self.known_anchors.get(path)
-        return dict(known) if known is not None else document_anchors(self.document(path))
+        if known is None:
+            known = document_anchors(self.document(path))
+            if path in self.workspace.documents:  # kept by content for later runs (AnchorCache)
+                self.known_anchors[path] = known
+        return dict(known)
 
     def readme(self, folder: str) -> str | None:
         """The file GitHub shows as ``folder``'s README (see :func:`readme_rank`);

@@ -10,6 +10,7 @@ passes exactly when ``docsync fix`` would change nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,15 +38,21 @@ _READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "viola
 
 
 def _message(violation: Violation, config: Config) -> str:
-    rule = violation.rule
+    return _worded(violation.rule, violation.measured, config.wrap)
+
+
+@functools.lru_cache(maxsize=4096)
+def _worded(rule: str, measured: int, wrap: int | str) -> str:
+    """The message, one string object per wording: a repository's many findings share a
+    few, and a shared string is pickled into the result cache once, read back once."""
     if rule == "W001":
         return (
-            f"paragraph is hard-wrapped over {violation.measured} lines; "
+            f"paragraph is hard-wrapped over {measured} lines; "
             f'wrap = "none" wants one line per paragraph: join the lines ({_FIX})'
         )
     if rule == "W002":
         return (
-            f"line is {violation.measured} columns wide, over the limit of {config.wrap}; "
+            f"line is {measured} columns wide, over the limit of {wrap}; "
             f"re-wrap the paragraph ({_FIX})"
         )
     if rule == "W003":
@@ -53,7 +60,7 @@ def _message(violation: Violation, config: Config) -> str:
     if rule == "W004":
         return f"sentence continues on the next line; join the lines ({_FIX})"
     return (
-        f"line is {violation.measured} columns wide, over the limit of {config.wrap}, "
+        f"line is {measured} columns wide, over the limit of {wrap}, "
         "with no place to break it (long URL, code span or word); shorten it or use a "
         "reference link"
     )

@@ -1,0 +1,121 @@
+"""One cache file of many pickled entries, each read from the disk only when asked for.
+
+The layout: a magic line naming the cache and its format, the length of the
+header (8 bytes, little-endian), the header (a pickle of plain data, with
+``"index"``: key → (offset, length) of the entry's bytes after it), then the
+entries' bytes. A run reads the header alone and each entry when it needs
+it, so a warm run that needs few entries reads few of them, however large
+the file.
+
+Nothing here is trusted: the header is unpickled with an unpickler that
+constructs nothing at all, every entry's place is checked against the
+file's size, and a file that fails any check reads as no file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import struct
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from .pickles import DataUnpickler
+
+_LENGTH = struct.Struct("<Q")
+
+
+class Stored:
+    """An entry's bytes where they lie in the file, read when first asked for.
+
+    Read through the file object the cache opened, unbuffered (a later save
+    replaces the file; the one opened stays readable through it). A short
+    read, as from a file cut short meanwhile, reads as no bytes at all,
+    which nothing unpickles from.
+    """
+
+    __slots__ = ("_handle", "_length", "_offset")
+
+    def __init__(self, handle: BinaryIO, offset: int, length: int) -> None:
+        self._handle, self._offset, self._length = handle, offset, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def read(self) -> bytes:
+        try:
+            self._handle.seek(self._offset)
+            data = self._handle.read(self._length)
+        except (OSError, ValueError):
+            return b""
+        return data if len(data) == self._length else b""
+
+
+Blob = bytes | Stored
+"""An entry: its bytes, or where a cache file holds them."""
+
+
+def data(blob: Blob) -> bytes:
+    return blob.read() if isinstance(blob, Stored) else blob
+
+
+def write(file: Path, magic: bytes, header: Mapping[str, object], entries: Mapping[str, Blob]) -> None:
+    """Replace ``file`` (atomically, through the guarded writer) with ``header`` and
+    ``entries``; a cache that cannot be written only costs speed."""
+    index: dict[str, tuple[int, int]] = {}
+    offset = 0
+    for key, blob in entries.items():
+        index[key] = (offset, len(blob))
+        offset += len(blob)
+    head = pickle.dumps({**header, "index": index}, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def fill(handle: BinaryIO) -> None:
+        handle.write(magic + _LENGTH.pack(len(head)) + head)
+        for blob in entries.values():
+            handle.write(data(blob))
+
+    from ..write.writer import write_cache
+
+    try:
+        write_cache(file, fill)
+    except OSError:
+        return
+
+
+def read(file: Path, magic: bytes) -> tuple[dict[str, Any], dict[str, Stored]] | None:
+    """The header (less its index) and every entry, not yet read; None for a file
+    that is missing or not, in every part, one that :func:`write` wrote under ``magic``."""
+    try:
+        handle = open(file, "rb", buffering=0)  # noqa: SIM115 (left open: entries read from it)
+    except OSError:
+        return None
+    try:
+        head = handle.read(len(magic) + _LENGTH.size)
+        if len(head) != len(magic) + _LENGTH.size or not head.startswith(magic):
+            raise ValueError("not this cache")
+        (length,) = _LENGTH.unpack(head[len(magic) :])
+        header = DataUnpickler(io.BytesIO(handle.read(length))).load()
+        entries = _entries(header, handle, len(head) + length, os.fstat(handle.fileno()).st_size)
+    except Exception:  # any failure means: not ours, start afresh
+        handle.close()
+        return None
+    return header, entries
+
+
+def _entries(header: object, handle: BinaryIO, start: int, size: int) -> dict[str, Stored]:
+    if not isinstance(header, dict) or not isinstance(header.get("index"), dict):
+        raise ValueError("no index")
+    entries: dict[str, Stored] = {}
+    for key, place in header.pop("index").items():
+        if not (
+            isinstance(key, str)
+            and isinstance(place, tuple)
+            and len(place) == 2
+            and all(type(n) is int and n >= 0 for n in place)
+            and start + place[0] + place[1] <= size
+        ):
+            raise ValueError("an entry out of place")
+        entries[key] = Stored(handle, start + place[0], place[1])
+    return entries
