@@ -274,7 +274,8 @@ def _inline_shortcuts(md: MarkdownIt, unread: bool) -> None:
                 continue
             if token.children is None:
                 token.children = []
-            content, reads = token.content, unread and parent in _UNREAD_PARENTS
+            content = token.content
+            reads = unread and parent in _UNREAD_PARENTS
             links = links_only(content, state.md, state.env, Token) if reads else None
             if links is not None:
                 token.children, token.meta[UNREAD] = links, True
