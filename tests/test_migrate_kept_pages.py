@@ -4,8 +4,6 @@ the dry run lists it with why it is kept, and the plan's ``[pages] remove`` remo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -33,12 +31,8 @@ DOCS_SITE = {
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    repo = GitRepo.init(tmp_path / "repo")
-    repo.write("README.md", "# Project\n")
-    repo.commit("start", when="2019-01-01 10:00:00")
-    monkeypatch.chdir(repo.root)
-    yield repo
+def repo(migration_repo: GitRepo) -> GitRepo:
+    return migration_repo
 
 
 def _commit(repo: GitRepo, files: dict[str, str]) -> None:

@@ -3,9 +3,6 @@ public repositories (scripts/realworld.py): layouts, statuses, merges, duplicate
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
@@ -18,12 +15,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    repo = GitRepo.init(tmp_path / "repo")
-    repo.write("README.md", "# Project\n")
-    repo.commit("start", when="2019-01-01 10:00:00")
-    monkeypatch.chdir(repo.root)
-    yield repo
+def repo(migration_repo: GitRepo) -> GitRepo:
+    return migration_repo
 
 
 def _plan(repo: GitRepo, files: dict[str, str], config: str = "") -> dict[str, object]:

@@ -4,9 +4,6 @@ record titles that hold ids (a stale index right after the apply), and kept page
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -24,12 +21,8 @@ DECISIONS = (
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    repo = GitRepo.init(tmp_path / "repo")
-    repo.write("README.md", "# Project\n")
-    repo.commit("start", when="2019-01-01 10:00:00")
-    monkeypatch.chdir(repo.root)
-    yield repo
+def repo(migration_repo: GitRepo) -> GitRepo:
+    return migration_repo
 
 
 def _apply(repo: GitRepo) -> str:
