@@ -520,15 +520,7 @@ def test_a_narrow_run_unpickles_only_the_documents_it_reads(
     repo.commit("unrelated pages")
     run_check(repo.root)  # everything cached
     repo.write("docs/faq.md", PAGES["docs/faq.md"] + "\nEdited.\n")
-    loaded: list[str] = []
-    real = cache.loads
-
-    def recording(blob: bytes) -> model.Document | None:
-        document = real(blob)
-        loaded.append(document.path if document else "?")
-        return document
-
-    monkeypatch.setattr(cache, "loads", recording)
+    loaded = _recording_loads(monkeypatch)
     result = run_check(repo.root, paths=["docs/faq.md"])
     assert {f.path for f in result.findings} == {"docs/faq.md"}
     # faq.md is parsed again; guide.md, the one file it links into, answers from its kept anchors
