@@ -418,3 +418,18 @@ def test_the_closing_check_reads_the_rewrite_s_own_parse_of_each_written_file(
     data = (repo.root / "README.md").read_bytes()
     assert store.get(store.key("README.md", data), "README.md") is None
     assert session.root == repo.root
+
+
+@pytest.mark.parametrize("name", ["x[1].md", "x*.md", "x?.md", ":(glob)x.md"])
+def test_staging_reads_a_file_name_as_a_name_not_a_pattern(tmp_path: Path, name: str) -> None:
+    """``git add -- x[1].md`` would also stage ``x1.md``: docsync's git writes take
+    every path literally, so only the file it wrote is staged."""
+    repo = GitRepo.init(tmp_path / "repo")
+    for path in (f"docs/{name}", "docs/x1.md", "docs/x.md"):
+        repo.write(path, "# Old\n")
+    repo.commit("start")
+    for path in (f"docs/{name}", "docs/x1.md", "docs/x.md"):
+        repo.write(path, "# New\n")
+    gitrepo.stage(repo.root, [f"docs/{name}"])
+    staged = repo.git("diff", "--cached", "--name-only", "-z").split("\0")
+    assert [p for p in staged if p] == [f"docs/{name}"]

@@ -200,18 +200,20 @@ def _commit_counter(
 # any failure.
 
 
-def _git(root: Path, *args: str) -> str:
+def _git(root: Path, *args: str, literal: bool = False) -> str:
     repo = open_repo(root)
+    command = ["git", "--literal-pathspecs", *args] if literal else ["git", *args]
     try:
-        return str(repo.git.execute(["git", *args], with_extended_output=False))
+        return str(repo.git.execute(command, with_extended_output=False))
     except git.GitCommandError as exc:
         raise GitError(f"git {args[0]} failed: {first_line(str(exc.stderr))}") from None
 
 
 def _mutating(root: Path, *args: str) -> str:
-    """A git command that changes the repository: a mutation the fault tests can fail."""
+    """A git command that changes the repository: a mutation the fault tests can fail.
+    Its paths are file names, never patterns (``x[1].md`` must not also stage ``x1.md``)."""
     writer.mutation_point("git", root)
-    return _git(root, *args)
+    return _git(root, *args, literal=True)
 
 
 def dirty_files(root: Path) -> list[str]:
