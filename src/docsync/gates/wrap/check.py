@@ -125,9 +125,9 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 
 def _run_key(config: Config) -> str:
     """What a document's findings depend on besides its content: config and code."""
-    return hashlib.blake2b(
-        f"{source_digest(__file__, *(str(Path(__file__).with_name(f'{m}.py')) for m in _READING))}\0{fingerprint()}\0{config!r}".encode(), digest_size=20
-    ).hexdigest()
+    sources = source_digest(__file__, *(str(Path(__file__).with_name(f"{m}.py")) for m in _READING))
+    key = f"{sources}\0{fingerprint()}\0{config!r}"
+    return hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
 
 
 def keep_wrapped(
