@@ -61,24 +61,9 @@ class Part:
     stop: int
 
 
-def _after_front_matter(text: str) -> int:
-    """Where the text after a ``---`` front matter can start: past the first later
-    line that starts with ``---`` (wider than the plugin's rule, so never too early);
-    the end of the text when it never closes, and 0 without front matter."""
-    if not text.startswith("---"):
-        return 0
-    close = text.find("\n---", 3)
-    if close == -1:
-        return len(text)
-    end = text.find("\n", close + 1)
-    return len(text) if end == -1 else end + 1
-
-
 def possible_starts(text: str, offset: int = 0) -> Iterator[int]:
     """The offsets, from ``offset`` on, of the lines a part may start on: each
-    follows an empty line, starts with a safe character and lies after the front
-    matter (a part of its own would read the front matter's lines as a rule and text)."""
-    offset = max(offset, _after_front_matter(text) - 1)
+    follows an empty line and starts with a safe character."""
     while True:
         at = text.find("\n\n", offset)
         if at == -1:
