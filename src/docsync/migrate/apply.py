@@ -83,10 +83,10 @@ def _refuse_dirty(root: Path) -> None:
 
 
 def _refuse_staged(root: Path) -> None:
-    staged = gitrepo.staged_files(root)
+    staged = plumbing.staged_changes(root)
     if staged:
         raise PlanError(
-            f"--commit would also commit changes already staged ({staged[0]}); "
+            f"--commit would also commit changes already staged ({min(staged)}); "
             "commit or unstage them first, or apply without --commit"
         )
 

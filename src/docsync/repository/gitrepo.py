@@ -296,11 +296,6 @@ def refuse_sparse(root: Path, what: str) -> None:
         )
 
 
-def staged_files(root: Path) -> list[str]:
-    """Paths whose staged content differs from HEAD."""
-    return z_list(_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames"))
-
-
 def commit_index(root: Path, message: str) -> str:
     """Commit what is staged; returns the new HEAD.
 
