@@ -51,7 +51,7 @@ def _lines(doc: Document) -> Iterator[tuple[int, str]]:
 
 def _destination(doc: Document, span: Span) -> Destination | None:
     raw = doc.text[span.start : span.end]
-    if not raw or _UNSAFE.search(raw):
+    if not raw or not holds_as_written(raw):
         return None
     found = locate(doc.path, raw)
     if found is None:
