@@ -39,6 +39,7 @@ from ..parse.markdown import parse
 from ..parse.render import github_structure
 from ..records.model import IdTarget
 from .destinations import (
+    Destination,
     Moves,
     expected_target,
     locate,
@@ -87,14 +88,24 @@ def _link_edits(doc: Document, moves: Moves) -> list[Edit]:
         new_raw = rewritten_raw(dest, moves)
         if new_raw is None or new_raw == dest.raw:
             continue
-        resolved = locate(moves.new_path, dest.url(new_raw))
-        got = None if resolved is None else (resolved[0], unquote(resolved[1]))
-        if got != expected_target(dest, moves):
-            raise RewriteError(
-                doc.path, f"'{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
-            )
-        edits.append(Edit(dest.span, new_raw))
+        edits.append(_verified(doc, dest, new_raw, dest.url(new_raw), moves))
     return edits
+
+
+def _verified(
+    doc: Document, dest: Destination, new_raw: str, url: str, moves: Moves,
+    *, where: str = "", readable: bool = True,
+) -> Edit:
+    """The edit of ``dest`` to ``new_raw``, once ``url`` (what it reads as) is proven to
+    reach the target the old destination reached, and the text around reads ``new_raw``
+    as written (``readable``); a :class:`RewriteError` otherwise."""
+    resolved = locate(moves.new_path, url)
+    got = None if resolved is None else (resolved[0], unquote(resolved[1]))
+    if not readable or got != expected_target(dest, moves):
+        raise RewriteError(
+            doc.path, f"{where}'{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
+        )
+    return Edit(dest.span, new_raw)
 
 
 def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
@@ -105,13 +116,12 @@ def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
         new_raw = front_matter_raw(dest, bare, moves)
         if new_raw is None:
             continue
-        resolved = locate(moves.new_path, new_raw)
-        got = None if resolved is None else (resolved[0], unquote(resolved[1]))
-        if not holds_as_written(new_raw) or got != expected_target(dest, moves):
-            raise RewriteError(
-                doc.path, f"front matter '{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
+        edits.append(
+            _verified(
+                doc, dest, new_raw, new_raw, moves,
+                where="front matter ", readable=holds_as_written(new_raw),
             )
-        edits.append(Edit(dest.span, new_raw))
+        )
     return edits
 
 
