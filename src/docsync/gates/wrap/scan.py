@@ -156,10 +156,10 @@ def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []
-    return joined_read(prepared)
+    return joined_read(para, prepared)
 
 
-def joined_read(prepared: Prepared) -> list[int] | None:
+def joined_read(para: Paragraph, prepared: Prepared) -> list[int] | None:
     """:func:`joined_finding` from the paragraph's reader."""
     spans, reader = prepared
     text = reader.text
