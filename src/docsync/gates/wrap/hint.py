@@ -85,7 +85,7 @@ def _quick(
         return verdicts, True  # the full reading refuses it too: it breaks nothing
     joined: list[int] | None = []
     if may[_NONE]:
-        joined = joined_read(prepared)
+        joined = joined_read(para, prepared)
         if joined is None:
             return None
         verdicts[_NONE] = bool(joined)
