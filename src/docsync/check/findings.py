@@ -86,8 +86,7 @@ def _suppressions(workspace: Workspace, path: str) -> FileSuppressions:
     and its document, if still pickled, is not unpickled to learn that (the
     text is those bytes decoded as UTF-8, so the marker is in one iff in the other)."""
     documents = workspace.documents
-    source = documents.packed_source(path) if isinstance(documents, Documents) else None
-    if source is not None and _MARKER_BYTES not in source:
+    if isinstance(documents, Documents) and documents.packed_without(path, _MARKER_BYTES):
         return FileSuppressions((), [])
     doc = documents.get(path)
     return FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])
