@@ -9,10 +9,11 @@ from pathlib import Path
 from ..config import Config
 from ..config import load as load_config
 from ..gates.links import check as links
+from ..gates.links.fragments import GATE as LINKS
 from ..model import Finding
 from ..report.selection import Selection
 from ..repository.plumbing import changed_files, find_repo, staged_changes
-from ..workspace.load import Progress, Workspace, load_workspace
+from ..workspace.load import Progress, SummarizerFactory, Workspace, load_workspace
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, narrow_to, with_text
 
@@ -59,11 +60,12 @@ def run_check(
     config = config or load_config(repo.root, start)
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
-    summarizer = links.Summarizer if "links" in chosen else None
     if stdin is not None:
         workspace = with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
     else:
-        workspace = load_workspace(start, paths, config, progress=progress, summarizer=summarizer)
+        workspace = load_workspace(
+            start, paths, config, progress=progress, summarizers=_in_workers(chosen)
+        )
     workspace = inside(workspace, within)
     if changed_since is not None:
         workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
@@ -80,6 +82,20 @@ def run_check(
         config.origin,
         _convention_hint(workspace, found.kept) if config.origin == "(defaults)" else None,
     )
+
+
+def _in_workers(gates: Sequence[str]) -> dict[str, SummarizerFactory]:
+    """The per-file work the parse workers do beside each parse, by name: each
+    gate's that runs, and every file's inline suppressions."""
+    from ..gates.wrap import check as wrap
+    from ..report import suppressions
+
+    made: dict[str, SummarizerFactory] = {suppressions.SUMMARY: suppressions.Summarizer}
+    if "links" in gates:
+        made[LINKS] = links.Summarizer
+    if "wrap" in gates:
+        made[wrap.GATE] = wrap.Summarizer
+    return made
 
 
 HINT_MINIMUM = 20
