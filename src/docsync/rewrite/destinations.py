@@ -14,6 +14,11 @@ from ..model import Definition, Document, Link, LinkKind, Span
 
 _ALWAYS_ENCODED = frozenset("%#?<>\\|&\"'`()[] \t\n")
 _ANGLE_SAFE = frozenset(" ()[]'`")
+# Printable ASCII but what is always encoded: no character of it needs encoding, whatever
+# the brackets or the original's escapes.
+_NOTHING_TO_ENCODE = re.compile(
+    "[" + re.escape("".join(c for c in map(chr, range(0x20, 0x7F)) if c not in _ALWAYS_ENCODED)) + "]*"
+)
 _NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
 # A destination path as a person types one: nothing percent-encoded or to encode, no
 # parentheses, no colon (so nothing a reader could take for a scheme, as in "(https://…)").
@@ -26,6 +31,8 @@ def encode(path: str, *, angle: bool, ascii_only: bool) -> str:
     Inside ``<…>`` spaces and brackets may stay (that is why authors use the
     brackets); non-ASCII stays readable unless the original link escaped it.
     """
+    if _NOTHING_TO_ENCODE.fullmatch(path):
+        return path  # what nearly every path is; the loop below would keep each character
     out: list[str] = []
     for char in path:
         code = ord(char)

@@ -35,7 +35,7 @@ GATE = "wrap"
 _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key),
 # named by file: a warm run, whose findings all come from the cache, imports none of them.
-_READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "violations")
+_READING = ("boundaries", "display", "fields", "plans", "prose", "reading", "scan", "violations")
 
 
 def _message(violation: Violation, config: Config) -> str:
