@@ -4,7 +4,9 @@ Each shortcut the dry run takes is held to the definition it replaces:
 :class:`~docsync.rewrite.code_paths.PathFinder` to the regex of
 :func:`~docsync.rewrite.code_paths.path_pattern`, and
 :func:`~docsync.rewrite.destinations.encode`'s early return to its
-character-by-character loop.
+character-by-character loop, and :func:`~docsync.parse.render.github_html`,
+which applies each of GitHub's rules only where its text occurs, to the
+page with every rule applied.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from urllib.parse import quote
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from docsync.parse import render
 from docsync.rewrite.code_paths import PathFinder, path_pattern
 from docsync.rewrite.destinations import _ALWAYS_ENCODED, _ANGLE_SAFE, encode
 
@@ -65,3 +68,23 @@ def test_encode_is_the_loop(path: str, angle: bool, ascii_only: bool) -> None:
         path, angle=angle, ascii_only=ascii_only
     )
 
+
+
+def _github_html_every_rule(text: str) -> str:
+    html = render._cmark(text)
+    html = render._ALERT.sub(lambda m: f'<blockquote class="markdown-alert-{m.group(1).lower()}">\n<p>', html)
+    html = render._IDS.sub(r'\1="user-content-', html)
+    return render._FOOTNOTE_HREF.sub(r'href="#user-content-\1', html)
+
+
+_MARKDOWN = [
+    "> [!NOTE]\n> Careful.\n", "> [!warning] x\n", "> [!TIP]\n", "text[^1]\n\n[^1]: a note\n",
+    '<a name="here"></a>\n', '<div id="x">\n\nin\n\n</div>\n', "[!NOTE]\n", "# Title\n",
+    "[link](#fn-1)\n", "plain words\n", "`id=\"x\"`\n", "- [ ] task\n", "\n", 'name="n" id="i"\n',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_MARKDOWN), max_size=8).map("".join))
+def test_github_html_applies_each_rule_where_it_can_apply(text: str) -> None:
+    assert render.github_html(text) == _github_html_every_rule(text)
