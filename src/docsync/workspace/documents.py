@@ -26,7 +26,8 @@ class Documents(Mapping[str, Document]):
     ``content_keys`` holds the cache key (the identity of the content) of
     every file that was read, for such result caches. Documents a parse
     worker made stay pickled too, and ``summaries`` holds what the
-    summarizer given to :func:`parse_files` made of them in the worker.
+    summarizer given to :func:`parse_files` made of them in the worker
+    (:meth:`made` reads one named summarizer's, see :mod:`.summaries`).
     """
 
     def __init__(
@@ -43,6 +44,19 @@ class Documents(Mapping[str, Document]):
         self._packed = packed
         self.content_keys: Mapping[str, str] = content_keys
         self.summaries: Mapping[str, object] = summaries or {}
+        self._made: dict[str, dict[str, object]] = {}
+
+    def made(self, name: str) -> Mapping[str, object]:
+        """By path, what the summarizer called ``name`` made in the parse workers
+        (a document parsed here, taken from the cache, or that it made nothing
+        of, is not in it)."""
+        if name not in self._made:
+            self._made[name] = {
+                path: summary[name]
+                for path, summary in self.summaries.items()
+                if isinstance(summary, dict) and name in summary
+            }
+        return self._made[name]
 
     def __getitem__(self, path: str) -> Document:
         if path in self._packed:

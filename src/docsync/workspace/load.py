@@ -301,14 +301,16 @@ def load_workspace(
     config: Config | None = None,
     extra: Iterable[str] = (),
     progress: Progress | None = None,
-    summarizer: SummarizerFactory | None = None,
+    summarizers: Mapping[str, SummarizerFactory] | None = None,
 ) -> Workspace:
     """Discover and parse the repository holding ``start``.
 
     ``paths`` (repository-relative) narrows what is reported on; every
     Markdown file in scope is still parsed so that links into other files
     resolve against their headings. ``progress`` is passed to :func:`parse_files`,
-    and so is what ``summarizer`` makes of the workspace as known before parsing.
+    and so are ``summarizers``, each made of the workspace as known before
+    parsing, as one (:class:`~docsync.workspace.summaries.Combined`): their
+    results are read by name (:meth:`Documents.made`).
     """
     repo = find_repo(start)
     config = config or load_config(repo.root)
@@ -318,9 +320,11 @@ def load_workspace(
     to_parse = sorted(set(everything) | set(selected) | set(extra))
     chosen = set(selected)
     summarize = None
-    if summarizer is not None:
+    if summarizers:
+        from .summaries import Combined
+
         unparsed = Workspace(repo.root, repo.git_dir, config, listing, {}, (), selected)
-        summarize = summarizer(unparsed)
+        summarize = Combined({name: make(unparsed) for name, make in summarizers.items()})
     documents, problems = parse_files(
         repo.root, repo.git_dir, to_parse, config, progress, summarize
     )
