@@ -7,6 +7,7 @@ whether a run sees it, so "ignored" is proven, not assumed.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pickle
@@ -25,7 +26,7 @@ from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import cache, pickles
+from docsync.workspace import cache, pickles, results
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 
@@ -417,6 +418,33 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
     results.write_bytes(magic + struct.pack("<Q", len(head)) + head + planted)
     assert _cached(repo) == cold
     assert not marker.exists()
+
+
+_FOUND = Finding("wrap", "W001", "a.md", 3, 1, "joined", "docsync fix")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        [_FOUND],
+        {1: (_FOUND,)},
+        {"key": [_FOUND]},
+        {"key": (_FOUND, "not a finding")},
+        {"key": (_FOUND,), "other": ((_FOUND,),)},
+        {model.Severity.ERROR: (_FOUND,)},  # a str subclass is not a content key
+    ],
+)
+def test_a_result_entry_of_another_shape_is_not_served(tmp_path: Path, entry: object) -> None:
+    """An entry that unpickles (only docsync's own types in it) but is not str → tuple of
+    findings reads as no entry: the gate computes its findings again."""
+    file = tmp_path / "wrap-results.pickle"
+    good = results.ResultCache(file, {})
+    good.put("run", (), {"key": (_FOUND,)})
+    assert results.ResultCache(file, results._load_runs(file)).get("run") == ((), {"key": (_FOUND,)})
+    buffer = io.BytesIO()
+    pickles.ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(entry)
+    spoilt = results.ResultCache(file, {"run": ((), buffer.getvalue())})
+    assert spoilt.get("run") is None
 
 
 def test_a_run_reads_only_its_own_results(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:

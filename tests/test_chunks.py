@@ -208,10 +208,10 @@ def test_links_findings_are_the_same_in_parts(tmp_path: Path, split_everything: 
     git(repo, "commit", "-q", "-m", "many")
     config = replace(load_config(repo), cache=False, strict_fragments=strict)
     expected = _whole_findings(repo, config)
-    workspace = load_workspace(repo, config=config, summarizer=links.Summarizer)
+    workspace = load_workspace(repo, config=config, summarizers={links.GATE: links.Summarizer})
     documents = workspace.documents
     assert isinstance(documents, Documents)
-    assert "many.md" in documents.summaries
+    assert "many.md" in documents.made(links.GATE)
     assert links.check_workspace(workspace) == expected
     for path in workspace.selected:  # and each document, read, is the one parse's
         data = (repo / path).read_bytes()
@@ -233,7 +233,7 @@ def test_a_part_that_is_not_clean_is_parsed_whole(
     here: list[str] = []
     parse_one = parsing.parse_one
     monkeypatch.setattr(parsing, "parse_one", lambda path, data: here.append(path) or parse_one(path, data))
-    workspace = load_workspace(repo, config=Config(cache=True), summarizer=links.Summarizer)
+    workspace = load_workspace(repo, config=Config(cache=True), summarizers={links.GATE: links.Summarizer})
     assert here == ["fence.md"]  # parsed whole, in this process
     assert workspace.documents["fence.md"] == markdown.parse("fence.md", text)
     assert [f.rule for f in links.check_workspace(workspace)] == ["L001"]

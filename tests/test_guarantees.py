@@ -271,7 +271,7 @@ run()
 """
 
 
-@pytest.mark.parametrize("module", ["docsync.cli", "typer", "rich.console", "docsync.repository.plumbing"])
+@pytest.mark.parametrize("module", ["docsync.cli", "typer", "docsync.model", "docsync.repository.plumbing"])
 def test_ctrl_c_while_starting_up_is_one_line(legacy: GitRepo, module: str) -> None:
     """A real process whose Ctrl-C arrives while ``module`` is being imported (the
     start-up, most of a short run): one line, exit 130, no traceback."""

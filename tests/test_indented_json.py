@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 
 from docsync.gates.rules import by_code
 from docsync.model import FINDING_ORDER, Finding, Severity
-from docsync.report.formats import SCHEMA_VERSION, _json_visible, _record, as_json
+from docsync.report.formats import (
+    _PIECE,
+    SCHEMA_VERSION,
+    _json_visible,
+    _record,
+    as_json,
+    json_pieces,
+)
 from docsync.report.indented_json import dumps
 
 # Text rich in what the layout trick must not be fooled by: braces, commas, newlines, quotes.
@@ -85,6 +92,27 @@ def test_the_json_report_is_json_dumps_of_its_payload_made_visible(
     payload = {"version": SCHEMA_VERSION, "files": files, "findings": [_record(f, rules) for f in findings]}
     expected = _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
     assert as_json(files, findings) == expected
+
+
+def _expected_report(files: int, findings: list[Finding]) -> str:
+    rules = by_code()
+    payload = {"version": SCHEMA_VERSION, "files": files, "findings": [_record(f, rules) for f in findings]}
+    return _json_visible(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
+
+
+def test_a_report_of_many_pieces_is_the_one_json_dumps_gives() -> None:
+    """The report of more findings than a piece holds, written piece by piece (as
+    ``check --format json`` writes it), is the same bytes: the pieces join with
+    the separator, none is dropped at a piece's edge, the last one closes the list."""
+    for count in (_PIECE - 1, _PIECE, _PIECE + 1, 2 * _PIECE + 3):
+        findings = [
+            Finding("wrap" if n % 3 else "links", "W001" if n % 3 else "L001", f"d/{n // 7}.md",
+                    n, 1 + n % 5, f"message {n % 11} \u202e", None if n % 2 else "docsync fix")
+            for n in range(count)
+        ]
+        pieces = list(json_pieces(4, findings))
+        assert len(pieces) > count // _PIECE  # written in pieces, not as one string
+        assert "".join(pieces) == _expected_report(4, findings) == as_json(4, findings)
 
 
 @settings(max_examples=100, deadline=None)

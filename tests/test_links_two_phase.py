@@ -51,10 +51,10 @@ def _plain(root: Path, config: Config) -> list[Finding]:
 
 
 def _two_phase(root: Path, config: Config) -> list[Finding]:
-    workspace = load_workspace(root, config=config, summarizer=links.Summarizer)
+    workspace = load_workspace(root, config=config, summarizers={links.GATE: links.Summarizer})
     documents = workspace.documents
     assert isinstance(documents, Documents)
-    assert set(documents.summaries) == set(documents.content_keys)  # all made in workers
+    assert set(documents.made(links.GATE)) == set(documents.content_keys)  # all made in workers
     found = links.check_workspace(workspace)
     assert documents._packed, "the gate unpickled the documents it has summaries of"
     return found
@@ -100,9 +100,9 @@ def test_cached_documents_are_summarized_in_the_gate(tmp_path: Path, parallel: N
     """A warm parse cache (no summaries) and a cold one report the same."""
     repo = build_cases_repo(tmp_path / "cases")
     config = load_config(repo)
-    cold = links.check_workspace(load_workspace(repo, config=config, summarizer=links.Summarizer))
+    cold = links.check_workspace(load_workspace(repo, config=config, summarizers={links.GATE: links.Summarizer}))
     (repo / ".git" / "docsync" / "links-results.pickle").unlink()
-    warm_workspace = load_workspace(repo, config=config, summarizer=links.Summarizer)
+    warm_workspace = load_workspace(repo, config=config, summarizers={links.GATE: links.Summarizer})
     documents = warm_workspace.documents
     assert isinstance(documents, Documents) and not documents.summaries
     assert links.check_workspace(warm_workspace) == cold

@@ -242,24 +242,26 @@ def test_a_longer_loop_is_refused_too(repo: GitRepo) -> None:
 
 
 def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo) -> None:
-    """A hard-wrapped tree: the first supersession wraps the status value over two
-    lines; the second must read (and rewrite) all of it, not its first line only."""
+    """A hard-wrapped tree: a supersession keeps the status on its line, however long (a
+    header field keeps its line); a status value wrapped by hand is read (and rewritten)
+    whole by the next supersession, not its first line only."""
     repo.write(".docsync.toml", "wrap = 72\n")
     repo.commit("config")
     _clean(repo)
     old = "docs/rfc/rejected/2026-01-05-use-postgres.md"
     assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 0
-    repo.commit("superseded once")
-    assert f"Status: rejected (superseded by\n[Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY})\n" in _read(
-        repo, old
-    )
+    one_line = f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY})\n"
+    assert f"\n\n{one_line}\n" in _read(repo, old)
+    _clean(repo)
+    repo.write(old, _read(repo, old).replace("superseded by [Plugin", "superseded by\n[Plugin"))
+    repo.commit("superseded once, the status wrapped by hand")
+    _clean(repo)
     result = _run("new", "Use SQLite", "--supersedes", "use-postgres")
     assert result.exit_code == 0, result.stderr
     assert _read(repo, old).startswith(
         "# Use Postgres\n\n"
-        "Status: rejected (superseded by\n"
-        f"[Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY};\n"
-        f"superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on\n{TODAY})\n\n## Why\n"
+        f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY}; "
+        f"superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on {TODAY})\n\n## Why\n"
     )
     _clean(repo)
 
@@ -276,7 +278,7 @@ def test_a_move_reads_a_wrapped_status_value_whole(repo: GitRepo) -> None:
     assert _run("move", "plugin-api", "rejected", "--note", "too big").exit_code == 0
     assert _read(repo, "docs/rfc/rejected/2026-01-02-plugin-api.md").startswith(
         "# Plugin API\n\n"
-        "Status: rejected (pts 1-2, agreed at the architecture review of the\n"
+        "Status: rejected (pts 1-2, agreed at the architecture review of the "
         f"plugins; rejected {TODAY}: too big)\n\nSee"
     )
     _clean(repo)

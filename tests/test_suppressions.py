@@ -311,7 +311,7 @@ def _parsed_in_workers(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Wor
     from docsync.workspace import parsing
 
     monkeypatch.setattr(parsing, "_workers", lambda config, pending: 2)
-    workspace = load_workspace(root, summarizer=links.Summarizer)
+    workspace = load_workspace(root, summarizers={links.GATE: links.Summarizer})
     assert isinstance(workspace.documents, Documents)
     return workspace, workspace.documents
 

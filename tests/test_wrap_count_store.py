@@ -15,7 +15,7 @@ from pathlib import Path
 
 from docsync.adopt.inspection import workspace_wrap_counts
 from docsync.config import load as load_config
-from docsync.gates.wrap.count import Summarizer
+from docsync.gates.wrap.count import COUNTS, Summarizer
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 
@@ -35,7 +35,7 @@ def _repo(root: Path) -> Path:
 
 def _counts(root: Path, cache: bool = True) -> tuple[object, ...]:
     config = replace(load_config(root), cache=cache)
-    return workspace_wrap_counts(load_workspace(root, config=config, summarizer=Summarizer))
+    return workspace_wrap_counts(load_workspace(root, config=config, summarizers={COUNTS: Summarizer}))
 
 
 def test_kept_counts_equal_fresh_ones(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer import Argument, Option
@@ -27,7 +27,10 @@ from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
 from .commandline.progress import ProgressBar
 from .report import formats as report
-from .write.transaction import Pending, finished_count
+from .write.finished import finished_count
+
+if TYPE_CHECKING:
+    from .write.transaction import Pending
 
 app = typer.Typer(
     name="docsync",
@@ -177,7 +180,7 @@ def check(
     output.use_color(color)
     changed_since = (since or "") if changed or since else None
     textual = form in (Format.text, Format.concise)
-    with _errors(), ProgressBar(output.stderr, enabled=textual and not quiet) as progress:
+    with _errors(), ProgressBar(output.stderr if textual and not quiet else None) as progress:
         stdin = arguments.stdin(paths, stdin_filename)
         result = run_check(
             Path.cwd(),

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Config, WrapMode
-from ..gates.wrap.count import CANDIDATES, Breaks, document_breaks
+from ..gates.wrap.count import CANDIDATES, COUNTS, Breaks, document_breaks
 from ..gates.wrap.count_store import CountStore
 from ..migrate.discover import (
     Tree,
@@ -202,7 +202,7 @@ def workspace_wrap_counts(
     was counted there (:class:`docsync.gates.wrap.count.Summarizer`) and is not unpickled
     for it; the rest are counted here."""
     documents = workspace.documents
-    made = documents.summaries if isinstance(documents, Documents) else {}
+    made = documents.made(COUNTS) if isinstance(documents, Documents) else {}
     paths = [p for p in workspace.selected if p in made or p in documents]
     per_file: list[Breaks] = []
     kept = CountStore(workspace)  # counts of unchanged documents from an earlier run

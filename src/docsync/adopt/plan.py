@@ -30,7 +30,7 @@ from typing import Any
 from ..config import Config, WrapMode
 from ..config import load as load_config
 from ..errors import ConfigError, DocsyncError
-from ..gates.wrap.count import Summarizer
+from ..gates.wrap.count import COUNTS, Summarizer
 from ..records import conventions
 from ..records.tree import load_tree
 from ..repository.plumbing import find_repo
@@ -262,7 +262,7 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     root = find_repo(start).root
     existing = load_config(root)
     raw, where = raw_table(root)
-    workspace = load_workspace(root, config=existing, progress=progress, summarizer=Summarizer)
+    workspace = load_workspace(root, config=existing, progress=progress, summarizers={COUNTS: Summarizer})
     inspection = inspect(workspace, raw, progress)
     planned = _config_plan(root, adopt_config.draft(inspection, raw), existing, where, options)
     files = [planned.file]

@@ -16,7 +16,8 @@ from ..gates.wrap import check as wrap
 from ..model import FINDING_ORDER, Finding
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
-from ..report.suppressions import FileSuppressions
+from ..report.suppressions import SUMMARY as SUPPRESSIONS
+from ..report.suppressions import FileSuppressions, Found
 from ..suggest import did_you_mean
 from ..workspace.documents import Documents
 from ..workspace.load import Workspace
@@ -82,12 +83,16 @@ _MARKER_BYTES = SUPPRESSION_MARKER.encode()
 
 
 def _suppressions(workspace: Workspace, path: str) -> FileSuppressions:
-    """The file's suppressions. A file whose bytes hold no ``docsync-`` has none,
+    """The file's suppressions: as the parse worker found them, if it did. Else a
+    file whose bytes hold no ``docsync-`` has none,
     and its document, if still pickled, is not unpickled to learn that (the
     text is those bytes decoded as UTF-8, so the marker is in one iff in the other)."""
     documents = workspace.documents
-    source = documents.packed_source(path) if isinstance(documents, Documents) else None
-    if source is not None and _MARKER_BYTES not in source:
+    if isinstance(documents, Documents):
+        made = documents.made(SUPPRESSIONS).get(path)
+        if isinstance(made, Found):  # found in the parse worker
+            return FileSuppressions.made(made)
+    if isinstance(documents, Documents) and documents.packed_without(path, _MARKER_BYTES):
         return FileSuppressions((), [])
     doc = documents.get(path)
     return FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])

@@ -7,15 +7,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..errors import DocsyncError
 from ..repository.plumbing import find_repo
 from ..workspace.load import relative_to_root
-from ..write.transaction import Pending, refuse_pending
-from ..write.transaction import abort as abort_pending
 from .output import say
+
+if TYPE_CHECKING:
+    from ..write.transaction import Pending
 
 
 def paths(raw: list[Path] | None) -> list[str] | None:
@@ -101,6 +102,9 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     was killed left a journal, and every command that changes files refuses until it is resolved."""
     if abort and resume:
         raise DocsyncError("--abort and --continue exclude each other")
+    from ..write.transaction import abort as abort_pending
+    from ..write.transaction import refuse_pending
+
     if not (abort or resume):
         refuse_pending(find_repo(Path.cwd()).git_dir)
         return None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
-from ..write.transaction import finished_since
+from ..write.finished import finished_since
 
 HANDLED = (DocsyncError, OSError, UnicodeDecodeError, KeyboardInterrupt)
 """What a command turns into a line and an exit code; anything else is a bug and surfaces."""
@@ -20,7 +20,7 @@ class Failure:
 
 def failure(exc: BaseException, mark: int) -> Failure:
     """What to say for ``exc`` (one of :data:`HANDLED`); ``mark`` is
-    :func:`~docsync.write.transaction.finished_count` when the command began."""
+    :func:`~docsync.write.finished.finished_count` when the command began."""
     if isinstance(exc, Interrupted):
         return Failure(f"docsync: {exc}", exc.exit_code)
     if isinstance(exc, DocsyncError):

@@ -11,8 +11,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 from ..check.check import CheckResult
 from ..gates.rules import all_rules, by_code
 from ..model import Finding
@@ -20,12 +18,10 @@ from ..report import formats as report
 from ..repository.plumbing import find_repo
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..check.fix import FixResult
     from ..lifecycle.change import Change
-
-_PLAIN = bool(os.environ.get("NO_COLOR"))  # no colour, and no bold or dim either
-stdout = Console(highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
-stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None if _PLAIN else "auto")
 
 
 class Format(StrEnum):
@@ -45,28 +41,50 @@ class Color(StrEnum):
     never = "never"
 
 
+_color = Color.auto
+_consoles: dict[bool, Console] = {}  # by "on stderr": made when first written to
+
+
 def use_color(color: Color) -> None:
     """Style on a terminal (``auto``), always, or never; ``NO_COLOR`` means never
     unless ``--color always``: no colour, no bold, no dim."""
-    global stdout, stderr
-    plain = color is Color.never or (color is Color.auto and bool(os.environ.get("NO_COLOR")))
-    forced = True if color is Color.always else None
-    if plain:
-        stdout = Console(highlight=False, soft_wrap=True, color_system=None)
-        stderr = Console(stderr=True, highlight=False, soft_wrap=True, color_system=None)
-        return
-    stdout = Console(highlight=False, soft_wrap=True, force_terminal=forced)
-    stderr = Console(stderr=True, highlight=False, soft_wrap=True, force_terminal=forced)
+    global _color
+    _color = color
+    _consoles.clear()
+
+
+def __getattr__(name: str) -> Console:
+    """``stdout`` and ``stderr``: rich consoles, made (and rich imported) only when a
+    command first writes through one; ``check --format json`` never does."""
+    if name not in ("stdout", "stderr"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _console(name == "stderr")
+
+
+def _console(on_stderr: bool) -> Console:
+    found = _consoles.get(on_stderr)
+    if found is not None:
+        return found
+    from rich.console import Console
+
+    plain = _color is Color.never or (_color is Color.auto and bool(os.environ.get("NO_COLOR")))
+    forced = True if _color is Color.always else None
+    made = _consoles[on_stderr] = (
+        Console(stderr=on_stderr, highlight=False, soft_wrap=True, color_system=None)
+        if plain
+        else Console(stderr=on_stderr, highlight=False, soft_wrap=True, force_terminal=forced)
+    )
+    return made
 
 
 def say(text: str) -> None:
     """One line for people on stderr, every control character shown as an escape."""
-    stderr.print(report.visible(text), markup=False)
+    _console(True).print(report.visible(text), markup=False)
 
 
 def show(text: str) -> None:
     """One line on stdout, every control character shown as an escape."""
-    stdout.print(report.visible(text), markup=False)
+    _console(False).print(report.visible(text), markup=False)
 
 
 def here(path: str) -> str:
@@ -90,24 +108,27 @@ def check_report(
     textual = form in (Format.text, Format.concise)
     if verbose:
         used = result.config if result.config != "(defaults)" else "none found, the defaults"
-        stderr.print(f"docsync: config: {used}", markup=False)
+        _console(True).print(f"docsync: config: {used}", markup=False)
     if statistics:
         sys.stdout.write(report.statistics(shown))
     else:
         emit(form, result.files, shown, quiet)
     if not quiet and textual and not statistics and result.hint:
-        stderr.print(result.hint, markup=False)
+        _console(True).print(result.hint, markup=False)
 
 
 def emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:
     """Findings in ``output``'s format on stdout."""
     if output is Format.text:
-        report.print_text(stdout, files, findings, summary_line=not quiet)
+        report.print_text(_console(False), files, findings, summary_line=not quiet)
         return
     if output is Format.concise:
         sys.stdout.write(report.as_concise(findings))
         if not quiet:
             sys.stdout.write(report.summary(files, findings) + "\n")
+        return
+    if output is Format.json:  # in pieces: a report of many findings is never one string
+        sys.stdout.writelines(report.json_pieces(files, findings))
         return
     sys.stdout.write(_MACHINE[output](files, findings))
 
@@ -134,9 +155,9 @@ def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
     for path in result.changed_meanwhile:
         say(f"docsync: {here(path)} changed on disk while fix ran; not overwritten, run `docsync fix` again")
     if not dry and result.remaining:
-        report.print_text(stdout, result.files, from_here(list(result.remaining)))
+        report.print_text(_console(False), result.files, from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped and not result.changed_meanwhile:
-        stdout.print("Nothing to fix.", markup=False)
+        _console(False).print("Nothing to fix.", markup=False)
 
 
 def change_report(change: Change) -> None:
@@ -161,16 +182,16 @@ def rules(code: str | None) -> int:
     """Every rule code, or one explained; the exit code (2 for an unknown code)."""
     if code is None:
         for rule in all_rules():
-            stdout.print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
+            _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
         return 0
     found = by_code().get(code.upper())
     if found is None:
         from ..suggest import did_you_mean
 
         hint = did_you_mean(code, [r.code for r in all_rules()]) or " (see `docsync rules`)"
-        stderr.print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
+        _console(True).print(f"docsync: error: unknown rule {code!r}{hint}", markup=False)
         return 2
     from ..gates.rules import explain
 
-    stdout.print(explain(found), markup=False)
+    _console(False).print(explain(found), markup=False)
     return 0

@@ -5,9 +5,8 @@ from __future__ import annotations
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress, TaskID
 
 PROGRESS_MINIMUM = 50
@@ -17,16 +16,23 @@ PROGRESS_MINIMUM = 50
 class ProgressBar:
     """A rich progress bar on ``console`` for the core's progress hook.
 
-    It shows only on a terminal, only when ``enabled`` (text output), and only
+    It shows only on a terminal, only when ``enabled`` (text output) and given a
+    console (none: the command writes nothing through rich, which stays unimported), and only
     once a step has at least :data:`PROGRESS_MINIMUM` items; otherwise the hook
     does nothing, so piped and machine-readable output stays byte-exact.
     """
 
-    def __init__(self, console: Console, *, enabled: bool = True) -> None:
+    def __init__(self, console: Console | None, *, enabled: bool = True) -> None:
         self._console = console
-        self._enabled = enabled and console.is_terminal
+        self._enabled = enabled and console is not None and console.is_terminal
         self._bar: Progress | None = None
         self._tasks: dict[str, TaskID] = {}
+
+    @property
+    def can_show(self) -> bool:
+        """Whether a bar can ever show (a terminal, text output); if not, the core need not
+        report progress at all: counting what there is to do can cost (a git command)."""
+        return self._enabled
 
     def __enter__(self) -> ProgressBar:
         return self

@@ -11,19 +11,19 @@ import json
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import groupby
 from json.encoder import encode_basestring  # the C encoder when the interpreter has it
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from rich.console import Console
-from rich.markup import escape
 
 from .. import __version__
 from ..gates.rules import Rule, by_code
 from ..model import Finding, Severity
 from . import indented_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 FORMATS = ("text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
 SCHEMA_VERSION = 1
@@ -46,31 +46,47 @@ def _record(f: Finding, rules: dict[str, Rule]) -> dict[str, Any]:
 
 def as_json(files: int, findings: Sequence[Finding]) -> str:
     """The report: ``json.dumps`` of the payload (``indent=2``, ``ensure_ascii=False``)
-    with the unsafe characters escaped, byte for byte, written here a finding at a
-    time. Every value is a string, an int or None, each string is encoded by json's
-    C encoder, and only a string that is not plain ASCII (``str.isascii`` is a flag
+    with the unsafe characters escaped, byte for byte: :func:`json_pieces` joined."""
+    return "".join(json_pieces(files, findings))
+
+
+_PIECE = 1024
+"""Findings per piece of the JSON report: a few hundred kilobytes, so that a report of
+34 MB is never one string (made, copied and encoded whole it costs more than the findings)."""
+
+
+def json_pieces(files: int, findings: Sequence[Finding]) -> Iterator[str]:
+    """:func:`as_json`'s text in pieces, to be written one after the other. Written here a
+    finding at a time: every value is a string, an int or None, each string is encoded by
+    json's C encoder, and only a string that is not plain ASCII (``str.isascii`` is a flag
     check) is searched for unsafe characters, which the encoder leaves as they are."""
     if not findings:
         payload = {"version": SCHEMA_VERSION, "files": files, "findings": []}
-        return _json_visible(indented_json.dumps(payload)) + "\n"
+        yield _json_visible(indented_json.dumps(payload)) + "\n"
+        return
     rules = by_code()
     text = _JsonText()
     seen = text.seen  # looked up inline: most values repeat (gates, rules, paths, wordings)
     names = {code: text(rule.name) for code, rule in rules.items()}
     severity = {s: text(s.value) for s in Severity}
-    items = [
-        f'    {{\n      "gate": {seen.get(f.gate) or text(f.gate)},\n'
-        f'      "rule": {seen.get(f.rule) or text(f.rule)},\n'
-        f'      "name": {names.get(f.rule) or text(f.rule)},\n'
-        f'      "path": {seen.get(f.path) or text(f.path)},\n'
-        f'      "line": {int.__repr__(f.line)},\n      "column": {int.__repr__(f.column)},\n'
-        f'      "message": {seen.get(f.message) or text(f.message)},\n'
-        f'      "suggestion": {"null" if f.suggestion is None else seen.get(f.suggestion) or text(f.suggestion)},\n'
-        f'      "severity": {severity[f.severity]}\n    }}'
-        for f in findings
-    ]
-    head = f'{{\n  "version": {SCHEMA_VERSION},\n  "files": {int.__repr__(files)},\n  "findings": [\n'
-    return head + ",\n".join(items) + "\n  ]\n}\n"
+    yield f'{{\n  "version": {SCHEMA_VERSION},\n  "files": {int.__repr__(files)},\n  "findings": [\n'
+    for start in range(0, len(findings), _PIECE):
+        if start:
+            yield ",\n"
+        yield ",\n".join(
+            [
+                f'    {{\n      "gate": {seen.get(f.gate) or text(f.gate)},\n'
+                f'      "rule": {seen.get(f.rule) or text(f.rule)},\n'
+                f'      "name": {names.get(f.rule) or text(f.rule)},\n'
+                f'      "path": {seen.get(f.path) or text(f.path)},\n'
+                f'      "line": {int.__repr__(f.line)},\n      "column": {int.__repr__(f.column)},\n'
+                f'      "message": {seen.get(f.message) or text(f.message)},\n'
+                f'      "suggestion": {"null" if f.suggestion is None else seen.get(f.suggestion) or text(f.suggestion)},\n'
+                f'      "severity": {severity[f.severity]}\n    }}'
+                for f in findings[start : start + _PIECE]
+            ]
+        )
+    yield "\n  ]\n}\n"
 
 
 class _JsonText:
@@ -220,6 +236,8 @@ def print_text(
     if console.color_system is None and not console.record:
         _write_plain(console, files, findings, summary_line)
         return
+    from rich.markup import escape
+
     for path, group in groupby(findings, key=lambda f: f.path):
         lines = [f"[bold]{escape(visible(path))}[/bold]"]
         lines.extend(

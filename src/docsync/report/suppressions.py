@@ -20,9 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..gates.rules import SUPPRESSIONS_GATE, UNUSED_SUPPRESSION, Rule, all_rules
 from ..model import BlockKind, Document, Finding, Severity
+
+if TYPE_CHECKING:
+    from ..workspace.load import Workspace
 
 MARKER = "docsync-"
 _DIRECTIVE = re.compile(
@@ -134,6 +138,34 @@ def _covers(r: _Range, rule: Rule, line: int) -> bool:
     return not any(_names(code, rule) and since <= line for code, since in r.exceptions)
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A document's suppressions as a parse worker sends them (see :class:`Summarizer`)."""
+
+    directives: tuple[Directive, ...]
+    ranges: tuple[_Range, ...]
+
+    @classmethod
+    def of(cls, doc: Document) -> Found:
+        found = directives(doc)
+        return cls(found, tuple(_ranges(doc, found)) if found else ())
+
+
+SUMMARY = "suppressions"
+"""The name :class:`Summarizer`'s results go by (:meth:`docsync.workspace.documents.Documents.made`)."""
+
+
+class Summarizer:
+    """:meth:`Found.of` in the parse workers, for the selected documents: a check
+    then learns every file's suppressions without unpickling its document."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._selected = frozenset(workspace.selected)
+
+    def __call__(self, doc: Document) -> Found | None:
+        return Found.of(doc) if doc.path in self._selected else None
+
+
 @dataclass
 class FileSuppressions:
     """The suppressions of one document, and which of them silenced something."""
@@ -144,8 +176,12 @@ class FileSuppressions:
 
     @classmethod
     def of(cls, doc: Document) -> FileSuppressions:
-        found = directives(doc)
-        return cls(found, _ranges(doc, found) if found else [])
+        return cls.made(Found.of(doc))
+
+    @classmethod
+    def made(cls, found: Found) -> FileSuppressions:
+        """Fresh (nothing used yet) from what :meth:`Found.of` found."""
+        return cls(found.directives, list(found.ranges))
 
     def silences(self, rule: Rule, line: int) -> bool:
         hit = False

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
-from . import snapshot, writer
+from . import finished, snapshot, writer
 from .packs import Packs, state_from
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
@@ -43,22 +43,6 @@ JOURNAL = "docsync/journal"
 STATE = f"{JOURNAL}/state.json"
 FORMAT = 2
 """2: the saved bytes in pack files (``pack-N``); 1: one ``blob-<sha256>`` file each (still read)."""
-
-_finished: list[str] = []
-
-
-def finished_count() -> int:
-    """How many transactions have finished in this process (a mark for :func:`finished_since`)."""
-    return len(_finished)
-
-
-def finished_since(mark: int) -> str | None:
-    """The command whose transaction last finished after ``mark``, if any.
-
-    The CLI reads it after an interrupt, to say the work was done rather than undone.
-    """
-    return _finished[-1] if len(_finished) > mark else None
-
 
 @dataclass(frozen=True, slots=True)
 class Pending:
@@ -207,7 +191,7 @@ class Transaction:
         the moment the run counts as done; what else the journal holds is
         removed now or, should that fail, by a later run."""
         writer.remove(self.git_dir, STATE)
-        _finished.append(self.command)
+        finished.record(self.command)
         try:
             _remove_leftover_journal(self.git_dir)
         except Exception:  # the run is done; a later run tidies up

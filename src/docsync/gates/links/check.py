@@ -259,7 +259,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
         return [f for path in workspace.selected for f in known[1][path]]
     index = RepoIndex.build(workspace)
     documents = workspace.documents
-    made = documents.summaries if isinstance(documents, Documents) else {}
+    made = documents.made(GATE) if isinstance(documents, Documents) else {}
     # Anchors from the workers' summaries, or kept from an earlier run by content:
     # the documents they describe stay packed.
     index.known_anchors = {p: s.anchors for p, s in made.items() if isinstance(s, LinkSummary)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from ...write.writer import FileWrite
     from .violations import Violation
 
-__all__ = ["GATE", "check", "check_workspace", "keep_wrapped"]
+__all__ = ["GATE", "Summarizer", "check", "check_workspace", "keep_wrapped"]
 
 GATE = "wrap"
 """The gate's name (``violations.GATE`` too; this module imports the analysis only when it runs)."""
@@ -34,7 +35,7 @@ GATE = "wrap"
 _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key),
 # named by file: a warm run, whose findings all come from the cache, imports none of them.
-_READING = ("boundaries", "display", "plans", "prose", "reading", "scan", "violations")
+_READING = ("boundaries", "display", "fields", "plans", "prose", "reading", "scan", "violations")
 
 
 def _message(violation: Violation, config: Config) -> str:
@@ -90,20 +91,57 @@ def check(doc: Document, config: Config) -> list[Finding]:
     return sorted(findings, key=Finding.sort_key)
 
 
+class Summarizer:
+    """:func:`check` in the parse workers, on the selected documents, under the
+    workspace's config: what :func:`check_workspace` then reads instead of the
+    documents (:mod:`docsync.workspace.summaries`)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._config = workspace.config
+        self._selected = frozenset(workspace.selected)
+
+    def __call__(self, doc: Document) -> tuple[Finding, ...] | None:
+        if doc.path not in self._selected or self._config.wrap == "off":
+            return None
+        return tuple(check(doc, self._config))
+
+    def part(self, doc: Document) -> tuple[Finding, ...] | None:
+        """One part's findings: a part holds whole paragraphs, its positions the whole text's."""
+        return self(doc)
+
+    def join(self, parts: Sequence[object], outline: Document) -> tuple[Finding, ...] | None:
+        if not all(isinstance(part, tuple) for part in parts):
+            return None
+        found = [f for part in parts if isinstance(part, tuple) for f in part]
+        return tuple(sorted(found, key=Finding.sort_key))
+
+
+def _findings(workspace: Workspace, path: str, made: Mapping[str, object]) -> tuple[Finding, ...]:
+    """A selected document's findings: the parse worker's, or checked here."""
+    kept = made.get(path)
+    if isinstance(kept, tuple):
+        return kept
+    doc = workspace.documents.get(path)
+    return tuple(check(doc, workspace.config)) if doc is not None else ()
+
+
 def check_workspace(workspace: Workspace) -> list[Finding]:
     """:func:`check` on every selected document, through a result cache.
 
     A document's wrap findings depend on its content and the config alone,
     so they are cached by the document's content key, under a key for the
     config and this gate's code: a run on an unchanged tree reads no
-    document at all, and an edit re-checks only the files it touched.
+    document at all, and an edit re-checks only the files it touched. On a
+    cold run the parse workers made the findings (:class:`Summarizer`), so
+    no document is read here either.
     """
     config = workspace.config
     documents = workspace.documents
     if config.wrap == "off":
         return []
+    made = documents.made(GATE) if isinstance(documents, Documents) else {}
     if not config.cache or not isinstance(documents, Documents):
-        return [f for path in workspace.selected if (doc := documents.get(path)) for f in check(doc, config)]
+        return [f for path in workspace.selected if path in documents for f in _findings(workspace, path, made)]
     store = ResultCache.open(workspace.git_dir, GATE)
     run = _run_key(config)
     known = store.get(run)
@@ -115,7 +153,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
         if key is None or path not in documents:
             continue
         cached = earlier.get(key)
-        found[key] = cached if cached is not None else tuple(check(documents[path], config))
+        found[key] = cached if cached is not None else _findings(workspace, path, made)
     if any(key not in earlier for key in found):
         current = set(keys.values())
         kept = {key: hit for key, hit in earlier.items() if key in current}

@@ -36,6 +36,8 @@ from .prose import Prose
 from .violations import prose_of
 
 CANDIDATES: tuple[WrapMode, ...] = ("none", 72, 80, 100, 120, "sentence")
+COUNTS = "wrap-counts"
+"""The name :class:`Summarizer`'s results go by (:meth:`docsync.workspace.documents.Documents.made`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,14 +66,16 @@ def plan_width(text: str, prose: Prose, width: int) -> Plan:
     """``wrap = <width>``: greedy fill, breaking only at break opportunities.
 
     A line past ``width`` can only be a single unbreakable run, which is what
-    the check exempts, so the result of this plan never fails the check.
+    the check exempts, so the result of this plan never fails the check. A
+    header field's line is kept as it is: nothing is broken in it, and no word
+    is pulled up onto it.
     """
     heads = _chunk_heads(text, prose)
     prefix_width = advance(0, prose.prefix or "")
     column = advance(prose.first_column, _word_text(text, prose.words[0]))
     plan: list[bool] = []
     for i, gap in enumerate(prose.gaps):
-        if gap.kept:
+        if gap.kept or (gap.ends_field and gap.newline):
             line_ends = True
         elif gap.breakable:
             line_ends = advance(column, _joined_gap(text, gap) + heads[i + 1]) > width

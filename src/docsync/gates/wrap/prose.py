@@ -30,8 +30,10 @@ class Gap:
     """Whitespace between two words, possibly holding a line end.
 
     ``kept``: holds a line end that must stay (hard break, CJK text on either
-    side). ``breakable``: a line may start after it. ``sentence``: a sentence
-    ends before it and a line may start after it.
+    side, a header field after it). ``breakable``: a line may start after it.
+    ``sentence``: a sentence ends before it and a line may start after it.
+    ``ends_field``: it follows a header field's text (a re-fill to a width
+    keeps a line end there, and pulls no word up onto the field's line).
     """
 
     span: Span
@@ -39,6 +41,7 @@ class Gap:
     kept: bool
     breakable: bool
     sentence: bool
+    ends_field: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,7 @@ class Prose:
     first_column: int
     prefix: str | None  # what a new continuation line starts with; None if unknown
     lines: tuple[Span, ...]  # each physical line's paragraph text, as in the source
+    fields: frozenset[int] = frozenset()  # the numbers of the lines that start a header field
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ...model import Document, Link, LinkKind, Paragraph, Span
 from .boundaries import CLOSERS, is_sentence_end, starts_block
 from .display import advance, is_cjk
+from .fields import field_key, header_lines
 from .prose import DocumentIndex, Gap, Prose, Room, Word
 
 
@@ -224,11 +225,11 @@ def analyse(
         return None
     spans, reader = prepared
     words, gap_spans = reader.split()
-    gaps = _guard_line_starts(
-        doc.text,
-        words,
-        [reader.gap(span, words[i], words[i + 1]) for i, span in enumerate(gap_spans)],
-    )
+    read = [reader.gap(span, words[i], words[i + 1]) for i, span in enumerate(gap_spans)]
+    fields = () if "list" in para.containers else field_lines(spans, reader)
+    if fields:
+        read = _keep_fields(read, spans, fields)
+    gaps = _guard_line_starts(doc.text, words, read)
     first_line_start = doc.line_starts[para.lines.first - 1]
     first_prefix = doc.text[first_line_start : spans[0].start]
     return Prose(
@@ -238,7 +239,44 @@ def analyse(
         advance(0, first_prefix),
         _continuation_prefix(doc, para.lines.first, spans, reader, first_prefix),
         spans,
+        frozenset(doc.position(spans[k].start)[0] for k in fields),
     )
+
+
+def field_lines(spans: Sequence[Span], reader: Reader) -> tuple[int, ...]:
+    """The indexes (into ``spans``) of the lines that are header fields
+    (:func:`~docsync.gates.wrap.fields.header_lines`), a key's text plain,
+    outside any code span, link or HTML."""
+    text, base = reader.text, reader.region.start
+    keys: list[str | None] = []
+    for span in spans:
+        start = span.start
+        while start < span.end and text[start] in " \t":
+            start += 1
+        found = field_key(text, start, span.end)
+        plain = found is not None and not any(reader.rooms[start - base : found[1] - base])
+        keys.append(found[0] if found is not None and plain else None)
+        if keys[0] is None:
+            return ()  # the first line starts no field: no header here
+    return header_lines(keys)
+
+
+def _keep_fields(gaps: list[Gap], spans: Sequence[Span], fields: Sequence[int]) -> list[Gap]:
+    """``gaps`` with the line end before each field line kept, no break or
+    sentence end inside a field line, and the line end after one marked."""
+    starts = [span.start for span in spans]
+    chosen = set(fields)
+    kept: list[Gap] = []
+    for gap in gaps:
+        line = bisect.bisect_right(starts, gap.span.end) - 1  # the line the next word starts on
+        if gap.newline and line in chosen:
+            gap = replace(gap, kept=True, breakable=False, sentence=False)
+        elif not gap.newline and line in chosen:
+            gap = replace(gap, breakable=False, sentence=False)
+        elif gap.newline and line - 1 in chosen:
+            gap = replace(gap, ends_field=True)
+        kept.append(gap)
+    return kept
 
 
 # A line that starts where the fixer cannot move its start (the paragraph's

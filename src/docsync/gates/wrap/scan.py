@@ -25,6 +25,7 @@ import re
 from ...model import Document, Paragraph, Span
 from .boundaries import starts_block
 from .display import display_width, is_cjk, overflow_index
+from .fields import is_field_line
 from .prose import DocumentIndex, Room
 from .reading import Reader, reader_for
 
@@ -46,9 +47,22 @@ def width_findings(
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []  # the full reading refuses it too: nothing is reported
+    return widths_read(doc, para, prepared, width)
+
+
+Prepared = tuple[tuple[Span, ...], Reader]
+"""What :func:`~docsync.gates.wrap.reading.reader_for` gives for a paragraph it reads."""
+
+
+def widths_read(
+    doc: Document, para: Paragraph, prepared: Prepared, width: int
+) -> list[tuple[str, int, int]] | None:
+    """:func:`width_findings` from the paragraph's reader, made once for several questions."""
     spans, reader = prepared
     first = para.lines.first
     if len(spans) != para.lines.last - first + 1 or _starts_at_risk(reader, spans):
+        return None
+    if _may_hold_field(para, reader.text, spans):
         return None
     found: list[tuple[str, int, int]] = []
     for k, span in enumerate(spans):
@@ -142,8 +156,15 @@ def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []
+    return joined_read(para, prepared)
+
+
+def joined_read(para: Paragraph, prepared: Prepared) -> list[int] | None:
+    """:func:`joined_finding` from the paragraph's reader."""
     spans, reader = prepared
     text = reader.text
+    if _may_hold_field(para, text, spans):
+        return None  # a line end before a field line is kept: the full reading tells
     for before, after_line in itertools.pairwise(spans):
         newline = text.index("\n", before.end)
         room = reader.room(newline)
@@ -173,3 +194,16 @@ def _kept(reader: Reader, start: int, newline: int) -> bool:
     if text[start:newline].endswith("  ") or is_cjk(text[start - 1]):
         return True
     return start == newline and text[start - 1] == "\\"
+
+
+def _may_hold_field(para: Paragraph, text: str, spans: tuple[Span, ...]) -> bool:
+    """Whether ``para`` may be a header paragraph (its first line may start with a
+    header field), judged from the raw text alone (the full reading also asks that
+    the key is plain text, and reads the fields)."""
+    if "list" in para.containers:
+        return False
+    first = spans[0]
+    start = first.start
+    while start < first.end and text[start] in " \t":
+        start += 1
+    return is_field_line(text, start, first.end)

@@ -1,0 +1,28 @@
+"""Which commands' transactions have finished in this process: what the command line
+says after Ctrl-C (the work was done, not undone).
+
+Apart from :mod:`docsync.write.transaction` so that a command that changes nothing,
+like ``check``, does not import the transaction machinery to start.
+"""
+
+from __future__ import annotations
+
+_finished: list[str] = []
+
+
+def record(command: str) -> None:
+    """``command``'s transaction has finished: its changes are complete."""
+    _finished.append(command)
+
+
+def finished_count() -> int:
+    """How many transactions have finished in this process (a mark for :func:`finished_since`)."""
+    return len(_finished)
+
+
+def finished_since(mark: int) -> str | None:
+    """The command whose transaction last finished after ``mark``, if any.
+
+    The CLI reads it after an interrupt, to say the work was done rather than undone.
+    """
+    return _finished[-1] if len(_finished) > mark else None
