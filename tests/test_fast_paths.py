@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from docsync.model import Document
-from docsync.parse import inline_rules, markdown
+from docsync.parse import block_state, core_rules, inline_rules, markdown
 
 HERE = Path(__file__).resolve().parent
 CASES = sorted(
@@ -49,7 +49,7 @@ def test_the_shortcuts_are_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         inline_rules, "plain_link", lambda state, silent: taken.append("link") or real(state, silent)
     )
-    monkeypatch.setattr(markdown, "_DELIMITERS", _Counting(markdown._DELIMITERS, taken))
+    monkeypatch.setattr(core_rules, "_DELIMITERS", _Counting(core_rules._DELIMITERS, taken))
     markdown._build_parser(shortcuts=True).parse("See [a](b.md) and `c` <b>d</b>.\n")  # < keeps it parsed
     assert taken == ["delimiters", "link"]
 
@@ -174,7 +174,7 @@ def test_the_normalisation_shortcut_is_normalize_link(url: str) -> None:
 def test_the_unparsed_content_shortcut_is_taken() -> None:
     text = "A [plain](a.md) link,\nand *emphasis*.\n\n# A [heading](b.md)\n\n| [c](c.md) | d |\n|---|---|\n"
     tokens = markdown._parser().parse(text, {})
-    unread = [t.map for t in tokens if t.type == "inline" and t.meta.get(markdown.UNREAD)]
+    unread = [t.map for t in tokens if t.type == "inline" and t.meta.get(core_rules.UNREAD)]
     assert unread == [[0, 2], [5, 6], [5, 6]]  # the paragraph and both cells, not the heading
 
 
@@ -184,7 +184,7 @@ def test_prose_with_escapes_and_entities_is_left_unparsed() -> None:
         "See [a](b&amp;c.md) `$d <e>`, [f_g][r] and [h].\n\n[r]: r.md\n"
     )
     inline = [t for t in markdown._parser().parse(text, {}) if t.type == "inline"]
-    assert [t.meta.get(markdown.UNREAD) for t in inline] == [True, True]
+    assert [t.meta.get(core_rules.UNREAD) for t in inline] == [True, True]
     assert inline[0].children == []
     assert [(c.type, c.attrs) for c in inline[1].children or []] == [
         ("link_open", {"href": "b&c.md"}),
@@ -427,7 +427,7 @@ def _tokens(md: markdown.MarkdownIt, text: str) -> list[tuple[object, ...]]:
     recorded source positions aside): the shortcuts make the same tokens.
 
     Where the shortcut parser left inline content unparsed (marked
-    ``markdown.UNREAD``), both sides give what the model reads of it: the
+    ``core_rules.UNREAD``), both sides give what the model reads of it: the
     children of the types it reads, recorded positions included."""
     flat: list[tuple[object, ...]] = []
 
@@ -467,7 +467,7 @@ def _same_tokens(text: str) -> None:
     """The shortcut parser's tokens are the plain parser's; inline content it
     left unparsed gives the model what the plain parse of it gives."""
     inline = [t for t in markdown._parser().parse(text, {}) if t.type == "inline"]
-    unread = {k for k, t in enumerate(inline) if t.meta.get(markdown.UNREAD)}
+    unread = {k for k, t in enumerate(inline) if t.meta.get(core_rules.UNREAD)}
     assert _without_unread(_tokens(markdown._parser(), text), unread) == _without_unread(_tokens(PLAIN, text), unread)
     both = zip(_unread_content(markdown._parser(), text), _unread_content(PLAIN, text), strict=True)
     for k, (reads, plain_reads) in enumerate(both):
@@ -485,7 +485,7 @@ def _without_unread(flat: list[tuple[object, ...]], unread: set[int]) -> list[tu
         if entry[0] == "inline":  # children are never of type inline
             ordinal += 1
             skipping = ordinal in unread
-            meta = [item for item in entry[11] if item[0] != markdown.UNREAD]  # type: ignore[attr-defined]
+            meta = [item for item in entry[11] if item[0] != core_rules.UNREAD]  # type: ignore[attr-defined]
             kept.append((*entry[:11], meta))
             continue
         skipping = skipping and entry[8] is False  # an inline child is not a block token
@@ -495,3 +495,47 @@ def _without_unread(flat: list[tuple[object, ...]], unread: set[int]) -> list[tu
 
 
 _RECORDED = {"src", "text", "dest", "label"}
+
+
+# Lines as the block state's tables see them: indentation of spaces and tabs
+# in every mix, lines of only whitespace, empty lines, no final line break.
+whitespace_texts = st.lists(
+    st.tuples(st.text(alphabet=" \t", max_size=6), st.sampled_from(["", "a", "- b", "\t", "  ", "> c"])).map(
+        "".join
+    ),
+    max_size=8,
+).flatmap(lambda lines: st.sampled_from(["", "\n"]).map(lambda end: "\n".join(lines) + end))
+
+
+@settings(max_examples=300, deadline=None)
+@given(whitespace_texts)
+@example(" \t a\n\t\tb\n  \n\n c \t")
+@example("x\n \t")  # a last line of only whitespace is no line
+def test_the_block_state_is_markdown_its(text: str) -> None:
+    """The shortcut block state has markdown-it's fields (line tables
+    included), pushes its tokens and cuts its lines."""
+    from markdown_it.rules_block import StateBlock
+
+    md = markdown._parser()
+    fast_class = block_state.state_class(StateBlock, markdown.Token)
+    fast, plain = block_state.new_state(fast_class, text, md, {}, []), StateBlock(text, md, {}, [])
+    assert vars(fast) == vars(plain)
+    assert repr(fast) == repr(plain)
+    for begin in range(plain.lineMax + 1):
+        for end in range(begin, plain.lineMax + 1):
+            for indent in (0, 1, 2, 4):
+                for keep in (False, True):
+                    assert fast.getLines(begin, end, indent, keep) == plain.getLines(begin, end, indent, keep)
+    for state in (fast, plain):
+        for kind, nesting in (("x_open", 1), ("y", 0), ("x_close", -1), ("z_close", -1)):
+            state.push(kind, "p", nesting)
+    assert fast.tokens == plain.tokens
+    assert fast.level == plain.level
+
+
+def test_the_block_state_shortcut_is_on() -> None:
+    from markdown_it.rules_block import StateBlock
+
+    assert block_state.same_as(block_state.state_class(StateBlock, markdown.Token), StateBlock, markdown.Token, markdown._parser())
+    assert markdown._parser().block.parse.__qualname__ == "install.<locals>.parse"
+    assert PLAIN.block.parse.__qualname__ == "ParserBlock.parse"

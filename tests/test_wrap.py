@@ -108,9 +108,10 @@ def test_result_cache_key_reads_every_analysis_module() -> None:
     on a cache miss): each name is a module beside it, or an edit would go unseen."""
     here = Path(wrap.__file__).parent
     assert all((here / f"{name}.py").is_file() for name in wrap._READING)
-    # the rest serve fix and init, not this gate's findings: a new module is one or the other
+    # the rest serve fix, init and check's convention hint, not this gate's findings:
+    # a new module is one or the other
     assert {p.stem for p in here.glob("*.py")} - set(wrap._READING) == {
-        "__init__", "check", "count", "count_store", "fix"
+        "__init__", "check", "count", "count_store", "fix", "hint"
     }
 
 

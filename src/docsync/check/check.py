@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..config import load as load_config
@@ -13,9 +14,13 @@ from ..gates.links.fragments import GATE as LINKS
 from ..model import Finding
 from ..report.selection import Selection
 from ..repository.plumbing import changed_files, find_repo, staged_changes
+from ..workspace.documents import Documents
 from ..workspace.load import Progress, SummarizerFactory, Workspace, load_workspace
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, narrow_to, with_text
+
+if TYPE_CHECKING:
+    from ..adopt.inspection import WrapCount
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ def run_check(
         workspace = with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
     else:
         workspace = load_workspace(
-            start, paths, config, progress=progress, summarizers=_in_workers(chosen)
+            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config)
         )
     workspace = inside(workspace, within)
     if changed_since is not None:
@@ -80,13 +85,14 @@ def run_check(
         chosen,
         len(found.silenced),
         config.origin,
-        _convention_hint(workspace, found.kept) if config.origin == "(defaults)" else None,
+        _convention_hint(workspace, found.kept) if _hinted(config) else None,
     )
 
 
-def _in_workers(gates: Sequence[str]) -> dict[str, SummarizerFactory]:
+def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFactory]:
     """The per-file work the parse workers do beside each parse, by name: each
-    gate's that runs, and every file's inline suppressions."""
+    gate's that runs, every file's inline suppressions, and, without config,
+    what the convention hint needs."""
     from ..gates.wrap import check as wrap
     from ..report import suppressions
 
@@ -95,7 +101,15 @@ def _in_workers(gates: Sequence[str]) -> dict[str, SummarizerFactory]:
         made[LINKS] = links.Summarizer
     if "wrap" in gates:
         made[wrap.GATE] = wrap.Summarizer
+        if _hinted(config):
+            from ..gates.wrap import hint
+
+            made[hint.HINT] = hint.Summarizer
     return made
+
+
+def _hinted(config: Config) -> bool:
+    return config.origin == "(defaults)" and config.wrap != "off"
 
 
 HINT_MINIMUM = 20
@@ -106,9 +120,9 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
     count = sum(1 for f in findings if f.gate == "wrap")
     if count < HINT_MINIMUM:
         return None
-    from ..adopt.inspection import choose_wrap, workspace_wrap_counts
+    from ..adopt.inspection import choose_wrap
 
-    counts = workspace_wrap_counts(workspace)
+    counts = _wrap_counts(workspace)
     mode = choose_wrap(counts)
     if mode == workspace.config.wrap:
         return None
@@ -119,3 +133,23 @@ def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str |
         f"({breaking[mode]} paragraphs break it, {breaking[workspace.config.wrap]} break the "
         f'default "none"); run `docsync init` to write a config that says so.'
     )
+
+
+def _wrap_counts(workspace: Workspace) -> tuple[WrapCount, ...]:
+    """Per candidate, the paragraphs that break it, as far as choosing between them
+    needs: from the parse workers' counts (:mod:`docsync.gates.wrap.hint`) when
+    every selected document has them and they rule ``"sentence"`` in or out;
+    else counted exactly, as ``init`` counts."""
+    from ..adopt.inspection import WrapCount, workspace_wrap_counts
+    from ..gates.wrap.count import CANDIDATES
+    from ..gates.wrap.hint import HINT, HintBreaks, sentence_ruled_out
+
+    documents = workspace.documents
+    made = documents.made(HINT) if isinstance(documents, Documents) else {}
+    per_file = [made.get(path) for path in workspace.selected if path in documents]
+    known = [f for f in per_file if isinstance(f, HintBreaks)]
+    counts = sentence_ruled_out(known) if len(known) == len(per_file) else None
+    if counts is None:
+        return workspace_wrap_counts(workspace)
+    files = [sum(1 for f in known if f.counts[i]) for i in range(len(CANDIDATES))]
+    return tuple(WrapCount(mode, counts[i], files[i]) for i, mode in enumerate(CANDIDATES))

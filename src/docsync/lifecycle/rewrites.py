@@ -14,7 +14,7 @@ from ..parse.markdown import parse
 from ..records.relations import (
     with_relation_lines,
 )
-from ..rewrite.code_paths import path_pattern, rewrite_code_paths
+from ..rewrite.code_paths import path_finder, rewrite_code_paths
 from ..rewrite.references import rewrite_document
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
@@ -108,7 +108,7 @@ def code_mentions(workspace: Workspace, old: str, new: str) -> Iterator[FileWrit
     """Tracked non-Markdown text files that name ``old`` by its repository path, as the refs
     gate reads them: ``refs_exclude`` (test fixtures) and ``exclude`` left alone, and
     ``old.orig`` (another file) not a mention."""
-    pattern = path_pattern([old])
+    pattern = path_finder([old])
     assert pattern is not None
     needle = old.encode()
     config = workspace.config

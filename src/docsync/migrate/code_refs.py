@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..records.model import IdTarget
-from ..rewrite.code_paths import path_pattern, rewrite_code_paths
+from ..rewrite.code_paths import path_finder, rewrite_code_paths
 from ..rewrite.ids import IdKey, program_text_ids, rewrite_code_text
 from ..workspace.load import MARKDOWN_SUFFIXES, matches
 from ..write.writer import FileWrite
@@ -37,7 +37,7 @@ def code_files(
     """Tracked non-Markdown text files: legacy record paths and (``code_refs``) bare ids."""
     paths = legacy_paths(routes)
     ids = routes.ids if view.code_refs else {}
-    pattern = path_pattern(paths)
+    pattern = path_finder(paths)
     if pattern is None and not ids:
         return
     needles = _needles(paths, ids)

@@ -128,16 +128,20 @@ BlockRule = Callable[[State, int, int, bool], bool]
 
 
 def dispatch_block_rules(md: Parser) -> None:
-    """Try on each line only the block rules that can start on its first character.
+    """Try on each line only the block rules that can start on it.
 
     markdown-it tries every block rule in order on every line until one
     matches; a rule that cannot start there returns False having changed
-    nothing, so skipping it yields the same tokens. On prose that is eight
-    calls saved per line. The dispatcher goes first in the main chain only;
-    the chains rules use to ask "does this line end my block?" are untouched.
+    nothing, so skipping it yields the same tokens. A rule is left out on a
+    line whose first character (after its indentation) it cannot start on
+    (``_BLOCK_TRIGGERS``), and the rules that can start on any character
+    are first asked the question they themselves ask first (``_guarded``).
+    On prose that is eight calls saved per line. The dispatcher goes first
+    in the main chain only; the chains rules use to ask "does this line end
+    my block?" get the same treatment (:func:`_dispatch_terminators`).
     """
     _skip_setext_search(md)
-    rules = [(rule.name, rule.fn) for rule in md.block.ruler.__rules__ if rule.enabled]
+    rules = [(rule.name, _guarded(rule.name, rule.fn)) for rule in md.block.ruler.__rules__ if rule.enabled]
     anywhere = tuple(fn for name, fn in rules if name not in _BLOCK_TRIGGERS)
     by_char = {
         char: tuple(fn for name, fn in rules if char in _BLOCK_TRIGGERS.get(name, char))
@@ -146,10 +150,43 @@ def dispatch_block_rules(md: Parser) -> None:
 
     def dispatch(state: State, start: int, end: int, silent: bool) -> bool:
         char = state.src[state.bMarks[start] + state.tShift[start]]
-        return any(rule(state, start, end, silent) for rule in by_char.get(char, anywhere))
+        for rule in by_char.get(char, anywhere):  # noqa: SIM110 (a loop costs less than any())
+            if rule(state, start, end, silent):
+                return True
+        return False
 
     md.block.ruler.before(rules[0][0], "docsync_dispatch", dispatch)
     _dispatch_terminators(md.block.ruler)
+
+
+def _guarded(name: str, fn: BlockRule) -> BlockRule:
+    """``fn``, the rule ``name``, asked only where its own first test passes.
+
+    The two core rules that can start on any character refuse most lines
+    at once: ``code`` every line indented less than four columns past the
+    block's indentation, ``table`` every line whose next line (the
+    delimiter row) has no ``|``, ``-`` or ``:`` as its first character after
+    the indentation, or that has no next line inside the block. Both then
+    return False having changed nothing, which the guard does without the call.
+    """
+    if name == "code":
+
+        def code(state: State, start: int, end: int, silent: bool) -> bool:
+            return state.sCount[start] - state.blkIndent >= 4 and bool(fn(state, start, end, silent))
+
+        return code
+    if name == "table":
+
+        def table(state: State, start: int, end: int, silent: bool) -> bool:
+            if start + 2 > end:
+                return False
+            at = state.bMarks[start + 1] + state.tShift[start + 1]
+            if at >= state.eMarks[start + 1] or state.src[at] not in "|-:":
+                return False
+            return bool(fn(state, start, end, silent))
+
+        return table
+    return fn
 
 
 def _dispatch_terminators(ruler: Any) -> None:
@@ -181,19 +218,25 @@ def _dispatch_terminators(ruler: Any) -> None:
 
 
 def _terminator(rules: Sequence[BlockRule], names: dict[BlockRule, str]) -> BlockRule:
-    anywhere = tuple(fn for fn in rules if names.get(fn) not in _BLOCK_TRIGGERS)
+    guarded = [_guarded(names.get(fn, ""), fn) for fn in rules]
+    kinds = [names.get(fn, "") for fn in rules]
+    anywhere = tuple(fn for fn, name in zip(guarded, kinds, strict=True) if name not in _BLOCK_TRIGGERS)
     by_char = {
-        char: tuple(fn for fn in rules if char in _BLOCK_TRIGGERS.get(names.get(fn, ""), char))
+        char: tuple(
+            fn for fn, name in zip(guarded, kinds, strict=True) if char in _BLOCK_TRIGGERS.get(name, char)
+        )
         for char in set("".join(_BLOCK_TRIGGERS.values()))
     }
 
     def terminates(state: State, start: int, end: int, silent: bool) -> bool:
         at = state.bMarks[start] + state.tShift[start]
         char = state.src[at] if at < len(state.src) else ""
-        return any(rule(state, start, end, silent) for rule in by_char.get(char, anywhere))
+        for rule in by_char.get(char, anywhere):  # noqa: SIM110 (a loop costs less than any())
+            if rule(state, start, end, silent):
+                return True
+        return False
 
     return terminates
-
 
 
 def record_block(fn: BlockRule, key: str) -> BlockRule:

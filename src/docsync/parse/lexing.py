@@ -9,27 +9,78 @@ callers then treat the whole file as comment text, as before lexing.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from fnmatch import fnmatchcase
 from functools import cache
 from typing import Any
 
-from pygments.lexers import get_lexer_for_filename
+from pygments.lexer import Lexer
+from pygments.lexers import LEXERS, find_lexer_class
 from pygments.lexers.special import TextLexer
+from pygments.plugin import find_plugin_lexers
 from pygments.token import Comment
-from pygments.util import ClassNotFound
 
 from ..model import Span
 
-__all__ = ["comment_spans"]
+__all__ = ["comment_spans", "lexer_class"]
+
+_GLOB_TAIL = re.compile(r"[^*?\[\]]*\Z")
+
+
+@cache
+def _globs() -> tuple[tuple[str, str, str | type[Lexer]], ...]:
+    """Every file-name pattern Pygments knows, in its order, with its literal tail (the end
+    of a name it matches) and its lexer: a name in the builtin table, or a plugin's class."""
+    found: list[tuple[str, str, str | type[Lexer]]] = []
+    for _module, name, _aliases, patterns, _mimetypes in LEXERS.values():
+        found += [(glob, _tail(glob), name) for glob in patterns]
+    for cls in find_plugin_lexers():
+        found += [(glob, _tail(glob), cls) for glob in cls.filenames]
+    return tuple(found)
+
+
+def _tail(glob: str) -> str:
+    match = _GLOB_TAIL.search(glob)
+    return match.group(0) if match else ""
+
+
+def _matches(name: str) -> Iterator[tuple[type[Lexer], str]]:
+    """Each lexer whose pattern matches ``name``, with the pattern, in Pygments' order.
+
+    A pattern's literal tail (what follows its last ``*``, ``?`` or bracket)
+    is outside every wildcard, so a name it matches ends with it: that cheap
+    test comes first, and only the few patterns it lets through are compiled
+    and matched as Pygments matches them (``fnmatch``, case-sensitive).
+    """
+    for glob, tail, lexer in _globs():
+        if name.endswith(tail) and fnmatchcase(name, glob):
+            yield (find_lexer_class(lexer) if isinstance(lexer, str) else lexer), glob
+
+
+def lexer_class(name: str) -> type[Lexer] | None:
+    """The lexer class Pygments' ``get_lexer_for_filename`` picks for the file name ``name``.
+
+    The same choice (the highest priority, half a point more for a pattern
+    without ``*``, then the class name; the last of equals), without
+    compiling every one of its nine hundred patterns on the first call.
+    """
+    best: tuple[float, str] | None = None
+    chosen: type[Lexer] | None = None
+    for cls, glob in _matches(name):
+        rating = (cls.priority + (0 if "*" in glob else 0.5), cls.__name__)
+        if best is None or rating >= best:
+            best, chosen = rating, cls
+    return chosen
 
 
 @cache
 def _lexer(name: str) -> Any:
-    try:
-        lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return None
+    cls = lexer_class(name)
     # Plain text (*.txt) has no comments and no strings: it is prose, read as before.
-    return None if isinstance(lexer, TextLexer) else lexer
+    if cls is None or issubclass(cls, TextLexer):
+        return None
+    return cls(stripnl=False, ensurenl=False)
 
 
 def comment_spans(path: str, text: str) -> tuple[Span, ...] | None:

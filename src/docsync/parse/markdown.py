@@ -26,7 +26,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
-from markdown_it.rules_core import StateCore
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
@@ -36,7 +36,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ..model import Document
-from . import inline_rules
+from . import block_state, core_rules, inline_rules
 from .block_rules import (
     any_container,
     dispatch_block_rules,
@@ -45,7 +45,7 @@ from .block_rules import (
     standalone_line,
 )
 from .build import document
-from .inline_rules import PLAIN_LINK_RULES, links_only, no_digits_around, record_inline
+from .inline_rules import PLAIN_LINK_RULES, no_digits_around, record_inline
 
 __all__ = [
     "PARSER_VERSIONS", "SourceError", "decode", "math_signature", "normalize_label", "normalized",
@@ -216,86 +216,10 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     reference = next(r.fn for r in md.block.ruler.__rules__ if r.name == "reference")
     md.block.ruler.at("reference", record_block(reference, "docsync_definitions"))
     if shortcuts:
+        block_state.install(md, StateBlock, Token)
         dispatch_block_rules(md)
-        _inline_shortcuts(md, unread=plain_links)
+        core_rules.inline_shortcuts(md, plain_links, StateInline, Token)
     return md
-
-
-# What markdown-it's tidying passes act on. The post-processing rules
-# (ruler2) pair and join emphasis and strikethrough delimiters, which only
-# ``*``, ``_`` and ``~`` make; the core text_join rule also turns escapes and
-# entities (``\\``, ``&``) into text and joins adjacent text tokens, which
-# nothing else makes. For content without these characters both passes
-# leave every token as it is.
-_DELIMITERS = re.compile(r"[*_~]")
-_JOINABLE = re.compile(r"[*_~\\&]")
-_TIDYING = frozenset({"balance_pairs", "strikethrough", "emphasis", "fragments_join"})
-# The blocks whose inline content the model reads only for its links, code,
-# HTML and math (a heading's text makes its slug: headings are always parsed).
-_UNREAD_PARENTS = frozenset({"paragraph_open", "th_open", "td_open"})
-UNREAD = "docsync_unread"
-"""The ``meta`` key on an inline token left unparsed (see :func:`_inline_shortcuts`)."""
-
-
-def _inline_shortcuts(md: MarkdownIt, unread: bool) -> None:
-    """Parse inline content no further than its characters make necessary.
-
-    Content with no character any inline rule stops at gets its one text
-    token directly: markdown-it's inline parser would set up its state, run
-    the text rule once (it takes everything up to the first terminator
-    character, here the whole content), run four post-processing passes and
-    end with exactly that token. Headings and list items are mostly such
-    plain text. Other content is tokenized as usual, and the tidying passes
-    (see ``_JOINABLE``) run only where there can be something to tidy. The
-    first needs markdown-it's terminator set (markdown-it-py 4), the second
-    the tidying passes it was written against; without either, that part
-    goes the long way.
-
-    With ``unread`` (the parser has exactly the inline rules the shortcuts
-    know), the content of a paragraph or table cell that holds only text and
-    plain links is not parsed: its children are the ``link_open`` tokens
-    alone (:func:`~docsync.parse.inline_rules.links_only`), and it is marked
-    :data:`UNREAD`.
-    """
-    terminators = getattr(md.inline, "terminator_re", None)
-    plain_text = isinstance(terminators, re.Pattern)
-    post_rules = frozenset(rule.name for rule in md.inline.ruler2.__rules__ if rule.enabled)
-    tidy = post_rules == _TIDYING
-    if not plain_text and not tidy and not unread:
-        return
-    parse_inline = md.inline.parse
-    tokenize = md.inline.tokenize
-
-    def inline(state: StateCore) -> None:
-        parent = ""
-        for token in state.tokens:
-            if token.type != "inline":
-                parent = token.type
-                continue
-            if token.children is None:
-                token.children = []
-            content = token.content
-            reads = unread and parent in _UNREAD_PARENTS
-            links = links_only(content, state.md, state.env, Token) if reads else None
-            if links is not None:
-                token.children, token.meta[UNREAD] = links, True
-            elif plain_text and state.md.inline.terminator_re.search(content) is None:
-                if content:
-                    token.children.append(Token("text", "", 0, content=content))
-            elif tidy and _DELIMITERS.search(content) is None:
-                tokenize(StateInline(content, state.md, state.env, token.children))
-            else:
-                parse_inline(content, state.md, state.env, token.children)
-
-    md.core.ruler.at("inline", inline)
-    text_join = next((r.fn for r in md.core.ruler.__rules__ if r.name == "text_join"), None)
-    if tidy and text_join is not None:
-
-        def join(state: StateCore) -> None:
-            joinable = [t for t in state.tokens if t.type == "inline" and _JOINABLE.search(t.content)]
-            text_join(SimpleNamespace(tokens=joinable))  # type: ignore[arg-type]
-
-        md.core.ruler.at("text_join", join)
 
 
 @cache

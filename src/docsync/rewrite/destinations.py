@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import re
@@ -14,6 +15,11 @@ from ..model import Definition, Document, Link, LinkKind, Span
 
 _ALWAYS_ENCODED = frozenset("%#?<>\\|&\"'`()[] \t\n")
 _ANGLE_SAFE = frozenset(" ()[]'`")
+# Printable ASCII but what is always encoded: no character of it needs encoding, whatever
+# the brackets or the original's escapes.
+_NOTHING_TO_ENCODE = re.compile(
+    "[" + re.escape("".join(c for c in map(chr, range(0x20, 0x7F)) if c not in _ALWAYS_ENCODED)) + "]*"
+)
 _NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
 # A destination path as a person types one: nothing percent-encoded or to encode, no
 # parentheses, no colon (so nothing a reader could take for a scheme, as in "(https://…)").
@@ -26,6 +32,8 @@ def encode(path: str, *, angle: bool, ascii_only: bool) -> str:
     Inside ``<…>`` spaces and brackets may stay (that is why authors use the
     brackets); non-ASCII stays readable unless the original link escaped it.
     """
+    if _NOTHING_TO_ENCODE.fullmatch(path):
+        return path  # what nearly every path is; the loop below would keep each character
     out: list[str] = []
     for char in path:
         code = ord(char)
@@ -102,12 +110,18 @@ class Moves:
         return new if new is not None and new != decoded else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _relpath(target: str, folder: str) -> str:
+    """``posixpath.relpath``, once per pair: a migration asks the same few pairs thousands of times."""
+    return posixpath.relpath(target, folder)
+
+
 def relative(new_path: str, target: str, written: str) -> str:
     """The path from ``new_path``'s folder to ``target``, in the style ``written`` used."""
     if written.startswith("/"):
         rel = "/" + target
     else:
-        rel = posixpath.relpath(target or ".", posixpath.dirname(new_path) or ".")
+        rel = _relpath(target or ".", posixpath.dirname(new_path) or ".")
         if written.startswith("./") and rel != ".." and not rel.startswith("../"):
             rel = "./" if rel == "." else "./" + rel
     if written.endswith("/") and not rel.endswith("/"):
@@ -118,6 +132,7 @@ def relative(new_path: str, target: str, written: str) -> str:
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
+@functools.lru_cache(maxsize=4096)
 def locate(source: str, url: str) -> tuple[str, str] | None:
     """(path, fragment) a URL in ``source`` names; None if external or malformed.
 

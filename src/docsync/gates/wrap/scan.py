@@ -47,6 +47,17 @@ def width_findings(
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []  # the full reading refuses it too: nothing is reported
+    return widths_read(doc, para, prepared, width)
+
+
+Prepared = tuple[tuple[Span, ...], Reader]
+"""What :func:`~docsync.gates.wrap.reading.reader_for` gives for a paragraph it reads."""
+
+
+def widths_read(
+    doc: Document, para: Paragraph, prepared: Prepared, width: int
+) -> list[tuple[str, int, int]] | None:
+    """:func:`width_findings` from the paragraph's reader, made once for several questions."""
     spans, reader = prepared
     first = para.lines.first
     if len(spans) != para.lines.last - first + 1 or _starts_at_risk(reader, spans):
@@ -145,6 +156,11 @@ def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []
+    return joined_read(para, prepared)
+
+
+def joined_read(para: Paragraph, prepared: Prepared) -> list[int] | None:
+    """:func:`joined_finding` from the paragraph's reader."""
     spans, reader = prepared
     text = reader.text
     if _may_hold_field(para, text, spans):

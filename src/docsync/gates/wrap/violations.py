@@ -83,7 +83,7 @@ def in_scope(para: Paragraph, config: Config) -> bool:
     return config.wrap_blockquotes or "blockquote" not in para.containers
 
 
-_SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
+SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
 
 
 def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
@@ -102,7 +102,7 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
     if isinstance(mode, int):
         return any(display_width(line) > mode for line in lines)
     if mode == "sentence":
-        return multiline or any(_SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+        return multiline or any(SENTENCE_END_THEN_TEXT.search(line) for line in lines)
     return False
 
 

@@ -1,0 +1,153 @@
+"""What ``check``'s convention hint needs to know, from the gate's quick reading.
+
+A check without config whose prose breaks ``wrap = "none"`` often says which
+convention the prose seems to follow instead: the candidate of
+:data:`~docsync.gates.wrap.count.CANDIDATES` the fewest paragraphs break
+(:func:`docsync.adopt.inspection.choose_wrap`). ``init`` counts that exactly,
+reading every paragraph in full (:func:`docsync.gates.wrap.count.document_breaks`),
+which costs several times the check itself. The hint needs less:
+
+* under ``"none"`` and under each width, whether the gate reports a
+  paragraph, which the gate's quick reading (:mod:`~docsync.gates.wrap.scan`)
+  answers for most paragraphs without building their words and gaps;
+* under ``"sentence"``, only enough to know that it does not win, and then
+  its count is never shown: a paragraph certainly breaks it when its first
+  line end that may be joined follows a letter or digit (no sentence ends
+  there, and a joined line end that ends no sentence is a W004).
+
+So a paragraph is read in full only where the quick reading is not certain
+of a verdict under ``"none"`` or a width. The counts for ``"none"`` and the
+widths are exact; the one for ``"sentence"`` is a lower bound, and exact when
+no paragraph's sentence verdict was in doubt. Where the bound is not enough
+to rule ``"sentence"`` out, the hint counts exactly, as ``init`` does.
+The counts run in the parse workers (:class:`Summarizer`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...config import Config
+from ...model import Document, Paragraph
+from ...workspace.load import Workspace
+from .count import CANDIDATES, reading
+from .display import display_width
+from .prose import DocumentIndex
+from .reading import analyse, reader_for
+from .scan import joined_read, widths_read
+from .violations import SENTENCE_END_THEN_TEXT, in_scope
+
+HINT = "wrap-hint"
+"""The name :class:`Summarizer`'s results go by (:meth:`docsync.workspace.documents.Documents.made`)."""
+
+_SENTENCE = CANDIDATES.index("sentence")
+_NONE = CANDIDATES.index("none")
+_WIDTHS = tuple(i for i, mode in enumerate(CANDIDATES) if isinstance(mode, int))
+_NARROWEST = min(mode for mode in CANDIDATES if isinstance(mode, int))
+
+
+@dataclass(frozen=True, slots=True)
+class HintBreaks:
+    """Per candidate, the paragraphs that break it; the ``"sentence"`` entry is a
+    lower bound unless ``sentence_exact``."""
+
+    counts: tuple[int, ...]
+    sentence_exact: bool
+
+
+def _may(doc: Document, para: Paragraph) -> list[bool]:
+    """:func:`~docsync.gates.wrap.violations.may_violate` under each candidate,
+    each line measured once."""
+    first, last = para.lines.first, para.lines.last
+    lines = [doc.line_text(n) for n in range(first, last + 1)]
+    widest = max(display_width(line) for line in lines)
+    multiline = last > first
+    may = [False] * len(CANDIDATES)
+    for i, mode in enumerate(CANDIDATES):
+        if isinstance(mode, int):
+            may[i] = widest > mode
+        elif mode == "none":
+            may[i] = multiline
+        else:
+            may[i] = multiline or any(SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+    return may
+
+
+def _quick(
+    doc: Document, para: Paragraph, index: DocumentIndex, may: list[bool]
+) -> tuple[list[bool], bool] | None:
+    """Each candidate's verdict on ``para`` and whether the ``"sentence"`` one is
+    certain (False there then means "not known"); None when the quick reading
+    is not certain under ``"none"`` or a width."""
+    verdicts = [False] * len(CANDIDATES)
+    prepared = reader_for(doc, para, index, sentences=False)
+    if prepared is None:
+        return verdicts, True  # the full reading refuses it too: it breaks nothing
+    joined: list[int] | None = []
+    if may[_NONE]:
+        joined = joined_read(para, prepared)
+        if joined is None:
+            return None
+        verdicts[_NONE] = bool(joined)
+    if any(may[i] for i in _WIDTHS):
+        wide = widths_read(doc, para, prepared, _NARROWEST)
+        if wide is None:
+            return None
+        widest = max((measured for _, _, measured in wide), default=0)
+        for i in _WIDTHS:
+            mode = CANDIDATES[i]
+            verdicts[i] = isinstance(mode, int) and widest > mode
+    if not may[_SENTENCE]:
+        return verdicts, True
+    if joined and doc.text[joined[0] - 1].isalnum():
+        verdicts[_SENTENCE] = True
+        return verdicts, True
+    return verdicts, False
+
+
+def hint_breaks(doc: Document, config: Config) -> HintBreaks:
+    """:func:`~docsync.gates.wrap.count.document_breaks`, its ``"sentence"`` count
+    a lower bound where only a full reading could tell."""
+    index = DocumentIndex.of(doc)
+    counts = [0] * len(CANDIDATES)
+    exact = True
+    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
+        if not in_scope(para, config):
+            continue
+        may = _may(doc, para)
+        if not any(may):
+            continue
+        quick = _quick(doc, para, index, may)
+        if quick is None:
+            prose = analyse(doc, para, index, sentences=True)
+            if prose is None:
+                continue
+            read = reading(doc, prose)
+            quick = [read.breaks(mode) for mode in CANDIDATES], True
+        verdicts, certain = quick
+        exact = exact and certain
+        for i, broken in enumerate(verdicts):
+            counts[i] += broken
+    return HintBreaks(tuple(counts), exact)
+
+
+class Summarizer:
+    """:func:`hint_breaks` in the parse workers, on the selected documents."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._config = workspace.config
+        self._selected = frozenset(workspace.selected)
+
+    def __call__(self, doc: Document) -> HintBreaks | None:
+        return hint_breaks(doc, self._config) if doc.path in self._selected else None
+
+
+def sentence_ruled_out(per_file: list[HintBreaks]) -> tuple[int, ...] | None:
+    """The summed counts when they choose as the exact counts would: every
+    ``"sentence"`` count exact, or their bound above another candidate's count
+    (then ``"sentence"`` neither wins nor is shown). None otherwise."""
+    counts = tuple(sum(f.counts[i] for f in per_file) for i in range(len(CANDIDATES)))
+    if all(f.sentence_exact for f in per_file):
+        return counts
+    others = [n for i, n in enumerate(counts) if i != _SENTENCE]
+    return counts if counts[_SENTENCE] > min(others) else None
