@@ -90,7 +90,8 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
         today=date.fromisoformat(request.today),
     )
     with ProgressBar(output.stderr, enabled=form == "text") as progress:
-        _, outcome = migration.run(Path.cwd(), replace(options, progress=progress))
+        hook = progress if progress.can_show else None
+        _, outcome = migration.run(Path.cwd(), replace(options, progress=hook))
     for warning in outcome.warnings:
         say(f"docsync: warning: {warning}")
     plan = options.plan_file

@@ -28,6 +28,12 @@ class ProgressBar:
         self._bar: Progress | None = None
         self._tasks: dict[str, TaskID] = {}
 
+    @property
+    def can_show(self) -> bool:
+        """Whether a bar can ever show (a terminal, text output); if not, the core need not
+        report progress at all: counting what there is to do can cost (a git command)."""
+        return self._enabled
+
     def __enter__(self) -> ProgressBar:
         return self
 

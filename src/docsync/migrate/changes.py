@@ -23,7 +23,7 @@ from ..write.writer import FileWrite
 from .assemble import Assembled, assemble
 from .code_refs import code_files
 from .discover import LegacyRecord
-from .markdown_rewrite import documents_to_rewrite, rewrite_all
+from .markdown_rewrite import other_documents, topic_text
 from .model import Plan, Problem, Topic
 from .relations import Related, relate
 from .repo_view import RepoView
@@ -91,30 +91,22 @@ def _writes(
     assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
-    fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
-    links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
-    gated = set(view.documents) - fixtures
-    rewrites = rewrite_all(
-        [(t, assembled[t.slug]) for t in plan.topics],
-        [
-            *documents_to_rewrite(view.documents, skip | fixtures, routes),
-            *documents_to_rewrite(links_only_documents, skip | gated, replace(routes, ids={})),
-        ],
-        routes,
-        tally,
-        view.jobs,
-    )
     parsed: dict[str, Document] = {}
     topics = [
-        _topic_write(t, made, records, parsed)
-        for t, made in zip(plan.topics, rewrites.topics, strict=True)
+        _topic_write(t, assembled[t.slug], records, routes, tally, parsed) for t in plan.topics
     ]
     related = _related(plan, view, routes, topics, parsed)
     tally.relation_notes.extend(related.notes)
     writes = list(related.writes)
     parsed = dict(related.documents)
-    for write, doc in rewrites.documents:
+    skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
+    fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
+    links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
+    gated = set(view.documents) - fixtures
+    for write, doc in [
+        *other_documents(view.documents, skip | fixtures, routes, tally),
+        *other_documents(links_only_documents, skip | gated, replace(routes, ids={}), tally),
+    ]:
         writes.append(write)
         parsed[write.path] = doc
     writes.extend(code_files(view, skip, routes, tally))
@@ -188,14 +180,16 @@ def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
 
 def _topic_write(
     topic: Topic,
-    made: tuple[str, Document | None],
+    assembled: Assembled,
     records: Mapping[str, LegacyRecord],
+    routes: Routes,
+    tally: Tally,
     parsed: dict[str, Document],
 ) -> FileWrite:
-    """The topic's record (:func:`.markdown_rewrite.topic_text` made it); ``parsed`` gets
-    its document when the rewrite parsed all of it."""
+    """The topic's record; ``parsed`` gets its document when the rewrite parsed all of it."""
     first = records[topic.parts[0].path].doc
-    text, doc = made
+    text, doc = topic_text(topic, assembled, routes, tally)
     if doc is not None:
         parsed[topic.path] = replace(doc, newline=first.newline, bom=first.bom)
     return FileWrite(topic.path, text, first.newline, first.bom)
+

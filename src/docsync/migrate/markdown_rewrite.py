@@ -9,10 +9,9 @@ rewriter's moves are per file.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from itertools import groupby
-from typing import cast
 from urllib.parse import unquote
 
 from ..gates.links.check import link_targets, resolve_url
@@ -21,7 +20,6 @@ from ..parse.markdown import parse
 from ..rewrite.references import RewriteError, rewrite_parsed
 from ..write.writer import FileWrite
 from .assemble import Assembled, join_chunks
-from .forked import forked_map
 from .model import Problem, Topic
 from .routes import Routes
 from .stats import Tally
@@ -91,55 +89,14 @@ def topic_text(
     return whole, last if len(texts) == 1 and last is not None and last.text == whole else None
 
 
-def documents_to_rewrite(
-    documents: Mapping[str, Document], skip: set[str], routes: Routes
-) -> list[tuple[Document, Routes]]:
-    """Each document but those in ``skip``, by path, with the routes it is rewritten by."""
-    return [(documents[path], routes) for path in sorted(documents) if path not in skip]
-
-
-@dataclass(frozen=True)
-class Rewrites:
-    """What :func:`rewrite_all` made: each topic's text (and its parse, as
-    :func:`topic_text` gives it), and each document whose references change."""
-
-    topics: list[tuple[str, Document | None]]
-    documents: list[tuple[FileWrite, Document]]
-
-
-def _topic_job(topic: Topic, assembled: Assembled, routes: Routes) -> tuple[object, Tally]:
-    tally = Tally()
-    return topic_text(topic, assembled, routes, tally), tally
-
-
-def _document_job(doc: Document, routes: Routes) -> tuple[object, Tally]:
-    tally = Tally()
-    after = rewrite_markdown(doc, doc.path, routes, tally)
-    return (after if after is not None and after.text != doc.text else None), tally
-
-
-def rewrite_all(
-    topics: Sequence[tuple[Topic, Assembled]],
-    documents: Sequence[tuple[Document, Routes]],
-    routes: Routes,
-    tally: Tally,
-    jobs: int = 0,
-) -> Rewrites:
-    """Every topic's record and every document rewritten (and verified), spread over the
-    cores (:mod:`.forked`); ``tally`` hears each one's counts in this order, as if done here."""
-
-    def work(index: int) -> tuple[object, Tally]:
-        if index < len(topics):
-            return _topic_job(*topics[index], routes)
-        return _document_job(*documents[index - len(topics)])
-
-    results = forked_map(work, len(topics) + len(documents), jobs)
-    for _, part in results:
-        tally.merge(part)
-    texts = [cast("tuple[str, Document | None]", made) for made, _ in results[: len(topics)]]
-    written: list[tuple[FileWrite, Document]] = []
-    for (doc, _), (made, _) in zip(documents, results[len(topics) :], strict=True):
-        if made is not None:
-            after = cast(Document, made)
-            written.append((FileWrite(doc.path, after.text, doc.newline, doc.bom), after))
-    return Rewrites(texts, written)
+def other_documents(
+    documents: Mapping[str, Document], skip: set[str], routes: Routes, tally: Tally
+) -> Iterator[tuple[FileWrite, Document]]:
+    """Each document whose references change: its write, and its new text parsed."""
+    for path in sorted(documents):
+        if path in skip:
+            continue
+        doc = documents[path]
+        after = rewrite_markdown(doc, path, routes, tally)
+        if after is not None and after.text != doc.text:
+            yield FileWrite(path, after.text, doc.newline, doc.bom), after

@@ -32,5 +32,4 @@ class RepoView:
     excluded: Mapping[str, Document] = field(default_factory=dict)
     """Markdown files config keeps out of the gates: their links into moved
     files are kept working, and nothing else in them changes."""
-    jobs: int = 0
-    """Worker processes for the rewrites (config's ``jobs``; 0: one per core)."""
+

@@ -196,7 +196,6 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
         refs_exclude=config.refs_exclude,
         excluded=excluded_documents(found.workspace, skip=found.records),  # legacy records migrate
-        jobs=config.jobs,
     )
 
 

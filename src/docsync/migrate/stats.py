@@ -8,7 +8,7 @@ closing verdict.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from ..gates.links.check import link_targets, markdown_url, resolve_url
 from ..model import Document
@@ -71,13 +71,6 @@ class Tally:
             else:
                 self.dangling.append((path, destination))
 
-    def merge(self, other: Tally) -> None:
-        """Add what ``other`` gathered, as if this tally had heard it after what it has."""
-        for name in _COUNTS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in _LISTS:
-            getattr(self, name).extend(getattr(other, name))
-
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
         return Stats(
@@ -93,11 +86,6 @@ class Tally:
             tuple(self.relation_notes),
             tuple(self.code_kept),
         )
-
-
-_COUNTS = ("links", "refs", "code_refs", "code_paths", "already_broken")
-_LISTS = ("unresolved", "dangling", "problems", "relation_notes", "code_kept")
-assert set(_COUNTS) | set(_LISTS) == {f.name for f in fields(Tally)}
 
 
 def _target(path: str, url: str) -> str | None:

@@ -48,9 +48,15 @@ _FOOTNOTE_HREF = re.compile(r'href="#(fn(?:ref)?-)')
 def github_html(text: str) -> str:
     """cmark-gfm's HTML for ``text`` with GitHub's alert and id rules applied."""
     html = _cmark(text)
-    html = _ALERT.sub(lambda m: f'<blockquote class="markdown-alert-{m.group(1).lower()}">\n<p>', html)
-    html = _IDS.sub(r'\1="user-content-', html)
-    return _FOOTNOTE_HREF.sub(r'href="#user-content-\1', html)
+    # Each rule only where the text it needs occurs: a search that finds nothing costs as
+    # much as the render (the id rule tries every word boundary of the page).
+    if "[!" in html:
+        html = _ALERT.sub(lambda m: f'<blockquote class="markdown-alert-{m.group(1).lower()}">\n<p>', html)
+    if 'id="' in html or 'name="' in html:
+        html = _IDS.sub(r'\1="user-content-', html)
+    if 'href="#fn' in html:
+        html = _FOOTNOTE_HREF.sub(r'href="#user-content-\1', html)
+    return html
 
 
 @dataclass(frozen=True, slots=True)

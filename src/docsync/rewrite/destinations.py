@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import re
@@ -109,12 +110,18 @@ class Moves:
         return new if new is not None and new != decoded else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _relpath(target: str, folder: str) -> str:
+    """``posixpath.relpath``, once per pair: a migration asks the same few pairs thousands of times."""
+    return posixpath.relpath(target, folder)
+
+
 def relative(new_path: str, target: str, written: str) -> str:
     """The path from ``new_path``'s folder to ``target``, in the style ``written`` used."""
     if written.startswith("/"):
         rel = "/" + target
     else:
-        rel = posixpath.relpath(target or ".", posixpath.dirname(new_path) or ".")
+        rel = _relpath(target or ".", posixpath.dirname(new_path) or ".")
         if written.startswith("./") and rel != ".." and not rel.startswith("../"):
             rel = "./" if rel == "." else "./" + rel
     if written.endswith("/") and not rel.endswith("/"):
@@ -125,6 +132,7 @@ def relative(new_path: str, target: str, written: str) -> str:
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
+@functools.lru_cache(maxsize=4096)
 def locate(source: str, url: str) -> tuple[str, str] | None:
     """(path, fragment) a URL in ``source`` names; None if external or malformed.
 
