@@ -92,8 +92,7 @@ def _suppressions(workspace: Workspace, path: str) -> FileSuppressions:
         made = documents.made(SUPPRESSIONS).get(path)
         if isinstance(made, Found):  # found in the parse worker
             return FileSuppressions.made(made)
-    source = documents.packed_source(path) if isinstance(documents, Documents) else None
-    if source is not None and _MARKER_BYTES not in source:
+    if isinstance(documents, Documents) and documents.packed_without(path, _MARKER_BYTES):
         return FileSuppressions((), [])
     doc = documents.get(path)
     return FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])

@@ -9,6 +9,7 @@ from ..model import Document
 from . import cache as parse_cache
 from .indexed import Blob
 from .parsing import PAUSE_COLLECTOR_FROM, collector_paused, parse_one
+from .stat_index import Source, lacks, source_bytes
 
 _SINGLE_READS = 64
 
@@ -34,7 +35,7 @@ class Documents(Mapping[str, Document]):
         self,
         order: Sequence[str],
         ready: dict[str, Document],
-        packed: dict[str, tuple[Blob, bytes]],
+        packed: dict[str, tuple[Blob, Source]],
         content_keys: dict[str, str],
         summaries: Mapping[str, object] | None = None,
     ) -> None:
@@ -79,7 +80,14 @@ class Documents(Mapping[str, Document]):
         unpickled, or for a path not here): a reader that needs only to know
         whether some text occurs can ask them and leave the document packed."""
         packed = self._packed.get(path)
-        return packed[1] if packed is not None else None
+        return source_bytes(packed[1]) if packed is not None else None
+
+    def packed_without(self, path: str, needle: bytes) -> bool:
+        """Whether the document is still pickled and its file's bytes do not hold
+        ``needle``: for :data:`~.stat_index.MARKER`, known without reading a file
+        this run did not read (:class:`~.stat_index.Unread`)."""
+        packed = self._packed.get(path)
+        return packed is not None and lacks(packed[1], needle)
 
     def __contains__(self, path: object) -> bool:
         return path in self._ready or path in self._packed
@@ -105,10 +113,10 @@ class Documents(Mapping[str, Document]):
         self._order = [path for path in self._order if path in self._ready]
 
 
-def _unpickled(path: str, blob: Blob, data: bytes) -> Document | None:
+def _unpickled(path: str, blob: Blob, source: Source) -> Document | None:
     """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
     document = parse_cache.loads(blob)
     if document is None or document.path != path:
-        document = parse_one(path, data).document
+        document = parse_one(path, source_bytes(source)).document
     return document
 

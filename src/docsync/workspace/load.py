@@ -23,9 +23,12 @@ from ..errors import DocsyncError
 from ..model import Document, Finding
 from ..repository.plumbing import Listing, find_repo, list_files
 from . import cache as parse_cache
+from . import stat_index
 from .documents import Documents
+from .files import bytes_of, stat_of
 from .indexed import Blob
-from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, file_problem, parse_pending
+from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, parse_pending
+from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 SummarizerFactory = Callable[["Workspace"], Summarize]
@@ -165,22 +168,8 @@ def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
 
 
 def _read(root: Path, path: str, config: Config) -> bytes | Finding:
-    full = os.path.join(root, path)
-    try:
-        size = os.stat(full).st_size
-        if size > config.max_file_size:
-            return file_problem(
-                path,
-                "F003",
-                f"file is {size} bytes, over max_file_size ({config.max_file_size}); "
-                "not read as prose (raise max_file_size or exclude it)",
-            )
-        with open(full, "rb") as handle:
-            return handle.read()
-    except RuntimeError:
-        return file_problem(path, "F004", "symlink loop; the file cannot be read")
-    except OSError as exc:
-        return file_problem(path, "F004", f"cannot read file: {exc.strerror}")
+    status = stat_of(root, path, config)
+    return status if isinstance(status, Finding) else bytes_of(root, path)
 
 
 def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) -> str | None:
@@ -248,17 +237,31 @@ def _parse_files(
     summarize: Summarize | None,
 ) -> tuple[Documents, list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
+    seen = stat_index.open_index(git_dir, root, parse_cache.fingerprint()) if config.cache else stat_index.disabled()
     found: dict[str, Document] = {}
-    packed: dict[str, tuple[Blob, bytes]] = {}
+    packed: dict[str, tuple[Blob, Source]] = {}
     problems: list[Finding] = []
     pending: list[tuple[str, bytes]] = []
     keys: dict[str, str] = {}
     for path in paths:
-        data = _read(root, path, config)
+        status = stat_of(root, path, config)
+        if isinstance(status, Finding):
+            seen.forget(path)
+            problems.append(status)
+            continue
+        known = seen.get(path, status)
+        blob = store.get_blob(known.key) if known is not None else None
+        if known is not None and blob is not None:  # unchanged since its stat was seen: not read
+            keys[path] = known.key
+            packed[path] = (blob, Unread(os.path.join(root, path), known.marker))
+            continue
+        data = bytes_of(root, path)
         if isinstance(data, Finding):
+            seen.forget(path)
             problems.append(data)
             continue
         key = keys[path] = store.key(path, data)
+        seen.put(path, status, key, data)
         blob = store.get_blob(key)
         if blob is not None:
             packed[path] = (blob, data)
@@ -287,6 +290,7 @@ def _parse_files(
     place = {path: i for i, path in enumerate(contents)}
     problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))
     store.save()
+    seen.save()
     return Documents(paths, found, packed, keys, summaries), problems
 
 

@@ -25,11 +25,11 @@ from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace
 from ...workspace.results import source_digest
-from . import boundaries, count, display, prose, reading, violations
+from . import boundaries, count, display, fields, prose, reading, violations
 from .count import CANDIDATES, Breaks
 
 _FILE = "wrap-counts.json"
-_MODULES = (count, boundaries, display, prose, reading, violations)
+_MODULES = (count, boundaries, display, fields, prose, reading, violations)
 
 
 def _run_key(config: Config) -> str:
