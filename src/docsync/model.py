@@ -15,7 +15,8 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from operator import attrgetter
+from itertools import accumulate
+from operator import add, attrgetter
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,13 +212,10 @@ def position_of(line_starts: tuple[int, ...], offset: int) -> tuple[int, int]:
 
 
 def line_starts_of(text: str) -> tuple[int, ...]:
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    return tuple(starts)
+    """The offset where each line of ``text`` starts (after every ``\\n``, and 0)."""
+    lengths = list(map(len, text.split("\n")))
+    lengths.pop()
+    return tuple(accumulate(map(add, lengths, [1] * len(lengths)), initial=0))
 
 
 def apply_edits(text: str, edits: list[Edit] | tuple[Edit, ...]) -> str:

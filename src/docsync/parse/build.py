@@ -28,7 +28,7 @@ from ..model import (
     position_of,
 )
 from .inline_rules import RECORDED
-from .positions import cell_mapper, content_line_offsets, line_mapper, line_span
+from .positions import cell_mapper, content_line_offsets, line_mapper, paragraph_lines
 from .scanned import definitions, html_targets
 from .slugs import Slugger
 
@@ -132,14 +132,18 @@ class _Builder:
 
     def build(self, tokens: Sequence[TokenLike], env: Mapping[str, Any]) -> None:
         containers: list[str] = []
+        around: tuple[str, ...] | None = ()  # containers as a tuple (None: changed since)
         opener: TokenLike | None = None  # the token before the current one
         for token in tokens:
             kind = token.type
             if kind == "inline":
                 if token.map:
-                    self.visit_inline(token, tuple(containers), opener)
+                    if around is None:
+                        around = tuple(containers)
+                    self.visit_inline(token, around, opener)
             elif kind in _CONTAINERS:
                 containers.append(_CONTAINERS[kind])
+                around = None
                 if kind in _FENCED and token.map:
                     self.blocks.extend(_fence_lines(token, self.lines))
                 if kind == "admonition_open":
@@ -147,6 +151,7 @@ class _Builder:
             elif kind in _CONTAINER_CLOSERS:
                 if containers:  # a nested footnote's close can come without its open
                     containers.pop()
+                    around = None
                 if kind == "admonition_close" and self.admonitions:
                     self.admonitions.pop()
             elif kind in _BLOCKS and token.map:
@@ -160,24 +165,27 @@ class _Builder:
 
     def visit_inline(self, token: TokenLike, containers: tuple[str, ...], opener: TokenLike | None) -> None:
         assert token.map is not None
-        parent = opener.type if opener is not None else ""
-        atx = parent == "heading_open" and opener is not None and opener.markup.startswith("#")
-        content = token.content
-        offsets: list[int] = []
+        first, parent = token.map[0], opener.type if opener is not None else ""
+        content, children = token.content, token.children or []
+        lines = LineSpan(first + 1, token.map[1])
+        if parent == "paragraph_open":
+            offsets, spans = paragraph_lines(self.text, self.lines, self.line_starts, first, content)
+            protected = self.visit_children(children, line_mapper(content, offsets)) if children else []
+            if _code_on_github(self.admonitions, first):
+                self.blocks.append(Block(BlockKind.CODE, lines))
+            else:
+                self.paragraphs.append(Paragraph(lines, spans, content, containers, tuple(protected)))
+            return
         if parent in ("th_open", "td_open"):
-            to_source = cell_mapper(self.lines, self.line_starts, self.cell_cursor, token.map[0], content)
-        else:
-            offsets = content_line_offsets(self.text, self.lines, self.line_starts, token.map[0], content, atx)
-            to_source = line_mapper(content, offsets)
-        protected = self.visit_children(token.children or [], to_source)
-        lines = LineSpan(token.map[0] + 1, token.map[1])
+            to_source = cell_mapper(self.lines, self.line_starts, self.cell_cursor, first, content)
+            self.visit_children(children, to_source)
+            return
+        if parent != "heading_open" or _reads(children):
+            atx = parent == "heading_open" and opener is not None and opener.markup.startswith("#")
+            offsets = content_line_offsets(self.text, self.lines, self.line_starts, first, content, atx)
+            self.visit_children(children, line_mapper(content, offsets))
         if parent == "heading_open" and opener is not None:
-            self.add_heading(opener, token)
-        elif parent == "paragraph_open" and _code_on_github(self.admonitions, token.map[0]):
-            self.blocks.append(Block(BlockKind.CODE, lines))
-        elif parent == "paragraph_open":
-            spans = tuple(line_span(self.text, offsets[k], piece) for k, piece in enumerate(content.split("\n")))
-            self.paragraphs.append(Paragraph(lines, spans, content, containers, tuple(protected)))
+            self.add_heading(opener, children)
 
     def visit_children(self, children: Sequence[TokenLike], to_source: Callable[[int], int]) -> list[Span]:
         protected: list[Span] = []
@@ -209,9 +217,10 @@ class _Builder:
                     protected.append(span)
         return protected
 
-    def add_heading(self, opener: TokenLike, inline: TokenLike) -> None:
+    def add_heading(self, opener: TokenLike, children: Sequence[TokenLike]) -> None:
         assert opener.map is not None
-        text = "".join(_heading_text(inline.children or []))
+        only = children[0] if len(children) == 1 else None
+        text = only.content if only is not None and only.type == "text" else "".join(_heading_text(children))
         slug = self.slugger.slug(text)
         start = self.line_starts[opener.map[0]]
         end = self.line_starts[opener.map[1] - 1] + len(self.lines[opener.map[1] - 1])
@@ -223,6 +232,14 @@ class _Builder:
                 self.anchors.append(found)
             else:
                 self.links.append(found)
+
+
+_READ = RECORDED | {"footnote_ref"}
+
+
+def _reads(children: Sequence[TokenLike]) -> bool:
+    """Whether :meth:`_Builder.visit_children` has anything to read in ``children``."""
+    return any(child.type in _READ for child in children)
 
 
 def _code_on_github(admonitions: Sequence[int], first_line: int) -> bool:

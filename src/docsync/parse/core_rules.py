@@ -96,3 +96,45 @@ def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: t
             text_join(SimpleNamespace(tokens=joinable))
 
         md.core.ruler.at("text_join", join)
+
+
+def spare_core_passes(md: Parser) -> None:
+    """Two passes of markdown-it's core chain skipped where they would change nothing.
+
+    ``normalize`` rewrites every line ending to ``\\n`` and every NUL to
+    U+FFFD with two substitutions over the whole text, the first of which
+    matches at every ``\\n``; without a ``\\r`` or a NUL in the text they
+    give it back as it was (documents arrive normalised, see
+    :func:`docsync.parse.markdown.decode`). The footnote plugin's
+    ``footnote_tail`` rebuilds the token list, without the tokens between
+    each ``footnote_reference_open`` and its close, then appends the notes
+    that were referenced. Those opening tokens are made only by the
+    footnote-definition rule, right after it records the label in the
+    ``refs`` table, and notes are listed in the ``list`` table; with both
+    empty the pass keeps every token and appends none, and all it leaves
+    is both tables present in ``env``, which is done here too.
+    """
+    normalize = _core_rule(md, "normalize")
+    tail = _core_rule(md, "footnote_tail")
+    if normalize is not None:
+
+        def normalized(state: State) -> None:
+            if "\r" in state.src or "\0" in state.src:
+                normalize(state)
+
+        md.core.ruler.at("normalize", normalized)
+    if tail is not None:
+
+        def footnotes(state: State) -> None:
+            notes = state.env.get("footnotes")
+            if notes is not None and not notes.get("refs") and not notes.get("list"):
+                notes.setdefault("refs", {})
+                notes.setdefault("list", {})
+                return
+            tail(state)
+
+        md.core.ruler.at("footnote_tail", footnotes)
+
+
+def _core_rule(md: Parser, name: str) -> Any:
+    return next((rule.fn for rule in md.core.ruler.__rules__ if rule.name == name and rule.enabled), None)

@@ -219,6 +219,7 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
         block_state.install(md, StateBlock, Token)
         dispatch_block_rules(md)
         core_rules.inline_shortcuts(md, plain_links, StateInline, Token)
+        core_rules.spare_core_passes(md)
     return md
 
 

@@ -26,27 +26,60 @@ def content_line_offsets(
     every character after the leading whitespace (where every inline
     construct is) maps to its own source position.
     """
+    return [
+        _line_offset(text, lines, line_starts, first_line + k, piece, atx)
+        for k, piece in enumerate(content.split("\n"))
+    ]
+
+
+def _line_offset(
+    text: str, lines: Sequence[str], line_starts: Sequence[int], index: int, piece: str, atx: bool
+) -> int:
+    """Where ``piece``, the content of source line ``index``, starts (see
+    :func:`content_line_offsets`)."""
+    if index >= len(lines):
+        return len(text)
+    source = lines[index]
+    if atx:
+        hashes = len(source) - len(source.lstrip(" >\t"))
+        column = source.find(piece, hashes)
+    else:
+        column = source.rstrip().rfind(piece) if piece else len(source.rstrip())
+    if column < 0:
+        core = piece.lstrip(" \t")
+        found = source.rstrip().rfind(core) if core else -1
+        if found >= 0:
+            column = found - (len(piece) - len(core))
+        else:
+            column = max(0, len(source) - len(piece))
+    return line_starts[index] + column
+
+
+def paragraph_lines(
+    text: str, lines: Sequence[str], line_starts: Sequence[int], first_line: int, content: str
+) -> tuple[list[int], tuple[Span, ...]]:
+    """A paragraph's :func:`content_line_offsets` and each line's :func:`line_span`.
+
+    Most lines end with their content, which ends with a character that is
+    not whitespace: then the source line has no trailing whitespace, the
+    content's last occurrence in it is the one at its end, and the span is
+    that slice, which is what the search and :func:`line_span` find.
+    """
     offsets: list[int] = []
+    spans: list[Span] = []
+    count = len(lines)
     for k, piece in enumerate(content.split("\n")):
         index = first_line + k
-        if index >= len(lines):
-            offsets.append(len(text))
+        source = lines[index] if index < count else ""
+        if piece and not piece[-1].isspace() and source.endswith(piece):
+            offset = line_starts[index] + len(source) - len(piece)
+            offsets.append(offset)
+            spans.append(Span(offset, offset + len(piece)))
             continue
-        source = lines[index]
-        if atx:
-            hashes = len(source) - len(source.lstrip(" >\t"))
-            column = source.find(piece, hashes)
-        else:
-            column = source.rstrip().rfind(piece) if piece else len(source.rstrip())
-        if column < 0:
-            core = piece.lstrip(" \t")
-            found = source.rstrip().rfind(core) if core else -1
-            if found >= 0:
-                column = found - (len(piece) - len(core))
-            else:
-                column = max(0, len(source) - len(piece))
-        offsets.append(line_starts[index] + column)
-    return offsets
+        offset = _line_offset(text, lines, line_starts, index, piece, False)
+        offsets.append(offset)
+        spans.append(line_span(text, offset, piece))
+    return offsets, tuple(spans)
 
 
 def line_span(text: str, offset: int, piece: str) -> Span:
