@@ -447,6 +447,27 @@ def test_a_result_entry_of_another_shape_is_not_served(tmp_path: Path, entry: ob
     assert spoilt.get("run") is None
 
 
+def test_a_large_result_entry_is_left_alone_by_the_collector_from_then_on(tmp_path: Path) -> None:
+    """Tens of thousands of findings live to the end of a run: once unpickled, they are
+    frozen (``gc.freeze``), so no later collection walks them again. A small entry is not."""
+    import gc
+
+    file = tmp_path / "wrap-results.pickle"
+    many = {f"key-{n}": (replace(_FOUND, line=n, message=f"joined {n}"),) for n in range(30_000)}
+    store = results.ResultCache(file, {})
+    store.put("small", (), {"key": (_FOUND,)})
+    store.put("large", (), many)
+    assert len(store._runs["large"][1]) >= results._FREEZE_FROM > len(store._runs["small"][1])
+    gc.unfreeze()
+    try:
+        assert store.get("small") == ((), {"key": (_FOUND,)})
+        assert gc.get_freeze_count() == 0
+        assert store.get("large") == ((), many)
+        assert gc.get_freeze_count() > len(many)
+    finally:
+        gc.unfreeze()
+
+
 def test_a_run_reads_only_its_own_results(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each kept run's findings are an entry of their own: another run's, spoilt in
     place, neither stop this run being served from the cache nor are served themselves."""

@@ -39,6 +39,7 @@ from tests.test_wrap_properties import (
     _assert_fix_properties,
     blocks,
 )
+from tests.test_wrap_scan import _same
 
 runner = CliRunner()
 MODES: list[WrapMode] = ["none", 60, "sentence"]
@@ -278,7 +279,7 @@ def test_fix_then_check_keeps_every_header_and_what_the_readers_see(
 # --------------------------------------------------------------------------- headers docsync writes
 
 
-@pytest.mark.parametrize("mode", ["none", 60], ids=str)
+@pytest.mark.parametrize("mode", ["none", 60, "sentence"], ids=str)
 def test_migrated_new_and_moved_headers_pass_the_gate_and_survive_fix(
     legacy: GitRepo, mode: WrapMode, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -334,3 +335,17 @@ def test_a_long_status_line_stays_one_line_under_a_width() -> None:
     assert wrap.check(doc, Config(wrap=40)) == []
     assert wrap.check(doc, Config(wrap=40, wrap_strict=True)) == []
     assert fix_document(doc, Config(wrap=40)).text == text
+
+
+@SETTINGS
+@given(
+    documents_with_headers(),
+    st.sampled_from(["none", "sentence", 80, 30, 12]),
+    st.booleans(),
+)
+def test_the_quick_reading_agrees_on_headers(
+    generated: tuple[str, list[tuple[str, list[str], bool]]], mode: WrapMode, strict: bool
+) -> None:
+    # the gate's quick path sends a paragraph that may be a header to the full reading
+    doc = parse("gen.md", generated[0])
+    assert _same(doc, Config(wrap=mode, wrap_strict=strict))

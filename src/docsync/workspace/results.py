@@ -59,7 +59,11 @@ class ResultCache:
                 findings = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
         except Exception:  # corrupt or foreign: recompute
             return None
-        return (dependencies, findings) if _findings_by_key(findings) else None
+        if not _findings_by_key(findings):
+            return None
+        if len(blob) >= _FREEZE_FROM:
+            gc.freeze()
+        return dependencies, findings
 
     def put(
         self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
@@ -70,6 +74,14 @@ class ResultCache:
         self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
         header = {"fingerprint": fingerprint(), "dependencies": {k: v[0] for k, v in self._runs.items()}}
         indexed.write(self._file, _RESULTS_MAGIC, header, {k: v[1] for k, v in self._runs.items()})
+
+
+_FREEZE_FROM = 1 << 20
+"""Bytes of pickled findings (some 30,000 of them) from which the collector is told to
+leave everything there is alone from then on (``gc.freeze``). They live to the end of
+the run, none is in a cycle, and each later collection of the oldest generation
+would walk them again: a warm run on 80,000 findings spent 0.05 s of its 0.4 s so.
+A frozen object is still freed when its last reference goes."""
 
 
 @contextmanager

@@ -9,7 +9,9 @@ which costs several times the check itself. The hint needs less:
 
 * under ``"none"`` and under each width, whether the gate reports a
   paragraph, which the gate's quick reading (:mod:`~docsync.gates.wrap.scan`)
-  answers for most paragraphs without building their words and gaps;
+  answers for most paragraphs without building their words and gaps; for
+  every width at once it is enough to know whether the widest line holds a
+  break opportunity;
 * under ``"sentence"``, only enough to know that it does not win, and then
   its count is never shown: a paragraph certainly breaks it when its first
   line end that may be joined follows a letter or digit (no sentence ends
@@ -34,7 +36,7 @@ from .count import CANDIDATES, reading
 from .display import display_width
 from .prose import DocumentIndex
 from .reading import analyse, reader_for
-from .scan import joined_read, widths_read
+from .scan import joined_read, widest_read
 from .violations import SENTENCE_END_THEN_TEXT, in_scope
 
 HINT = "wrap-hint"
@@ -55,12 +57,13 @@ class HintBreaks:
     sentence_exact: bool
 
 
-def _may(doc: Document, para: Paragraph) -> list[bool]:
+def _may(doc: Document, para: Paragraph) -> tuple[list[bool], list[int]]:
     """:func:`~docsync.gates.wrap.violations.may_violate` under each candidate,
-    each line measured once."""
+    and each line's display width, each line measured once."""
     first, last = para.lines.first, para.lines.last
     lines = [doc.line_text(n) for n in range(first, last + 1)]
-    widest = max(display_width(line) for line in lines)
+    widths = [display_width(line) for line in lines]
+    widest = max(widths)
     multiline = last > first
     may = [False] * len(CANDIDATES)
     for i, mode in enumerate(CANDIDATES):
@@ -70,11 +73,11 @@ def _may(doc: Document, para: Paragraph) -> list[bool]:
             may[i] = multiline
         else:
             may[i] = multiline or any(SENTENCE_END_THEN_TEXT.search(line) for line in lines)
-    return may
+    return may, widths
 
 
 def _quick(
-    doc: Document, para: Paragraph, index: DocumentIndex, may: list[bool]
+    doc: Document, para: Paragraph, index: DocumentIndex, may: list[bool], widths: list[int]
 ) -> tuple[list[bool], bool] | None:
     """Each candidate's verdict on ``para`` and whether the ``"sentence"`` one is
     certain (False there then means "not known"); None when the quick reading
@@ -90,10 +93,9 @@ def _quick(
             return None
         verdicts[_NONE] = bool(joined)
     if any(may[i] for i in _WIDTHS):
-        wide = widths_read(doc, para, prepared, _NARROWEST)
-        if wide is None:
+        widest = widest_read(doc, para, prepared, widths, _NARROWEST)
+        if widest is None:
             return None
-        widest = max((measured for _, _, measured in wide), default=0)
         for i in _WIDTHS:
             mode = CANDIDATES[i]
             verdicts[i] = isinstance(mode, int) and widest > mode
@@ -114,10 +116,10 @@ def hint_breaks(doc: Document, config: Config) -> HintBreaks:
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
         if not in_scope(para, config):
             continue
-        may = _may(doc, para)
+        may, widths = _may(doc, para)
         if not any(may):
             continue
-        quick = _quick(doc, para, index, may)
+        quick = _quick(doc, para, index, may, widths)
         if quick is None:
             prose = analyse(doc, para, index, sentences=True)
             if prose is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 from ...model import Document, Paragraph, Span
 from .boundaries import starts_block
@@ -78,6 +79,34 @@ def widths_read(
             return None
         found.append(("W002", start + overflow_index(source, width), measured))
     return found
+
+
+def widest_read(
+    doc: Document, para: Paragraph, prepared: Prepared, widths: Sequence[int], width: int
+) -> int | None:
+    """What every width from ``width`` up needs of :func:`widths_read`: the display
+    width of the widest line (``widths``: each line's) when it is wider than
+    ``width`` and certainly holds a break opportunity, 0 when no line is wider;
+    None when that is not certain. The widest line holding a break is then
+    that line, whatever the narrower ones hold."""
+    spans, reader = prepared
+    first = para.lines.first
+    if len(spans) != len(widths) or _starts_at_risk(reader, spans):
+        return None
+    if _may_hold_field(para, reader.text, spans):
+        return None
+    wide: list[int] = []
+    for k, span in enumerate(spans):
+        if widths[k] <= width:
+            continue
+        start = doc.line_starts[first + k - 1]
+        if not start <= span.start <= span.end <= start + len(doc.line_text(first + k)):
+            return None
+        wide.append(k)
+    if not wide:
+        return 0
+    widest = max(wide, key=lambda k: widths[k])
+    return widths[widest] if _holds_break(reader, spans[widest]) else None
 
 
 def _holds_break(reader: Reader, span: Span) -> bool:
