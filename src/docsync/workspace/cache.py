@@ -22,7 +22,6 @@ is parsed again.
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import importlib.util
 import io
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from .. import __version__, model
 from . import indexed
+from .collector import collector_off
 from .indexed import Blob
 from .pickles import PARTS, ModelUnpickler, dumps, layout
 
@@ -106,15 +106,11 @@ def loads(blob: Blob) -> model.Document | None:
 
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off
-    meanwhile (as ``workspace.parsing.collector_paused`` has it for many)."""
-    was_on = gc.isenabled() and len(blob) >= _LARGE
-    if was_on:
-        gc.disable()
-    try:
+    meanwhile (as :func:`~.collector.collector_paused` has it for many)."""
+    if len(blob) < _LARGE:
         return _loads(blob)
-    finally:
-        if was_on:
-            gc.enable()
+    with collector_off():
+        return _loads(blob)
 
 
 def _loads(blob: Blob) -> model.Document | None:

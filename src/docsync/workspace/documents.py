@@ -7,8 +7,9 @@ from contextlib import nullcontext
 
 from ..model import Document
 from . import cache as parse_cache
+from .collector import PAUSE_COLLECTOR_FROM, collector_paused
 from .indexed import Blob
-from .parsing import PAUSE_COLLECTOR_FROM, collector_paused, parse_one
+from .parsing import parse_one
 from .stat_index import Source, lacks, source_bytes
 
 _SINGLE_READS = 64

@@ -24,10 +24,11 @@ from ..model import Document, Finding
 from ..repository.plumbing import Listing, find_repo, list_files
 from . import cache as parse_cache
 from . import stat_index
+from .collector import PAUSE_COLLECTOR_FROM, collector_paused
 from .documents import Documents
 from .files import bytes_of, stat_of
 from .indexed import Blob
-from .parsing import PAUSE_COLLECTOR_FROM, Summarize, collector_paused, parse_pending
+from .parsing import Summarize, parse_pending
 from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")

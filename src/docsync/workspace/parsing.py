@@ -7,22 +7,21 @@ for a large set, with the cyclic garbage collector kept off the documents.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..model import Document, Finding
+from .collector import collector_off, collector_paused
 from .pickles import dumps
 
 if TYPE_CHECKING:
     from . import parts
 
 _PARALLEL_THRESHOLD = 64
-PAUSE_COLLECTOR_FROM = 500  # files; see collector_paused
 
 
 Summarize = Callable[[Document], object]
@@ -89,15 +88,8 @@ def _parse_part(job: parts.PartJob) -> parts.PartDone:
     the time). They hold no cycles, so nothing is left for it to free."""
     from . import parts
 
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        from . import parts
-
+    with collector_off():
         return parts.parse(job, _worker_summarize)
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def _workers(config: Config, pending: int) -> int:
@@ -106,35 +98,6 @@ def _workers(config: Config, pending: int) -> int:
     cores = config.jobs or os.cpu_count() or 1
     return max(1, min(cores, pending // 32))
 
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Keep the cyclic garbage collector off the documents of a large repository.
-
-    Loading thousands of documents makes half a million small objects that
-    all live on. Left alone, the collector walks them again and again as
-    they age through its generations: more than a third of loading a cached
-    repository. So: collect what is garbage now (cheap, little exists yet),
-    pause while the documents load, then freeze (``gc.freeze``): everything
-    alive joins the permanent generation, which collections never walk.
-    Documents hold no cycles, so nothing they own needs the collector; freed
-    objects are still freed as their references go. The freeze is
-    process-wide, which suits a command-line run that loads once and exits.
-    Parse workers forked meanwhile inherit the paused collector and need it
-    no more: parsing leaves no reference cycles behind (markdown-it's tokens
-    and our documents are trees).
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 
