@@ -13,14 +13,8 @@ from hypothesis import strategies as st
 
 from docsync.parse.markdown import parse
 from docsync.rewrite.references import rewrite_document
+from tests.test_rewrite_properties import MOVES, NEW, OLD
 
-OLD = "docs/rfc/005-umbrella.md"
-NEW = "docs/rfc/implemented/2026-01-05-umbrella.md"
-MOVES = {
-    OLD: NEW,
-    "docs/adr/0007-use-postgres.md": "docs/rfc/implemented/2026-01-02-use-postgres.md",
-    "docs/rfc/001-plugin-api.md": "docs/rfc/proposed/2026-01-01-plugin-api.md",
-}
 FRAGMENTS = {"docs/rfc/001-plugin-api.md": {"motivation": "why"}}
 MISSING = {"docs/rfc/gone.md", "docs/gone.md"}
 
