@@ -16,10 +16,8 @@ def stat_of(root: Path, path: str, config: Config) -> os.stat_result | Finding:
     """The file's stat; a finding when it cannot be read or is over ``max_file_size``."""
     try:
         status = os.stat(os.path.join(root, path))
-    except RuntimeError:
-        return file_problem(path, "F004", "symlink loop; the file cannot be read")
-    except OSError as exc:
-        return file_problem(path, "F004", f"cannot read file: {exc.strerror}")
+    except (RuntimeError, OSError) as exc:
+        return _unreadable(path, exc)
     if status.st_size > config.max_file_size:
         return file_problem(
             path,
@@ -34,7 +32,12 @@ def bytes_of(root: Path, path: str) -> bytes | Finding:
     try:
         with open(os.path.join(root, path), "rb") as handle:
             return handle.read()
-    except RuntimeError:
-        return file_problem(path, "F004", "symlink loop; the file cannot be read")
-    except OSError as exc:
+    except (RuntimeError, OSError) as exc:
+        return _unreadable(path, exc)
+
+
+def _unreadable(path: str, exc: RuntimeError | OSError) -> Finding:
+    """F004 for a file whose stat or bytes cannot be had (a symlink loop raises RuntimeError)."""
+    if isinstance(exc, OSError):
         return file_problem(path, "F004", f"cannot read file: {exc.strerror}")
+    return file_problem(path, "F004", "symlink loop; the file cannot be read")
