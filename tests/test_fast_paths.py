@@ -669,3 +669,41 @@ def test_every_parser_module_is_in_the_parse_cache_key() -> None:
         "parse/__init__.py", "parse/render.py", "parse/lexing.py",  # rendering and highlighting, not the model
     }
     assert deciding <= set(cache._PARSER_SOURCES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([("text", "", 0), ("code_inline", "code", 0), ("link_open", "a", 1)]),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "content": st.text(max_size=3),
+            "markup": st.sampled_from(["", "`", "``"]),
+            "attrs": st.dictionaries(st.sampled_from(["href", "title"]), st.text(max_size=3)),
+            "meta": st.dictionaries(st.sampled_from(["src", "text", "dest"]), st.tuples(st.integers(), st.integers())),
+        },
+    ),
+)
+def test_the_token_maker_makes_markdown_its_tokens(args: tuple[str, str, int], fields: dict[str, object]) -> None:
+    make = block_state.token_maker(markdown.Token)
+    assert block_state.made_as(make, markdown.Token)
+    made, theirs = make(*args, **fields), markdown.Token(*args, **fields)  # type: ignore[arg-type]
+    assert made == theirs
+    assert repr(made) == repr(theirs)
+    assert not block_state.made_as(lambda *a, **k: dataclasses.replace(markdown.Token(*a, **k), block=True), markdown.Token)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_text_join_has_nothing_to_do_in_unparsed_content(text: str) -> None:
+    """The shortcut's ``text_join`` passes by content left unparsed: markdown-it's
+    pass, run on it, changes none of its children."""
+    import copy
+    from types import SimpleNamespace
+
+    from markdown_it.rules_core import text_join
+
+    unread = [t for t in markdown._parser().parse(text, {}) if t.type == "inline" and t.meta.get(core_rules.UNREAD)]
+    before = copy.deepcopy([t.children for t in unread])
+    text_join(SimpleNamespace(tokens=unread))  # type: ignore[arg-type]
+    assert [t.children for t in unread] == before

@@ -220,7 +220,9 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
         block_state.install(md, StateBlock, Token)
         # markdown-it-py 4's trim of a paragraph's content (3's used str.strip)
         block_loop.install(md, getattr(markdown_it_utils, "mdTrim", None), *dispatch_block_rules(md))
-        core_rules.inline_shortcuts(md, plain_links, StateInline, Token)
+        made = block_state.token_maker(Token)
+        make_token = made if block_state.made_as(made, Token) else Token
+        core_rules.inline_shortcuts(md, plain_links, StateInline, make_token)
         core_rules.spare_core_passes(md)
     return md
 
