@@ -270,3 +270,39 @@ def test_a_joined_file_sorts_its_parts_rows(rows: tuple[tuple[str, int, int, int
     summarizer = wrap.Summarizer.__new__(wrap.Summarizer)
     joined = summarizer.join([tuple(reversed(rows)), ()], parse("x.md", "x\n"))
     assert joined == rows
+
+
+def _reference_field_key(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """:func:`field_key` as it was, without its look for the colon first."""
+    from docsync.gates.wrap.fields import FIELD_LINE
+
+    match = FIELD_LINE.match(text, start, end)
+    if match is None:
+        return None
+    key = match.group("key")
+    if len(key) > 40 or not key[0].isupper():
+        return None
+    return key, match.end()
+
+
+KEY_WORDS = st.sampled_from(["Status", "Date", "a", "Owner", "x" * 9, "Long-word", "it's", "Ünïcode"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(KEY_WORDS, min_size=1, max_size=5),
+    bold=st.sampled_from(["", "**", "__"]),
+    inside=st.booleans(),
+    rest=st.sampled_from(["", " accepted", "\taccepted", "\\", ": more", "x"]),
+    lead=st.sampled_from(["", "  ", "- "]),
+)
+def test_a_field_key_is_found_as_before(
+    words: list[str], bold: str, inside: bool, rest: str, lead: str
+) -> None:
+    from docsync.gates.wrap.fields import field_key
+
+    key = " ".join(words)
+    colon = f"{bold}:" if not inside else f":{bold}"
+    line = f"{lead}{bold}{key}{colon}{rest}"
+    for start in range(len(lead) + 1):
+        assert field_key(line, start, len(line)) == _reference_field_key(line, start, len(line))
