@@ -190,12 +190,16 @@ def _planted(kind: str, marker: Path) -> bytes:
         return pickle.dumps({"links": _RunsACommand(marker)})
     if kind == "shape":
         return pickle.dumps({"links": ("x.md", ("not a finding",), {})})
+    if kind == "pending":  # a pending check whose line is not a number
+        return pickle.dumps({"links": ("x.md", (("x", "1", 1, "y.md", "z"),), {})})
+    if kind == "anchors":
+        return pickle.dumps({"links": ("x.md", (), {"a": 1})})
     if kind == "suppressions":
         return pickle.dumps({"suppressions": ((("disable-file", (), "one", 1),), ())})
     return pickle.dumps({"another-gate": 1})
 
 
-@pytest.mark.parametrize("kind", ["garbage", "command", "shape", "suppressions", "foreign-name"])
+@pytest.mark.parametrize("kind", ["garbage", "command", "shape", "pending", "anchors", "suppressions", "foreign-name"])
 def test_a_corrupt_or_foreign_kept_entry_is_parsed_again(
     tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:

@@ -78,15 +78,15 @@ _Sent = tuple[str, bytes | None, Finding | None, object]
 """What a worker sends back per file: path, pickled document, problem, summary."""
 
 # The worker's summarizer, set once per worker process by _start_worker, and
-# whether its summaries are kept instead of the documents.
+# its packer when its summaries are kept instead of the documents.
 _worker_summarize: Summarize | None = None
-_worker_keeps: bool = False
+_worker_pack: Callable[[object], bytes] | None = None
 
 
 def _start_worker(summarize: Summarize | None, keep_summaries: bool = False) -> None:
-    global _worker_summarize, _worker_keeps
+    global _worker_summarize, _worker_pack
     _worker_summarize = summarize
-    _worker_keeps = keep_summaries and isinstance(summarize, Packs)
+    _worker_pack = summarize.pack if keep_summaries and isinstance(summarize, Packs) else None
 
 
 def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
@@ -96,18 +96,17 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     When the summaries are kept instead (``keep_summaries``), no document is
     pickled: its summaries travel back packed, as the cache stores them."""
     out: list[_Sent] = []
-    summarize = _worker_summarize
+    summarize, pack = _worker_summarize, _worker_pack
     for path, data in batch:
         parsed = parse_one(path, data)
         document = parsed.document
         if document is None or summarize is None:
             out.append((path, dumps(document) if document is not None else None, parsed.problem, None))
-        elif _worker_keeps and isinstance(summarize, Packs):
-            out.append((path, None, parsed.problem, Packed(summarize.pack(summarize(document)))))
+        elif pack is not None:
+            out.append((path, None, parsed.problem, Packed(pack(summarize(document)))))
         else:
             out.append((path, dumps(document), parsed.problem, summarize(document)))
     return out
-
 
 
 def _parse_part(job: parts.PartJob) -> parts.PartDone:

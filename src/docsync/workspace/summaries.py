@@ -62,6 +62,9 @@ class Combined:
 
     def __init__(self, members: Mapping[str, Summarize]) -> None:
         self._members = dict(members)
+        # Asked once: a protocol's isinstance is slow, and pack and unpack run per file.
+        kept = {name: m for name, m in self._members.items() if isinstance(m, Kept)}
+        self._kept = kept if len(kept) == len(self._members) else None
 
     def __call__(self, doc: Document) -> dict[str, object]:
         made = {name: summarize(doc) for name, summarize in self._members.items()}
@@ -87,38 +90,36 @@ class Combined:
     def context(self) -> str | None:
         """The run's summaries' context: a digest of every member's, by name; None when
         a member is not :class:`Kept` (the cache then keeps documents, as it must)."""
-        if not self._members or not all(isinstance(m, Kept) for m in self._members.values()):
+        if not self._kept:
             return None
         digest = hashlib.blake2b(digest_size=16)
-        for name, member in sorted(self._members.items()):
-            assert isinstance(member, Kept)
+        for name, member in sorted(self._kept.items()):
             digest.update(f"{name}\0{member.context}\0".encode())
         return digest.hexdigest()
 
     def pack(self, made: object) -> bytes:
         """One document's summaries (what :meth:`__call__` made) as the parse cache keeps them."""
-        data = {}
-        assert isinstance(made, dict)
-        for name, result in made.items():
-            member = self._members[name]
-            assert isinstance(member, Kept)
-            data[name] = member.pack(result)
+        kept = self._kept
+        assert kept is not None and isinstance(made, dict)
+        data = {name: kept[name].pack(result) for name, result in made.items()}
         buffer = io.BytesIO()
         ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
         return buffer.getvalue()
 
     def unpack(self, blob: bytes) -> dict[str, object] | None:
         """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or foreign)."""
+        kept = self._kept
+        if kept is None:
+            return None
         try:
             data = ModelUnpickler(io.BytesIO(blob)).load()
         except Exception:  # corrupt or foreign: not summaries
             return None
-        if not isinstance(data, dict) or not set(data) <= set(self._members):
+        if type(data) is not dict or not data.keys() <= kept.keys():
             return None
         made: dict[str, object] = {}
         for name, packed in data.items():
-            member = self._members[name]
-            result = member.unpack(packed) if isinstance(member, Kept) else None
+            result = kept[name].unpack(packed)
             if result is None:
                 return None
             made[name] = result

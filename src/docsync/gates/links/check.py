@@ -145,15 +145,16 @@ class Summarizer:
         return (result.path, result.items, result.anchors)
 
     def unpack(self, data: object) -> LinkSummary | None:
-        if not (isinstance(data, tuple) and len(data) == 3):
+        if not (type(data) is tuple and len(data) == 3):
             return None
         path, items, anchors = data
         if (
             type(path) is str
-            and isinstance(items, tuple)
-            and all(type(item) is Finding or _is_pending(item) for item in items)
-            and isinstance(anchors, dict)
-            and all(type(k) is str and type(v) is str for k, v in anchors.items())
+            and type(items) is tuple
+            and _items(items)
+            and type(anchors) is dict
+            and set(map(type, anchors)) <= {str}
+            and set(map(type, anchors.values())) <= {str}
         ):
             return LinkSummary(path, items, anchors)
         return None
@@ -173,12 +174,19 @@ class Summarizer:
 _PENDING_TYPES = (str, int, int, str, str)
 
 
-def _is_pending(item: object) -> bool:
-    return (
-        isinstance(item, tuple)
-        and len(item) == len(_PENDING_TYPES)
-        and all(type(value) is kind for value, kind in zip(item, _PENDING_TYPES, strict=True))
-    )
+def _items(items: tuple[object, ...]) -> bool:
+    """Whether unpacked items are a summary's: findings, and pending checks of
+    the right shape (asked of the types as sets, in C: a summary has thousands)."""
+    kinds = set(map(type, items))
+    if not kinds <= {Finding, tuple}:
+        return False
+    if tuple not in kinds:
+        return True
+    pending = [item for item in items if type(item) is tuple]
+    if set(map(len, pending)) != {len(_PENDING_TYPES)}:
+        return False
+    columns = zip(*pending, strict=True)
+    return all(set(map(type, column)) == {kind} for column, kind in zip(columns, _PENDING_TYPES, strict=True))
 
 
 def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) -> Sequence[Finding | Pending]:
