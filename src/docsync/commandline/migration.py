@@ -88,6 +88,7 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
         plan_file=Path(request.plan_file) if request.plan_file else None,
         adoption_record=request.adoption_record,
         today=date.fromisoformat(request.today),
+        texts=request.apply,
     )
     with ProgressBar(output.stderr, enabled=form == "text") as progress:
         hook = progress if progress.can_show else None

@@ -32,7 +32,13 @@ from ..gates.wrap import check as wrap
 from ..gates.wrap.fix import fix_document
 from ..parse.markdown import parse
 from ..parse.slugs import slugify
-from ..records.conventions import ADOPTION_SLUG, ConventionsMarkersError, conventions_for, render
+from ..records.conventions import (
+    ADOPTION_SLUG,
+    Conventions,
+    ConventionsMarkersError,
+    conventions_for,
+    render,
+)
 from ..records.index import FORMER_HEADING
 from ..records.model import Record
 from ..rewrite.record_links import link_text, relative_destination
@@ -83,15 +89,23 @@ def extend(
     records: Mapping[str, LegacyRecord],
     view: RepoView,
     changes: ChangeSet,
+    *,
+    rewrap: bool = True,
 ) -> ChangeSet:
-    """``changes`` plus the adoption record and the conventions doc; both are staged."""
+    """``changes`` plus the adoption record and the conventions doc; both are staged.
+
+    ``rewrap`` False (a dry run, which shows the writes' paths and counts, never their
+    texts) re-wraps only the conventions doc, whose text decides whether it is written.
+    """
     if changes.empty:
         return changes
+    wanted = conventions_for(adoption.config, _tree_records(plan, view), index_path(plan))
     before = {new: records[old].doc for old, new in changes.moves if old in records}
     writes = {
         w.path: (
             w  # outside the gates: links fixed, nothing else
             if w.path in view.excluded
+            or not (rewrap or (wanted is not None and w.path == wanted.path))
             else wrap.keep_wrapped(
                 before.get(w.path) or view.documents.get(w.path),
                 w,
@@ -106,7 +120,7 @@ def extend(
     if adoption.record is not None:
         text = adoption_text(adoption, plan, records, changes)
         added.append(FileWrite(adoption.record.path, text))
-    conventions = _conventions_write(adoption, plan, view, writes, problems)
+    conventions = _conventions_write(wanted, view, writes, problems)
     if conventions is not None:
         added.append(conventions)
     writes.update((w.path, w) for w in added)
@@ -139,13 +153,11 @@ def _tree_records(plan: Plan, view: RepoView) -> list[Record]:
 
 
 def _conventions_write(
-    adoption: Adoption,
-    plan: Plan,
+    wanted: Conventions | None,
     view: RepoView,
     writes: Mapping[str, FileWrite],
     problems: list[Problem],
 ) -> FileWrite | None:
-    wanted = conventions_for(adoption.config, _tree_records(plan, view), index_path(plan))
     if wanted is None:
         return None
     doc = view.documents.get(wanted.path)

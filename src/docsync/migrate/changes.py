@@ -18,16 +18,16 @@ from dataclasses import dataclass, field, replace
 from ..gates.links.check import markdown_url, resolve_url
 from ..model import Document
 from ..parse.markdown import parse
-from ..workspace.load import matches
 from ..write.writer import FileWrite
+from . import rewrite_tasks as tasks
 from .assemble import Assembled, assemble
-from .code_refs import code_files
 from .discover import LegacyRecord
-from .markdown_rewrite import other_documents, topic_text
+from .fanout import Fanout, workers_for
 from .model import Plan, Problem, Topic
-from .relations import Related, relate
+from .relations import Related, finish
 from .repo_view import RepoView
-from .routes import Routes, index_path, plan_routes
+from .rewrite_tasks import Context, Done
+from .routes import index_path, plan_routes
 from .stats import Stats, Tally
 from .tool_pointers import tool_pointers
 from .tree_index import all_records, index_write
@@ -83,57 +83,78 @@ def _taken(plan: Plan) -> dict[str, list[str]]:
 
 
 def _writes(
-    plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView, tally: Tally
+    plan: Plan,
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
+    tally: Tally,
+    options: Computing,
 ) -> tuple[list[FileWrite], dict[str, Document]]:
     """The new text of every record, every other file whose references change, and the index;
-    and the new texts parsed on the way."""
+    and the new texts parsed on the way (those of the other files only when ``keep_parsed``).
+    The files are rewritten across cores (see :mod:`.rewrite_tasks`)."""
     taken = _taken(plan)
     assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
-    tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
-    parsed: dict[str, Document] = {}
-    topics = [
-        _topic_write(t, assembled[t.slug], records, routes, tally, parsed) for t in plan.topics
-    ]
-    related = _related(plan, view, routes, topics, parsed)
-    tally.relation_notes.extend(related.notes)
-    writes = list(related.writes)
-    parsed = dict(related.documents)
     skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
-    fixtures = {p for p in view.documents if matches(p, view.refs_exclude)}
-    links_only_documents = {**view.excluded, **{p: view.documents[p] for p in fixtures}}
-    gated = set(view.documents) - fixtures
-    for write, doc in [
-        *other_documents(view.documents, skip | fixtures, routes, tally),
-        *other_documents(links_only_documents, skip | gated, replace(routes, ids={}), tally),
-    ]:
-        writes.append(write)
-        parsed[write.path] = doc
-    writes.extend(code_files(view, skip, routes, tally))
+    workers = workers_for(options.jobs, len(plan.topics) + len(view.documents))
+    titles = {r.path: r.title for r in all_records(plan, view)}
+    context = Context(
+        plan, assembled, records, view, routes, frozenset(skip), titles, options.keep_parsed, workers > 0
+    )
+    topic_tasks, other_tasks = tasks.topic_tasks(context, workers), tasks.other_tasks(context, workers)
+    tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
+    with Fanout([*topic_tasks, *other_tasks], workers) as fanout:
+        done = [fanout.result(k) for k in range(len(topic_tasks))]
+        for d in done:
+            tally.merge(d.tally)
+        related = _related(plan, view, titles, done)
+        tally.relation_notes.extend(related.notes)
+        writes = list(related.writes)
+        parsed = dict(related.documents)
+        for k in range(len(topic_tasks), len(topic_tasks) + len(other_tasks)):
+            other = fanout.result(k)
+            tally.merge(other.tally)
+            writes.extend(other.writes)
+            parsed.update(other.documents())
     writes.append(index_write(plan, records, view, routes, tally, related.edges))
     return writes, parsed
 
 
-def _related(
-    plan: Plan,
-    view: RepoView,
-    routes: Routes,
-    topics: list[FileWrite],
-    parsed: Mapping[str, Document],
-) -> Related:
-    """The records' relations in the gate's form, both ways (see :mod:`.relations`)."""
-    titles = {r.path: r.title for r in all_records(plan, view)}
-    written = {w.path for w in topics}
+def _related(plan: Plan, view: RepoView, titles: Mapping[str, str], done: list[Done]) -> Related:
+    """The records' relations in the gate's form, both ways (see :mod:`.relations`): each
+    record's own were read where it was rewritten; the reverses need them all."""
+    written = {t.path for t in plan.topics}
     others = {p: view.documents[p] for p in titles if p in view.documents and p not in written}
-    return relate(topics, titles, view.relations, routes.ids, others, parsed)
+    normalised = [n for d in done for n in d.normalised]
+    parsed = {path: doc for d in done for path, doc in d.documents()}
+    return finish(normalised, titles, view.relations, others, parsed)
 
 
-def compute(plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView) -> ChangeSet:
+@dataclass(frozen=True, slots=True)
+class Computing:
+    """How :func:`compute` goes about it; the moves, removals, writes and stats are the same
+    whatever these say (tests compare them)."""
+
+    jobs: int = 1
+    """Processes (config's ``jobs``; 0: one per core): from 2 on, the other documents are
+    rewritten in a forked process (see :mod:`.fanout`)."""
+    keep_parsed: bool = True
+    """Whether :attr:`ChangeSet.parsed` holds every rewritten document's parse (for an
+    apply's re-wrap and closing check), or only those parsed here anyway (a dry run reads
+    none of them: it shows paths and counts)."""
+
+
+def compute(
+    plan: Plan,
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
+    options: Computing = Computing(),
+) -> ChangeSet:
     """Every move, removal and write that applying ``plan`` makes."""
     if plan.empty or not plan.complete:
         return ChangeSet()
     tally = Tally()
-    writes, parsed = _writes(plan, records, view, tally)
+    writes, parsed = _writes(plan, records, view, tally, options)
     moves, removals = _moves_and_removals(plan)
     created = {t.path for t in plan.topics} | {index_path(plan)}
     untracked = frozenset(w.path for w in writes) - view.tracked - created
@@ -176,20 +197,3 @@ def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
                     f"defines reference [{definition.label}] differently from {owner[0]}, and both "
                     f"merge into {topic.path or topic.slug}; rename the label in one of them first",
                 )
-
-
-def _topic_write(
-    topic: Topic,
-    assembled: Assembled,
-    records: Mapping[str, LegacyRecord],
-    routes: Routes,
-    tally: Tally,
-    parsed: dict[str, Document],
-) -> FileWrite:
-    """The topic's record; ``parsed`` gets its document when the rewrite parsed all of it."""
-    first = records[topic.parts[0].path].doc
-    text, doc = topic_text(topic, assembled, routes, tally)
-    if doc is not None:
-        parsed[topic.path] = replace(doc, newline=first.newline, bom=first.bom)
-    return FileWrite(topic.path, text, first.newline, first.bom)
-

@@ -26,7 +26,15 @@ from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
 from ..parse.markdown import parse
 from ..records.model import ID_PATTERN, IdTarget, parse_id
-from ..records.relations import Edge, Phrases, label, read_mentions, reverses, with_relation_lines
+from ..records.relations import (
+    Edge,
+    Mention,
+    Phrases,
+    label,
+    read_mentions,
+    reverses,
+    with_relation_lines,
+)
 from ..rewrite.ids import IdKey
 from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
@@ -225,19 +233,77 @@ def _documents(writes: Sequence[FileWrite], parsed: Mapping[str, Document]) -> d
     }
 
 
-def _edges(docs: Mapping[str, Document], relations: Mapping[str, str], records: Mapping[str, str]) -> tuple[Edge, ...]:
-    edges = {
-        m.edge
-        for doc in docs.values()
-        for m in read_mentions(doc, relations)
-        if m.source in records and m.target in records
-    }
+def _edges(mentions: Mapping[str, Sequence[Mention]], records: Mapping[str, str]) -> tuple[Edge, ...]:
+    edges = {m.edge for found in mentions.values() for m in found if m.source in records and m.target in records}
     return tuple(sorted(edges))
 
 
 def _notes(path: str, reading: _Reading) -> Iterator[tuple[str, str]]:
     for note in dict.fromkeys(reading.notes):
         yield path, note
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """One record's text with its relations in the gate's form, before the reverses are added:
+    what reading it needs no other record for (so it can be made in a worker)."""
+
+    write: FileWrite
+    notes: tuple[tuple[str, str], ...]
+    mentions: tuple[Mention, ...]
+    """The relations the new text writes (:func:`read_mentions` of it)."""
+
+
+def normalise(
+    write: FileWrite,
+    parsed: Document | None,
+    titles: Mapping[str, str],
+    relations: Mapping[str, str],
+    ids: Mapping[IdKey, IdTarget],
+) -> tuple[Normalised, Document]:
+    """``write`` (a record's migrated text; ``parsed``, that text parsed, if it was) with its
+    relations in the gate's form, and the new text parsed."""
+    doc = _documents([write], {write.path: parsed} if parsed is not None else {})[write.path]
+    reading = _read(doc, Phrases(relations), titles, ids)
+    after = _normalised(doc, reading, relations)
+    normalised = Normalised(
+        FileWrite(write.path, after.text, write.newline, write.bom),
+        tuple(_notes(write.path, reading)),
+        tuple(read_mentions(after, relations)),
+    )
+    return normalised, after
+
+
+def finish(
+    records: Sequence[Normalised],
+    titles: Mapping[str, str],
+    relations: Mapping[str, str],
+    others: Mapping[str, Document] | None = None,
+    parsed: Mapping[str, Document] | None = None,
+) -> Related:
+    """``records`` (normalised) with the reverse of every relation written on the other record.
+
+    ``parsed`` holds records' new texts parsed, where they were kept; any other
+    that gains a reverse line is parsed here. The result's documents are
+    those of ``parsed`` whose text is still the text written, and the ones parsed here.
+    """
+    known = dict(parsed or {})
+    mentions: dict[str, list[Mention]] = {
+        p: read_mentions(d, relations) for p, d in (others or {}).items()
+    }
+    mentions.update((r.write.path, list(r.mentions)) for r in records)
+    writes = {r.write.path: r.write for r in records}
+    docs = {p: d for p, d in known.items() if p in writes and d.text == writes[p].text}
+    for path, lines in reverses(mentions, titles, relations, titles).items():
+        write = writes.get(path)
+        if write is None:
+            continue
+        doc = docs.get(path) or parse(path, write.text, write.newline, write.bom)
+        docs[path] = parse(path, with_relation_lines(doc, relations, lines), doc.newline, doc.bom)
+        writes[path] = FileWrite(path, docs[path].text, write.newline, write.bom)
+        mentions[path] = read_mentions(docs[path], relations)
+    notes = tuple(note for r in records for note in r.notes)
+    return Related(tuple(writes.values()), _edges(mentions, titles), notes, docs)
 
 
 def relate(
@@ -255,21 +321,6 @@ def relate(
     are records already in the tree, read for the graph and never written;
     ``parsed`` holds writes already parsed (the rewrite's verification did).
     """
-    phrases = Phrases(relations)
-    docs = _documents(writes, parsed or {})
-    notes: list[tuple[str, str]] = []
-    for path, doc in list(docs.items()):
-        reading = _read(doc, phrases, titles, ids)
-        notes.extend(_notes(path, reading))
-        docs[path] = _normalised(doc, reading, relations)
-    every = {**(others or {}), **docs}
-    mentions = {p: read_mentions(d, relations) for p, d in every.items()}
-    for path, lines in reverses(mentions, titles, relations, titles).items():
-        if path in docs:
-            docs[path] = parse(path, with_relation_lines(docs[path], relations, lines), docs[path].newline, docs[path].bom)
-    by_path = {w.path: w for w in writes}
-    written = tuple(
-        FileWrite(w.path, docs[w.path].text, w.newline, w.bom) if w.path in docs else w
-        for w in by_path.values()
-    )
-    return Related(written, _edges({**every, **docs}, relations, titles), tuple(notes), docs)
+    done = [normalise(w, (parsed or {}).get(w.path), titles, relations, ids) for w in writes]
+    documents = {n.write.path: doc for n, doc in done}
+    return finish([n for n, _ in done], titles, relations, others, documents)

@@ -34,7 +34,7 @@ from ..workspace.load import (
 )
 from . import planfile
 from .adoption import extend, plan_adoption
-from .changes import ChangeSet, compute
+from .changes import ChangeSet, Computing, compute
 from .discover import (
     LegacyRecord,
     Tree,
@@ -64,6 +64,10 @@ class Options:
     adoption_record: bool = True
     today: date | None = None  # the migration's day (the adoption record's date); None: today
     progress: Progress | None = None  # hears parsing and the history scan; the CLI shows it
+    texts: bool = True
+    """Whether the writes' final texts are wanted (to apply them). A dry run shows the
+    writes' paths and counts only: it re-wraps no paragraph and keeps no rewritten
+    document's parse but the records'. Every rewrite is still made and verified."""
 
 
 @dataclass(frozen=True)
@@ -334,5 +338,13 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
         plan, session.view, session.config, today, record=options.adoption_record
     )
     view = adoption.view(session.view)
-    changes = extend(adoption, plan, session.records, view, compute(plan, session.records, view))
+    computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)
+    changes = extend(
+        adoption,
+        plan,
+        session.records,
+        view,
+        compute(plan, session.records, view, computing),
+        rewrap=options.texts,
+    )
     return session, Outcome(plan, changes, len(session.view.tree), warnings)

@@ -71,6 +71,19 @@ class Tally:
             else:
                 self.dangling.append((path, destination))
 
+    def merge(self, other: Tally) -> None:
+        """What ``other`` gathered, after what this one has: as if this one had gathered it."""
+        self.links += other.links
+        self.refs += other.refs
+        self.code_refs += other.code_refs
+        self.code_paths += other.code_paths
+        self.unresolved.extend(other.unresolved)
+        self.dangling.extend(other.dangling)
+        self.already_broken += other.already_broken
+        self.problems.extend(other.problems)
+        self.relation_notes.extend(other.relation_notes)
+        self.code_kept.extend(other.code_kept)
+
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
         return Stats(

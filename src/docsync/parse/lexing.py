@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pygments.lexer import Lexer
@@ -83,8 +83,13 @@ def _lexer(name: str) -> Any:
     return cls(stripnl=False, ensurenl=False)
 
 
+@lru_cache(maxsize=8)
 def comment_spans(path: str, text: str) -> tuple[Span, ...] | None:
-    """Spans of ``text`` that are comments (merged when adjacent); None when no lexer knows ``path``."""
+    """Spans of ``text`` that are comments (merged when adjacent); None when no lexer knows ``path``.
+
+    Kept for the last few texts: a migration asks for one file's comments up to
+    three times in a row (to rewrite its ids, then to report those left in code).
+    """
     lexer = _lexer(path.rsplit("/", 1)[-1])
     if lexer is None:
         return None

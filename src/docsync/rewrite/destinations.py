@@ -110,10 +110,21 @@ class Moves:
         return new if new is not None and new != decoded else None
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def _relpath(target: str, folder: str) -> str:
-    """``posixpath.relpath``, once per pair: a migration asks the same few pairs thousands of times."""
-    return posixpath.relpath(target, folder)
+    """``posixpath.relpath(target, folder)`` for repository paths, once per pair (a migration
+    asks the same pairs thousands of times), by their parts: the library's asks the disk
+    for the working directory on every call. Paths that climb out of the repository
+    depend on that directory, so they still go to the library."""
+    to, start = posixpath.normpath(target), posixpath.normpath(folder)
+    if to.startswith(("/", "..")) or start.startswith(("/", "..")):
+        return posixpath.relpath(target, folder)
+    parts = [] if to == "." else to.split("/")
+    base = [] if start == "." else start.split("/")
+    common = 0
+    while common < min(len(parts), len(base)) and parts[common] == base[common]:
+        common += 1
+    return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
 
 
 def relative(new_path: str, target: str, written: str) -> str:

@@ -1,0 +1,164 @@
+"""The migration's rewrites across cores: forked workers make exactly what one process makes.
+
+:mod:`docsync.migrate.fanout` runs tasks in forked processes, or here when a
+fork is not safe; :func:`docsync.migrate.changes.compute` hands it the rewrite
+of every record and every other file. These tests prove the tasks really run
+elsewhere, that the change set (writes, their order, stats, problems, the
+parsed documents) is the same with one process and with two, and that a dry
+run, which keeps no text it does not show, shows byte for byte what an
+apply's computation would.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from docsync.config import DEFAULT_STATES
+from docsync.migrate import run as migration
+from docsync.migrate.changes import ChangeSet, Computing, compute
+from docsync.migrate.fanout import Fanout, workers_for
+from docsync.migrate.repo_view import RepoView
+from docsync.migrate.show import as_json, render
+from docsync.parse.markdown import parse
+from tests.migrate_memory import inputs, plan_of
+from tests.migrate_repos import mission_repo
+
+# --------------------------------------------------------------------------- the fan-out
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _fails() -> int:
+    raise ValueError("task 1 failed")
+
+
+def test_tasks_run_in_forked_workers_and_come_back_in_order() -> None:
+    tasks: list[Callable[[], object]] = [_pid, _pid, _pid, lambda: "last"]
+    with Fanout(tasks, 2) as fanout:
+        results = [fanout.result(k) for k in range(len(tasks))]
+    assert results[-1] == "last"  # a lambda: never pickled, the worker inherited it
+    assert all(isinstance(pid, int) and pid != os.getpid() for pid in results[:3])
+
+
+def test_without_workers_each_task_runs_here_when_read() -> None:
+    ran: list[int] = []
+    tasks = [lambda: ran.append(0) or 0, lambda: ran.append(1) or os.getpid()]
+    with Fanout(tasks, 0) as fanout:
+        assert ran == []
+        assert fanout.result(0) == 0 and ran == [0]
+        assert fanout.result(1) == os.getpid()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_task_that_raises_raises_where_its_result_is_read(workers: int) -> None:
+    with Fanout([_pid, _fails], workers) as fanout:
+        fanout.result(0)
+        with pytest.raises(ValueError, match="task 1 failed"):
+            fanout.result(1)
+
+
+def test_no_fork_with_one_job_one_task_or_another_thread() -> None:
+    assert workers_for(2, 10) == 2
+    assert workers_for(1, 10) == 0
+    assert workers_for(2, 1) == 0
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert workers_for(2, 10) == 0  # a fork would copy the thread's locks, not the thread
+    finally:
+        release.set()
+        other.join()
+
+
+# --------------------------------------------------------------------------- the change set
+
+
+def _files(records: int, pages: int) -> dict[str, str]:
+    """Records linking each other, pages linking and naming them, code naming them; one
+    record whose title holds a link, so that rewriting a link text to it fails verification
+    (a plan problem), and ids no record holds (unresolved) and links to nowhere (broken before)."""
+    files: dict[str, str] = {}
+    for n in range(1, records + 1):
+        title = '<a href="x.md">pg</a>' if n == 3 else f"Decision {n}"
+        other = (n % records) + 1
+        files[f"docs/adr/{n:04d}-decision-{n}.md"] = (
+            f"# ADR {n:04d}: {title}\n\nStatus: {'accepted' if n % 2 else 'proposed'}\n\n"
+            f"## Context\n\nSee ADR {other:04d} and [the next](./{other:04d}-decision-{other}.md), "
+            f"not ADR 9999.\n"
+        )
+    for k in range(pages):
+        n = k % records + 1
+        files[f"guide/area{k % 3}/page{k}.md"] = (
+            f"# Page {k}\n\nRead [ADR {n:04d}](../../docs/adr/{n:04d}-decision-{n}.md) "
+            f"and ADR {(k + 1) % records + 1:04d}, and [a gone page](../../docs/adr/gone.md).\n"
+        )
+    files["src/app.py"] = '# Per ADR 0002.\nRECORD = "docs/adr/0001-decision-1.md"\n'
+    return files
+
+
+def _computed(files: dict[str, str], options: Computing) -> ChangeSet:
+    given = inputs(files)
+    view = RepoView(
+        documents={p: parse(p, t) for p, t in files.items() if p.endswith(".md")},
+        tracked=frozenset(files),
+        read_text=lambda path, needles: files.get(path),
+        states=DEFAULT_STATES,
+    )
+    return compute(plan_of(files), given.records, view, options)
+
+
+def test_two_processes_compute_the_change_set_one_computes() -> None:
+    files = _files(records=40, pages=60)
+    assert workers_for(2, 100) == 2  # else the comparison below would compare one path twice
+    alone = _computed(files, Computing(jobs=1))
+    forked = _computed(files, Computing(jobs=2))
+    assert forked == alone
+    assert [w.path for w in forked.writes] == [w.path for w in alone.writes]
+    assert any("cannot rewrite safely" in p.message for p in alone.problems)
+    assert alone.stats.unresolved and alone.stats.already_broken and alone.stats.code_paths
+    assert set(alone.parsed) >= {w.path for w in alone.writes if w.path.startswith("guide/")}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_dry_run_keeps_no_parse_it_need_not_make(jobs: int) -> None:
+    """Without ``keep_parsed`` only a record that gains a reverse relation line is parsed
+    (here, where the reverses are added); every write is the same."""
+    files = _files(records=12, pages=20)
+    files["docs/adr/0005-decision-5.md"] += "\nSuperseded by [ADR 0006](0006-decision-6.md)\n"
+    kept = _computed(files, Computing(jobs=jobs))
+    lean = _computed(files, Computing(jobs=jobs, keep_parsed=False))
+    assert (lean.moves, lean.removals, lean.writes, lean.stats, lean.problems) == (
+        kept.moves, kept.removals, kept.writes, kept.stats, kept.problems,
+    )
+    assert set(kept.parsed) == {w.path for w in kept.writes if w.path.endswith(".md")} - {
+        "docs/rfc/README.md"
+    }
+    assert list(lean.parsed) == ["docs/rfc/proposed/2020-01-01-decision-6.md"]
+    assert {p: d for p, d in kept.parsed.items() if p in lean.parsed} == lean.parsed
+
+
+def test_the_dry_run_shows_what_the_apply_computes(tmp_path: Path) -> None:
+    """The dry run re-wraps nothing and keeps fewer parses: what it prints is the same."""
+    mission_repo(tmp_path)
+    shown = []
+    for texts in (True, False):
+        _, outcome = migration.run(tmp_path, migration.Options(texts=texts))
+        assert outcome.changes.writes
+        shown.append((_text(outcome), _text(outcome, verbose=True), as_json(outcome)))
+    assert shown[0] == shown[1]
+
+
+def _text(outcome: migration.Outcome, *, verbose: bool = False) -> str:
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(render(outcome, width=80, verbose=verbose))
+    return out.getvalue()
