@@ -4,6 +4,7 @@ finished from them) report exactly what :func:`links.check` reports per document
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -96,13 +97,26 @@ def test_generated_corpus_agrees(tmp_path: Path, parallel: None, seed: int) -> N
     assert found  # deliberately broken links were found both ways
 
 
-def test_cached_documents_are_summarized_in_the_gate(tmp_path: Path, parallel: None) -> None:
-    """A warm parse cache (no summaries) and a cold one report the same."""
+def test_kept_summaries_and_cached_documents_report_what_a_cold_run_does(
+    tmp_path: Path, parallel: None
+) -> None:
+    """A links-only run's parse cache keeps the summaries and no document: the next
+    run reports from them without reading a document. A cache of documents alone
+    (made by a run with no summarizer) is summarized in the gate, and reports the same."""
     repo = build_cases_repo(tmp_path / "cases")
     config = load_config(repo)
-    cold = links.check_workspace(load_workspace(repo, config=config, summarizers={links.GATE: links.Summarizer}))
-    (repo / ".git" / "docsync" / "links-results.pickle").unlink()
-    warm_workspace = load_workspace(repo, config=config, summarizers={links.GATE: links.Summarizer})
-    documents = warm_workspace.documents
-    assert isinstance(documents, Documents) and not documents.summaries
-    assert links.check_workspace(warm_workspace) == cold
+    summarizers = {links.GATE: links.Summarizer}
+    cold = links.check_workspace(load_workspace(repo, config=config, summarizers=summarizers))
+    results = repo / ".git" / "docsync" / "links-results.pickle"
+    results.unlink()
+    kept = load_workspace(repo, config=config, summarizers=summarizers)
+    documents = kept.documents
+    assert isinstance(documents, Documents)
+    assert set(documents.made(links.GATE)) == set(documents.content_keys)
+    assert links.check_workspace(kept) == cold
+    assert documents._packed, "the gate read documents it has kept summaries of"
+    shutil.rmtree(repo / ".git" / "docsync")
+    load_workspace(repo, config=config)  # documents, no summaries
+    warm = load_workspace(repo, config=config, summarizers=summarizers)
+    assert isinstance(warm.documents, Documents) and not warm.documents.summaries
+    assert links.check_workspace(warm) == cold

@@ -270,13 +270,23 @@ def _skip_setext_search(md: Parser) -> None:
     before a blank source line, the rule would return False, having changed
     only the parent type (``lheading`` sets it and does not restore it on
     failure: that is done here too).
+
+    The underlines of the text being parsed are kept here, beside the rule
+    (the text compared by identity), never on the block state: reading the
+    state's instance dict, or giving it a field of its own, left the state
+    in two layouts within one parse (before and after the first paragraph),
+    and CPython specialises each attribute read for one layout. Every rule's
+    reads of the state went the generic way: a fifth of the block parse.
     """
     original = md.block.ruler.__rules__[md.block.ruler.__find__("lheading")].fn
 
+    last: list[Any] = [None, []]  # the text last looked at, its underlines
+
     def lheading(state: State, start: int, end: int, silent: bool) -> bool:
-        underlines = state.__dict__.get("docsync_underlines")
-        if underlines is None:
-            underlines = state.docsync_underlines = [m.start() + 1 for m in _UNDERLINE.finditer(state.src)]
+        src = state.src
+        if last[0] is not src:
+            last[:] = src, [m.start() + 1 for m in _UNDERLINE.finditer(src)]
+        underlines = last[1]
         after = state.eMarks[start]
         at = bisect.bisect_right(underlines, after)
         if at < len(underlines) and _BLANK_LINE.search(state.src, after, underlines[at]) is None:

@@ -157,13 +157,76 @@ SUMMARY = "suppressions"
 
 class Summarizer:
     """:meth:`Found.of` in the parse workers, for the selected documents: a check
-    then learns every file's suppressions without unpickling its document."""
+    then learns every file's suppressions without unpickling its document. What
+    it finds depends on the document alone (and this code): the parse cache may
+    keep it (:class:`docsync.workspace.summaries.Kept`)."""
 
     def __init__(self, workspace: Workspace) -> None:
+        from ..workspace.cache import fingerprint
+        from ..workspace.results import source_digest
+
         self._selected = frozenset(workspace.selected)
+        self.context = f"{fingerprint()}|{source_digest(__file__)}"
 
     def __call__(self, doc: Document) -> Found | None:
         return Found.of(doc) if doc.path in self._selected else None
+
+    def pack(self, result: object) -> object:
+        assert isinstance(result, Found)
+        return (
+            tuple(_directive_data(d) for d in result.directives),
+            tuple((_directive_data(r.directive), r.code, r.first, r.last, r.exceptions) for r in result.ranges),
+        )
+
+    def unpack(self, data: object) -> Found | None:
+        if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], tuple) and isinstance(data[1], tuple)):
+            return None
+        found = [_directive_of(d) for d in data[0]]
+        ranges = [_range_of(r) for r in data[1]]
+        if any(d is None for d in found) or any(r is None for r in ranges):
+            return None
+        return Found(tuple(d for d in found if d is not None), tuple(r for r in ranges if r is not None))
+
+
+_DirectiveData = tuple[str, tuple[str, ...], int, int]
+
+
+def _directive_data(d: Directive) -> _DirectiveData:
+    return (d.kind, d.codes, d.line, d.column)
+
+
+def _directive_of(data: object) -> Directive | None:
+    if (
+        isinstance(data, tuple)
+        and len(data) == 4
+        and type(data[0]) is str
+        and isinstance(data[1], tuple)
+        and all(type(c) is str for c in data[1])
+        and type(data[2]) is int
+        and type(data[3]) is int
+    ):
+        return Directive(data[0], data[1], data[2], data[3])
+    return None
+
+
+def _range_of(data: object) -> _Range | None:
+    if not (isinstance(data, tuple) and len(data) == 5):
+        return None
+    directive, code, first, last, exceptions = data
+    made = _directive_of(directive)
+    if (
+        made is None
+        or not (code is None or type(code) is str)
+        or type(first) is not int
+        or type(last) is not int
+        or not isinstance(exceptions, tuple)
+        or not all(
+            isinstance(e, tuple) and len(e) == 2 and type(e[0]) is str and type(e[1]) is int
+            for e in exceptions
+        )
+    ):
+        return None
+    return _Range(made, code, first, last, exceptions)
 
 
 @dataclass

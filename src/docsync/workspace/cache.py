@@ -158,6 +158,12 @@ class ParseCache:
 
     key = staticmethod(_key)
 
+    @staticmethod
+    def summaries_key(key: str, context: str) -> str:
+        """Where the summaries of the content ``key`` made under ``context`` are kept
+        (:mod:`docsync.workspace.summaries`): beside its document, or instead of it."""
+        return f"{key}/summaries/{context}"
+
     def get(self, key: str, path: str) -> model.Document | None:
         blob = self.get_blob(key)
         document = loads(blob) if blob is not None else None

@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass, field
 
 from ..model import Document
 from . import cache as parse_cache
+from . import indexed
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
 from .indexed import Blob
 from .parsing import parse_one
 from .stat_index import Source, lacks, source_bytes
 
 _SINGLE_READS = 64
+
+NO_DOCUMENT = b""
+"""A packed document that is not in the cache (only its summaries are, see :class:`Kept`):
+parsed from the file's bytes when read."""
+
+
+@dataclass
+class Kept:
+    """Summaries as the parse cache keeps them, by path, unpacked when read
+    (:meth:`docsync.workspace.summaries.Combined.unpack`)."""
+
+    packed: dict[str, Blob] = field(default_factory=dict)
+    unpack: Callable[[bytes], dict[str, object] | None] | None = None
+
+    def take(self, path: str) -> dict[str, object] | None:
+        """The path's summaries, once; None when there are none or they do not unpack."""
+        blob = self.packed.pop(path, None)
+        if blob is None or self.unpack is None:
+            return None
+        return self.unpack(indexed.data(blob))
 
 
 class Documents(Mapping[str, Document]):
@@ -39,26 +61,34 @@ class Documents(Mapping[str, Document]):
         packed: dict[str, tuple[Blob, Source]],
         content_keys: dict[str, str],
         summaries: Mapping[str, object] | None = None,
+        kept: Kept | None = None,
     ) -> None:
         self._order = [path for path in order if path in ready or path in packed]
         self._single_reads = 0
         self._ready = ready
         self._packed = packed
         self.content_keys: Mapping[str, str] = content_keys
-        self.summaries: Mapping[str, object] = summaries or {}
-        self._made: dict[str, dict[str, object]] = {}
+        self._summaries: dict[str, object] = dict(summaries or {})
+        self._kept = kept or Kept()
+
+    @property
+    def summaries(self) -> Mapping[str, object]:
+        """Every document's summaries, by path (the kept ones unpacked now)."""
+        for path in list(self._kept.packed):
+            self._summary(path)
+        return self._summaries
+
+    def _summary(self, path: str) -> object:
+        if path in self._kept.packed:
+            self._summaries[path] = self._kept.take(path) or {}
+        return self._summaries.get(path)
 
     def made(self, name: str) -> Mapping[str, object]:
-        """By path, what the summarizer called ``name`` made in the parse workers
-        (a document parsed here, taken from the cache, or that it made nothing
-        of, is not in it)."""
-        if name not in self._made:
-            self._made[name] = {
-                path: summary[name]
-                for path, summary in self.summaries.items()
-                if isinstance(summary, dict) and name in summary
-            }
-        return self._made[name]
+        """By path, what the summarizer called ``name`` made in the parse workers,
+        or kept in the cache from when they did (a document parsed here, taken
+        from the cache without summaries, or that it made nothing of, is not in
+        it). Kept summaries are unpacked as they are asked for."""
+        return _Made(self, name)
 
     def __getitem__(self, path: str) -> Document:
         if path in self._packed:
@@ -68,6 +98,10 @@ class Documents(Mapping[str, Document]):
             else:
                 self._unpack()
         return self._ready[path]
+
+    def made_one(self, path: str, name: str) -> object | None:
+        summary = self._summary(path)
+        return summary.get(name) if isinstance(summary, dict) else None
 
     def _unpack_one(self, path: str) -> None:
         document = _unpickled(path, *self._packed.pop(path))
@@ -114,9 +148,38 @@ class Documents(Mapping[str, Document]):
         self._order = [path for path in self._order if path in self._ready]
 
 
+class _Made(Mapping[str, object]):
+    """One summarizer's results by path (:meth:`Documents.made`)."""
+
+    def __init__(self, documents: Documents, name: str) -> None:
+        self._documents = documents
+        self._name = name
+
+    def __getitem__(self, path: str) -> object:
+        found = self._documents.made_one(path, self._name)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def _all(self) -> dict[str, object]:
+        name = self._name
+        return {
+            path: summary[name]
+            for path, summary in self._documents.summaries.items()
+            if isinstance(summary, dict) and name in summary
+        }
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 def _unpickled(path: str, blob: Blob, source: Source) -> Document | None:
-    """A packed document; parsed again from its bytes when the entry is corrupt or foreign."""
-    document = parse_cache.loads(blob)
+    """A packed document; parsed from its bytes when only its summaries were
+    kept, and again when the entry is corrupt or foreign."""
+    document = parse_cache.loads(blob) if len(blob) else None
     if document is None or document.path != path:
         document = parse_one(path, source_bytes(source)).document
     return document

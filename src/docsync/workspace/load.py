@@ -25,10 +25,10 @@ from ..repository.plumbing import Listing, find_repo, list_files
 from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
-from .documents import Documents
+from .documents import NO_DOCUMENT, Documents, Kept
 from .files import bytes_of, stat_of
 from .indexed import Blob
-from .parsing import Summarize, parse_pending
+from .parsing import Packed, Packs, Summarize, parse_pending
 from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -239,11 +239,26 @@ def _parse_files(
 ) -> tuple[Documents, list[Finding]]:
     store = parse_cache.open_cache(git_dir) if config.cache else parse_cache.disabled()
     seen = stat_index.open_index(git_dir, root, parse_cache.fingerprint()) if config.cache else stat_index.disabled()
+    context = summarize.context() if isinstance(summarize, Packs) else None
     found: dict[str, Document] = {}
     packed: dict[str, tuple[Blob, Source]] = {}
+    kept: dict[str, Blob] = {}
     problems: list[Finding] = []
     pending: list[tuple[str, bytes]] = []
     keys: dict[str, str] = {}
+
+    def cached(path: str, key: str, source: Source) -> bool:
+        """Whether the cache has the file's document or its summaries (then packed)."""
+        summaries = store.get_blob(store.summaries_key(key, context)) if context else None
+        blob = store.get_blob(key)
+        if summaries is None and blob is None:
+            return False
+        keys[path] = key
+        packed[path] = (blob if blob is not None else NO_DOCUMENT, source)
+        if summaries is not None:
+            kept[path] = summaries
+        return True
+
     for path in paths:
         status = stat_of(root, path, config)
         if isinstance(status, Finding):
@@ -251,11 +266,8 @@ def _parse_files(
             problems.append(status)
             continue
         known = seen.get(path, status)
-        blob = store.get_blob(known.key) if known is not None else None
-        if known is not None and blob is not None:  # unchanged since its stat was seen: not read
-            keys[path] = known.key
-            packed[path] = (blob, Unread(os.path.join(root, path), known.marker))
-            continue
+        if known is not None and cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
+            continue  # unchanged since its stat was seen: not read
         data = bytes_of(root, path)
         if isinstance(data, Finding):
             seen.forget(path)
@@ -263,28 +275,28 @@ def _parse_files(
             continue
         key = keys[path] = store.key(path, data)
         seen.put(path, status, key, data)
-        blob = store.get_blob(key)
-        if blob is not None:
-            packed[path] = (blob, data)
-        else:
+        if not cached(path, key, data):
             pending.append((path, data))
     if progress is not None:
         progress(PARSING, 0, len(pending))
     summaries: dict[str, object] = {}
     contents = dict(pending)
     parse_problems: list[Finding] = []
-    for done, (path, made, problem, summary) in enumerate(
-        parse_pending(pending, config, summarize), start=1
-    ):
+    results = parse_pending(pending, config, summarize, keep_summaries=context is not None)
+    for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
             progress(PARSING, done, len(pending))
-        if isinstance(made, bytes):  # a worker's: stays packed, like the cache's
+        if isinstance(summary, Packed) and context is not None:  # kept instead of the document
+            packed[path] = (NO_DOCUMENT, contents[path])
+            kept[path] = summary.blob
+            store.put_blob(store.summaries_key(keys[path], context), summary.blob)
+        elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
             packed[path] = (made, contents[path])
             store.put_blob(keys[path], made)
         elif made is not None:
             found[path] = made
             store.put(keys[path], made)
-        if summary is not None:
+        if summary is not None and not isinstance(summary, Packed):
             summaries[path] = summary
         if problem is not None:
             parse_problems.append(problem)
@@ -292,7 +304,8 @@ def _parse_files(
     problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))
     store.save()
     seen.save()
-    return Documents(paths, found, packed, keys, summaries), problems
+    unpack = summarize.unpack if isinstance(summarize, Packs) else None
+    return Documents(paths, found, packed, keys, summaries, Kept(kept, unpack)), problems
 
 
 # How many documents are unpickled one at a time before the rest go in one batch.

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
 from ..model import Document, Finding
@@ -26,6 +26,30 @@ _PARALLEL_THRESHOLD = 64
 
 Summarize = Callable[[Document], object]
 """Made in a parse worker beside each document it parses (see :func:`docsync.workspace.load.parse_files`)."""
+
+
+@runtime_checkable
+class Packs(Protocol):
+    """A summarizer whose summaries the parse cache keeps in place of the document
+    (:meth:`docsync.workspace.summaries.Combined.pack`)."""
+
+    def __call__(self, doc: Document) -> object: ...
+
+    def context(self) -> str | None:
+        """What the summaries depend on besides the document; None: keep documents."""
+        ...
+
+    def pack(self, made: object) -> bytes: ...
+
+    def unpack(self, blob: bytes) -> dict[str, object] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A document's summaries as a worker sends them when no document is kept:
+    the bytes the parse cache stores, unpacked only when read."""
+
+    blob: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,32 +77,36 @@ def parse_one(path: str, data: bytes) -> _Parsed:
 _Sent = tuple[str, bytes | None, Finding | None, object]
 """What a worker sends back per file: path, pickled document, problem, summary."""
 
-# The worker's summarizer, set once per worker process by _start_worker.
+# The worker's summarizer, set once per worker process by _start_worker, and
+# its packer when its summaries are kept instead of the documents.
 _worker_summarize: Summarize | None = None
+_worker_pack: Callable[[object], bytes] | None = None
 
 
-def _start_worker(summarize: Summarize | None) -> None:
-    global _worker_summarize
+def _start_worker(summarize: Summarize | None, keep_summaries: bool = False) -> None:
+    global _worker_summarize, _worker_pack
     _worker_summarize = summarize
+    _worker_pack = summarize.pack if keep_summaries and isinstance(summarize, Packs) else None
 
 
 def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     """Parse in a worker. Each document travels back pickled once, in the form
     the cache stores, so the parent neither pickles it again nor unpickles it
-    until something reads it; with it, its summary when there is a summarizer."""
+    until something reads it; with it, its summary when there is a summarizer.
+    When the summaries are kept instead (``keep_summaries``), no document is
+    pickled: its summaries travel back packed, as the cache stores them."""
     out: list[_Sent] = []
+    summarize, pack = _worker_summarize, _worker_pack
     for path, data in batch:
         parsed = parse_one(path, data)
         document = parsed.document
-        blob = dumps(document) if document is not None else None
-        summary = (
-            _worker_summarize(document)
-            if document is not None and _worker_summarize is not None
-            else None
-        )
-        out.append((path, blob, parsed.problem, summary))
+        if document is None or summarize is None:
+            out.append((path, dumps(document) if document is not None else None, parsed.problem, None))
+        elif pack is not None:
+            out.append((path, None, parsed.problem, Packed(pack(summarize(document)))))
+        else:
+            out.append((path, dumps(document), parsed.problem, summarize(document)))
     return out
-
 
 
 def _parse_part(job: parts.PartJob) -> parts.PartDone:
@@ -102,10 +130,15 @@ def _workers(config: Config, pending: int) -> int:
 
 
 def parse_pending(
-    pending: list[tuple[str, bytes]], config: Config, summarize: Summarize | None
+    pending: list[tuple[str, bytes]],
+    config: Config,
+    summarize: Summarize | None,
+    keep_summaries: bool = False,
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
     """Parse results as they come, in no particular order: (path, the document
-    or a worker's pickle of it, problem, summary). Documents parsed here get no summary."""
+    or a worker's pickle of it, problem, summary). Documents parsed here get no
+    summary. With ``keep_summaries`` a worker sends no document for a file it
+    parses whole, and the summary is :class:`Packed`."""
     workers = _workers(config, len(pending))
     if workers == 1:
         for path, data in pending:
@@ -130,7 +163,7 @@ def parse_pending(
     # the collector need not walk (see collector_paused).
     paused = collector_paused() if split else nullcontext()
     with paused, ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(summarize,)
+        max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries)
     ) as pool:
         in_parts = [pool.submit(_parse_part, job) for job in split]
         for batch in pool.map(_parse_batch, batches):

@@ -7,18 +7,48 @@ gate its findings, the inline suppressions their ranges, ``init`` its wrap
 counts. A worker runs every one of them on each document it parses, and
 only their small results travel back, beside the document's pickle. So the
 main process need not unpickle a document to learn what any of them says.
+
+When every summarizer of a run is :class:`Kept` (it says what besides the
+document its result depends on, and packs its result as plain data), the
+parse cache keeps the file's summaries instead of its document: a worker
+then pickles no document at all (see :func:`Combined.context`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import pickle
 from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
 
 from ..model import Document
 from .parsing import Summarize
 from .parts import PartSummarize
+from .pickles import ModelPickler, ModelUnpickler
 
 Summaries = Mapping[str, object]
 """One document's results: summarizer name → what it made (absent when it made nothing)."""
+
+
+@runtime_checkable
+class Kept(Protocol):
+    """A summarizer whose results the parse cache may keep in place of the document."""
+
+    context: str
+    """A digest of everything but the document that the result depends on
+    (the code that makes it, the repository listing, the config): a result
+    kept under another context is never read."""
+
+    def __call__(self, doc: Document) -> object: ...
+
+    def pack(self, result: object) -> object:
+        """The result as plain data and model classes (what the cache's unpickler constructs)."""
+        ...
+
+    def unpack(self, data: object) -> object | None:
+        """:meth:`pack`'s data back as the result; None for anything else."""
+        ...
 
 
 class Combined:
@@ -32,6 +62,9 @@ class Combined:
 
     def __init__(self, members: Mapping[str, Summarize]) -> None:
         self._members = dict(members)
+        # Asked once: a protocol's isinstance is slow, and pack and unpack run per file.
+        kept = {name: m for name, m in self._members.items() if isinstance(m, Kept)}
+        self._kept = kept if len(kept) == len(self._members) else None
 
     def __call__(self, doc: Document) -> dict[str, object]:
         made = {name: summarize(doc) for name, summarize in self._members.items()}
@@ -53,3 +86,41 @@ class Combined:
 
     def _in_parts(self) -> list[tuple[str, PartSummarize]]:
         return [(name, m) for name, m in self._members.items() if isinstance(m, PartSummarize)]
+
+    def context(self) -> str | None:
+        """The run's summaries' context: a digest of every member's, by name; None when
+        a member is not :class:`Kept` (the cache then keeps documents, as it must)."""
+        if not self._kept:
+            return None
+        digest = hashlib.blake2b(digest_size=16)
+        for name, member in sorted(self._kept.items()):
+            digest.update(f"{name}\0{member.context}\0".encode())
+        return digest.hexdigest()
+
+    def pack(self, made: object) -> bytes:
+        """One document's summaries (what :meth:`__call__` made) as the parse cache keeps them."""
+        kept = self._kept
+        assert kept is not None and isinstance(made, dict)
+        data = {name: kept[name].pack(result) for name, result in made.items()}
+        buffer = io.BytesIO()
+        ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
+        return buffer.getvalue()
+
+    def unpack(self, blob: bytes) -> dict[str, object] | None:
+        """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or foreign)."""
+        kept = self._kept
+        if kept is None:
+            return None
+        try:
+            data = ModelUnpickler(io.BytesIO(blob)).load()
+        except Exception:  # corrupt or foreign: not summaries
+            return None
+        if type(data) is not dict or not data.keys() <= kept.keys():
+            return None
+        made: dict[str, object] = {}
+        for name, packed in data.items():
+            result = kept[name].unpack(packed)
+            if result is None:
+                return None
+            made[name] = result
+        return made

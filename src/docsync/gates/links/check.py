@@ -11,20 +11,18 @@ case-insensitively after percent-decoding, as GitHub's page does.
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import unquote
 
 from ...model import Definition, Document, Finding, Link, LinkKind
-from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
-from ...workspace.load import Workspace, content_key
-from ...workspace.results import AnchorCache, Dependencies, ResultCache, source_digest
+from ...workspace.load import Workspace
+from ...workspace.results import ResultCache
+from . import keys
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
 from .index import RepoIndex, document_anchors
 
@@ -136,9 +134,30 @@ class Summarizer:
 
     def __init__(self, workspace: Workspace) -> None:
         self._index = RepoIndex.build(workspace)
+        self.context = keys.context(workspace)
 
     def __call__(self, doc: Document) -> LinkSummary:
         return summarize(doc, self._index)
+
+    def pack(self, result: object) -> object:
+        """A summary as plain data, for the parse cache (:class:`~docsync.workspace.summaries.Kept`)."""
+        assert isinstance(result, LinkSummary)
+        return (result.path, result.items, result.anchors)
+
+    def unpack(self, data: object) -> LinkSummary | None:
+        if not (type(data) is tuple and len(data) == 3):
+            return None
+        path, items, anchors = data
+        if (
+            type(path) is str
+            and type(items) is tuple
+            and _items(items)
+            and type(anchors) is dict
+            and set(map(type, anchors)) <= {str}
+            and set(map(type, anchors.values())) <= {str}
+        ):
+            return LinkSummary(path, items, anchors)
+        return None
 
     def part(self, doc: Document) -> LinkSummary:
         return summarize(doc, self._index, whole=False)
@@ -150,6 +169,24 @@ class Summarizer:
         summaries = [part for part in parts if isinstance(part, LinkSummary)]
         items = tuple(item for summary in summaries for item in summary.items)
         return LinkSummary(outline.path, items, document_anchors(outline))
+
+
+_PENDING_TYPES = (str, int, int, str, str)
+
+
+def _items(items: tuple[object, ...]) -> bool:
+    """Whether unpacked items are a summary's: findings, and pending checks of
+    the right shape (asked of the types as sets, in C: a summary has thousands)."""
+    kinds = set(map(type, items))
+    if not kinds <= {Finding, tuple}:
+        return False
+    if tuple not in kinds:
+        return True
+    pending = [item for item in items if type(item) is tuple]
+    if set(map(len, pending)) != {len(_PENDING_TYPES)}:
+        return False
+    columns = zip(*pending, strict=True)
+    return all(set(map(type, column)) == {kind} for column, kind in zip(columns, _PENDING_TYPES, strict=True))
 
 
 def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) -> Sequence[Finding | Pending]:
@@ -248,13 +285,13 @@ def _check_definitions(doc: Document) -> list[Finding]:
 
 def check_workspace(workspace: Workspace) -> list[Finding]:
     """Findings for every selected document, from the result cache when nothing changed."""
-    run = _run_key(workspace)
+    run = keys.run_key(workspace)
     store = ResultCache.open(workspace.git_dir, GATE) if run is not None else None
     known = store.get(run) if store is not None and run is not None else None
     if (
         known is not None
         and all(path in known[1] for path in workspace.selected)
-        and not _dependencies_changed(workspace, known[0])
+        and not keys.dependencies_changed(workspace, known[0])
     ):
         return [f for path in workspace.selected for f in known[1][path]]
     index = RepoIndex.build(workspace)
@@ -263,10 +300,10 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
     # Anchors from the workers' summaries, or kept from an earlier run by content:
     # the documents they describe stay packed.
     index.known_anchors = {p: s.anchors for p, s in made.items() if isinstance(s, LinkSummary)}
-    anchors = _anchor_cache(workspace)
-    keys = documents.content_keys if isinstance(documents, Documents) else {}
+    anchors = keys.anchor_cache(workspace)
+    contents = documents.content_keys if isinstance(documents, Documents) else {}
     if anchors is not None:
-        for path, key in keys.items():
+        for path, key in contents.items():
             if path not in index.known_anchors and (kept := anchors.get(key)) is not None:
                 index.known_anchors[path] = kept
     per_path: dict[str, tuple[Finding, ...]] = {}
@@ -279,71 +316,13 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
                 index.known_anchors.setdefault(path, summary.anchors)
         per_path[path] = tuple(finish(summary, index)) if summary is not None else ()
     if anchors is not None:
-        anchors.save({keys[p]: a for p, a in index.known_anchors.items() if p in keys})
+        anchors.save({contents[p]: a for p, a in index.known_anchors.items() if p in contents})
     if store is not None and run is not None:
         dependencies = dict(known[0]) if known is not None else {}
         dependencies.update(index.extra_keys)
         earlier = known[1] if known is not None else {}
         store.put(run, tuple(sorted(dependencies.items())), {**earlier, **per_path})
     return [f for path in workspace.selected for f in per_path[path]]
-
-
-# --------------------------------------------------------------------------- the result cache
-
-
-def _anchor_cache(workspace: Workspace) -> AnchorCache | None:
-    """The anchors kept by content, when the run has a cache; keyed to the code that makes anchors."""
-    if not workspace.config.cache or not isinstance(workspace.documents, Documents):
-        return None
-    code = source_digest(str(Path(__file__).with_name("index.py")))
-    return AnchorCache.open(workspace.git_dir, code)
-
-
-def _run_key(workspace: Workspace) -> str | None:
-    """Everything the gate's findings depend on, hashed; None when there is no cache.
-
-    The gate reads: the documents (their content keys), what git tracks and
-    with which modes, the untracked files, where tracked symlinks point on
-    this disk, the config, and tracked Markdown outside the configured scope
-    that links point into (checked separately: :func:`_dependencies_changed`).
-    The key also covers docsync's version, its parser and this module's code.
-    """
-    documents = workspace.documents
-    if not workspace.config.cache or not isinstance(documents, Documents):
-        return None
-    digest = hashlib.blake2b(digest_size=20)
-
-    def add(*parts: str) -> None:
-        for part in parts:
-            digest.update(part.encode("utf-8", "surrogateescape"))
-            digest.update(b"\0")
-
-    add(source_digest(__file__), fingerprint(), repr(workspace.config))
-    tracked = sorted(workspace.listing.tracked.items())
-    for path, mode in tracked:
-        add(path, mode)
-    add("untracked", *sorted(workspace.listing.untracked))
-    add("contents")
-    for path, key in sorted(documents.content_keys.items()):
-        add(path, key)
-    add("symlinks")
-    for path, _ in tracked:
-        if workspace.listing.is_symlink(path):
-            add(path, _points_to(workspace.root, path))
-    return digest.hexdigest()
-
-
-def _points_to(root: Path, path: str) -> str:
-    try:
-        return str((root / path).resolve(strict=True))
-    except (OSError, RuntimeError):
-        return ""
-
-
-def _dependencies_changed(workspace: Workspace, dependencies: Dependencies) -> bool:
-    return any(
-        content_key(workspace.root, path, workspace.config) != key for path, key in dependencies
-    )
 
 
 def link_url(link: Link) -> str:

@@ -25,7 +25,6 @@ from ...workspace.results import ResultCache, source_digest
 
 if TYPE_CHECKING:
     from ...write.writer import FileWrite
-    from .violations import Violation
 
 __all__ = ["GATE", "Summarizer", "check", "check_workspace", "keep_wrapped"]
 
@@ -35,11 +34,19 @@ GATE = "wrap"
 _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key),
 # named by file: a warm run, whose findings all come from the cache, imports none of them.
-_READING = ("boundaries", "display", "fields", "plans", "prose", "reading", "scan", "violations")
+_READING = (
+    "boundaries", "display", "fields", "plans", "prose", "reading", "rooms", "scan", "violations"
+)
 
 
-def _message(violation: Violation, config: Config) -> str:
-    return _worded(violation.rule, violation.measured, config.wrap)
+Row = tuple[str, int, int, int]
+"""One finding as the parse workers send it back: rule, line, column and the
+number its message quotes. Small tuples of strings and numbers pickle several
+times faster than findings, and the main process words each message once."""
+
+
+def _row_order(row: Row) -> tuple[int, int, str]:
+    return row[1], row[2], row[0]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,32 +74,42 @@ def _worded(rule: str, measured: int, wrap: int | str) -> str:
     )
 
 
-def check(doc: Document, config: Config) -> list[Finding]:
-    """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
+def rows(doc: Document, config: Config) -> list[Row]:
+    """What :func:`check` reports for ``doc``, as rows in the findings' order."""
     if config.wrap == "off":
         return []
     from .violations import document_violations
 
-    findings: list[Finding] = []
+    found: list[Row] = []
     for violation in document_violations(doc, config):
         line, column = doc.position(violation.offset)
-        fixable = violation.rule != "W005"
-        findings.append(
-            Finding(
-                GATE,
-                violation.rule,
-                doc.path,
-                line,
-                column,
-                _message(violation, config),
-                "docsync fix" if fixable else None,
-            )
+        found.append((violation.rule, line, column, violation.measured))
+    return sorted(found, key=_row_order)
+
+
+def _worded_rows(path: str, found: Sequence[Row], config: Config) -> list[Finding]:
+    wrap = config.wrap
+    return [
+        Finding(
+            GATE,
+            rule,
+            path,
+            line,
+            column,
+            _worded(rule, measured, wrap),
+            None if rule == "W005" else "docsync fix",
         )
-    return sorted(findings, key=Finding.sort_key)
+        for rule, line, column, measured in found
+    ]
+
+
+def check(doc: Document, config: Config) -> list[Finding]:
+    """Findings for every paragraph of ``doc`` that breaks ``config.wrap``."""
+    return _worded_rows(doc.path, rows(doc, config), config)
 
 
 class Summarizer:
-    """:func:`check` in the parse workers, on the selected documents, under the
+    """:func:`rows` in the parse workers, on the selected documents, under the
     workspace's config: what :func:`check_workspace` then reads instead of the
     documents (:mod:`docsync.workspace.summaries`)."""
 
@@ -100,27 +117,27 @@ class Summarizer:
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
 
-    def __call__(self, doc: Document) -> tuple[Finding, ...] | None:
+    def __call__(self, doc: Document) -> tuple[Row, ...] | None:
         if doc.path not in self._selected or self._config.wrap == "off":
             return None
-        return tuple(check(doc, self._config))
+        return tuple(rows(doc, self._config))
 
-    def part(self, doc: Document) -> tuple[Finding, ...] | None:
-        """One part's findings: a part holds whole paragraphs, its positions the whole text's."""
+    def part(self, doc: Document) -> tuple[Row, ...] | None:
+        """One part's rows: a part holds whole paragraphs, its positions the whole text's."""
         return self(doc)
 
-    def join(self, parts: Sequence[object], outline: Document) -> tuple[Finding, ...] | None:
+    def join(self, parts: Sequence[object], outline: Document) -> tuple[Row, ...] | None:
         if not all(isinstance(part, tuple) for part in parts):
             return None
-        found = [f for part in parts if isinstance(part, tuple) for f in part]
-        return tuple(sorted(found, key=Finding.sort_key))
+        found = [row for part in parts if isinstance(part, tuple) for row in part]
+        return tuple(sorted(found, key=_row_order))
 
 
 def _findings(workspace: Workspace, path: str, made: Mapping[str, object]) -> tuple[Finding, ...]:
     """A selected document's findings: the parse worker's, or checked here."""
     kept = made.get(path)
     if isinstance(kept, tuple):
-        return kept
+        return tuple(_worded_rows(path, kept, workspace.config))
     doc = workspace.documents.get(path)
     return tuple(check(doc, workspace.config)) if doc is not None else ()
 

@@ -46,11 +46,14 @@ FIELD_LINE = re.compile(
     re.VERBOSE,
 )
 _MAX_KEY = 40
+_COLON_BY = 2 + _MAX_KEY + 2 + 1  # bold, the longest key, bold, then its colon
 
 
 def field_key(text: str, start: int, end: int) -> tuple[str, int] | None:
     """The key of the field line ``text[start:end]`` and where its colon (and
     bold) ends, or None when that line starts no field."""
+    if text.find(":", start, min(end, start + _COLON_BY)) < 0:
+        return None  # the colon of a key short enough comes within the line's first characters
     match = FIELD_LINE.match(text, start, end)
     if match is None:
         return None

@@ -13,66 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...model import Document, Link, LinkKind, Paragraph, Span
+from ...model import Document, Paragraph, Span
 from .boundaries import CLOSERS, is_sentence_end, starts_block
 from .display import advance, is_cjk
 from .fields import field_key, header_lines
 from .prose import DocumentIndex, Gap, Prose, Room, Word
-
-
-def _rooms(doc: Document, index: DocumentIndex, para: Paragraph, region: Span) -> bytearray:
-    """The :class:`Room` of every character of ``region``."""
-    rooms = bytearray(region.end - region.start)
-
-    def mark(span: Span, room: Room) -> None:
-        start, end = max(span.start, region.start), min(span.end, region.end)
-        if start < end:
-            rooms[start - region.start : end - region.start] = bytes([room]) * (end - start)
-
-    link_spans: set[Span] = set()
-    for link in sorted(_links_in(doc, index, region), key=lambda k: k.span.start - k.span.end):
-        link_spans.add(link.span)
-        mark(link.span, Room.SEALED)
-        # An image's alt text is compared exactly (it becomes an attribute), so
-        # only a link's text reads its line ends as spaces.
-        if link.text_span is not None and link.kind != LinkKind.IMAGE:
-            mark(_text_span(para, link.text_span), Room.LINK_TEXT)
-    for span in para.protected:
-        if span in index.code_spans:
-            mark(span, Room.CODE)
-        elif span not in link_spans:
-            mark(span, Room.SEALED)
-    return rooms
-
-
-_TEXTUAL = frozenset({LinkKind.INLINE, LinkKind.IMAGE, LinkKind.REFERENCE})
-
-
-def _links_in(doc: Document, index: DocumentIndex, region: Span) -> list[Link]:
-    first = bisect.bisect_left(index.link_starts, region.start)
-    last = bisect.bisect_left(index.link_starts, region.end)
-    return [
-        link
-        for link in doc.links[first:last]
-        if link.kind in _TEXTUAL and link.span.end <= region.end
-    ]
-
-
-def _text_span(para: Paragraph, span: Span) -> Span:
-    """The source span of a link's text.
-
-    The model measures the text's length in paragraph-content characters, which
-    are fewer than source characters when the text crosses a container prefix;
-    map the end through the paragraph's lines instead.
-    """
-    lines = para.line_spans
-    starts = [s.start for s in lines]
-    k = max(0, bisect.bisect_right(starts, span.start) - 1)
-    remaining = (span.end - span.start) + (span.start - lines[k].start)
-    while k < len(lines) - 1 and remaining > lines[k].end - lines[k].start:
-        remaining -= lines[k].end - lines[k].start + 1
-        k += 1
-    return Span(span.start, min(lines[k].start + remaining, lines[-1].end))
+from .rooms import Rooms
 
 
 def _zones(spans: Sequence[Span], region: Span, text: str) -> bytearray | None:
@@ -101,18 +47,26 @@ class Reader:
 
     text: str
     region: Span
-    rooms: bytearray
+    marks: Rooms
     zones: bytearray
     sentences: bool  # whether to tell sentence ends (only the sentence convention asks)
 
+    @property
+    def rooms(self) -> bytearray:
+        """The room of every character of the region (painted on the first ask)."""
+        return self.marks.paint()
+
     def is_gap(self, offset: int) -> bool:
-        index = offset - self.region.start
-        if self.rooms[index] > Room.LINK_TEXT:
+        if not (self.zones[offset - self.region.start] or self.text[offset] in " \t"):
             return False
-        return bool(self.zones[index]) or self.text[offset] in " \t"
+        return self.marks.room(offset) <= Room.LINK_TEXT
 
     def room(self, offset: int) -> int:
-        return self.rooms[offset - self.region.start]
+        return self.marks.room(offset)
+
+    def plain(self, start: int, end: int) -> bool:
+        """Whether every character of ``[start, end)`` is plain text."""
+        return self.marks.plain(start, end)
 
     def zone_start(self, span: Span) -> int | None:
         base = self.region.start
@@ -206,7 +160,7 @@ def reader_for(
     zones = _zones(spans, region, doc.text)
     if zones is None:
         return None
-    reader = Reader(doc.text, region, _rooms(doc, index, para, region), zones, sentences)
+    reader = Reader(doc.text, region, Rooms(doc, index, para, region), zones, sentences)
     if reader.is_gap(region.start) or reader.is_gap(region.end - 1):
         return None
     return spans, reader

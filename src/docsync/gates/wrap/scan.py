@@ -40,15 +40,20 @@ _WORD_END = re.compile(r"[ \t\n]")
 
 
 def width_findings(
-    doc: Document, para: Paragraph, index: DocumentIndex, width: int
+    doc: Document,
+    para: Paragraph,
+    index: DocumentIndex,
+    width: int,
+    widths: Sequence[int] | None = None,
 ) -> list[tuple[str, int, int]] | None:
     """``(rule, offset, measured)`` for each line of ``para`` wider than ``width``
     that holds a break opportunity (W002); None when a wide line's verdict is
-    not certain, or one could be W005 (the caller reads the paragraph in full)."""
+    not certain, or one could be W005 (the caller reads the paragraph in full).
+    ``widths``, when given, is each line's display width, measured already."""
     prepared = reader_for(doc, para, index, sentences=False)
     if prepared is None:
         return []  # the full reading refuses it too: nothing is reported
-    return widths_read(doc, para, prepared, width)
+    return widths_read(doc, para, prepared, width, widths)
 
 
 Prepared = tuple[tuple[Span, ...], Reader]
@@ -56,7 +61,11 @@ Prepared = tuple[tuple[Span, ...], Reader]
 
 
 def widths_read(
-    doc: Document, para: Paragraph, prepared: Prepared, width: int
+    doc: Document,
+    para: Paragraph,
+    prepared: Prepared,
+    width: int,
+    widths: Sequence[int] | None = None,
 ) -> list[tuple[str, int, int]] | None:
     """:func:`width_findings` from the paragraph's reader, made once for several questions."""
     spans, reader = prepared
@@ -67,9 +76,11 @@ def widths_read(
         return None
     found: list[tuple[str, int, int]] = []
     for k, span in enumerate(spans):
+        if widths is not None and widths[k] <= width:
+            continue
         line = first + k
         source = doc.line_text(line)
-        measured = display_width(source)
+        measured = display_width(source) if widths is None else widths[k]
         if measured <= width:
             continue
         start = doc.line_starts[line - 1]
@@ -113,22 +124,24 @@ def _holds_break(reader: Reader, span: Span) -> bool:
     """Whether the line ``span`` certainly holds a break opportunity that is
     not a line end: a run of plain spaces inside the line, after a word that
     ends in no backslash and no CJK text, before a word that starts no block."""
-    text, base, rooms = reader.text, reader.region.start, reader.rooms
-    end = reader.region.end
+    text, end = reader.text, reader.region.end
     for run in _RUN.finditer(text, span.start, span.end):
         s, e = run.start(), run.end()
-        if s == span.start or e == span.end or any(rooms[s - base : e - base]):
+        if s == span.start or e == span.end:
             continue
         left = text[s - 1]
         if left == "\\" or is_cjk(left):
             continue
         stop = _WORD_END.search(text, e, end)
         q = stop.start() if stop is not None else end
-        if q < end and rooms[q - base] > Room.LINK_TEXT:
-            continue  # the word may run on through a sealed span
         right = text[e:q]
         if is_cjk(right[0]) or starts_block(right):
             continue
+        # the rooms last, asked of the marks: rarely more than the first run's
+        if not reader.plain(s, e):
+            continue
+        if q < end and reader.room(q) > Room.LINK_TEXT:
+            continue  # the word may run on through a sealed span
         return True
     return False
 

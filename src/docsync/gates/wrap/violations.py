@@ -134,10 +134,16 @@ def document_violations(doc: Document, config: Config) -> list[Violation]:
     """
     index = DocumentIndex.of(doc)
     found: list[Violation] = []
+    width = config.wrap if isinstance(config.wrap, int) else None
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if not (in_scope(para, config) and may_violate(doc, para, config)):
+        if not in_scope(para, config):
             continue
-        quick = _quick(doc, para, index, config)
+        if width is not None:
+            quick = _quick_width(doc, para, index, width)
+        elif may_violate(doc, para, config):
+            quick = _quick(doc, para, index, config)
+        else:
+            continue
         if quick is None:
             prose = analyse(doc, para, index, sentences=config.wrap == "sentence")
             quick = violations(doc, prose, config) if prose is not None else []
@@ -145,14 +151,22 @@ def document_violations(doc: Document, config: Config) -> list[Violation]:
     return found
 
 
+def _quick_width(
+    doc: Document, para: Paragraph, index: DocumentIndex, width: int
+) -> list[Violation] | None:
+    """:func:`may_violate` and :func:`_quick` under a width, each line measured once."""
+    first = para.lines.first
+    widths = [display_width(doc.line_text(n)) for n in range(first, para.lines.last + 1)]
+    if max(widths) <= width:
+        return []
+    found = width_findings(doc, para, index, width, widths)
+    return None if found is None else [Violation(*each) for each in found]
+
+
 def _quick(
     doc: Document, para: Paragraph, index: DocumentIndex, config: Config
 ) -> list[Violation] | None:
-    mode = config.wrap
-    if isinstance(mode, int):
-        width = width_findings(doc, para, index, mode)
-        return None if width is None else [Violation(*found) for found in width]
-    if mode == "none":
+    if config.wrap == "none":
         joined = joined_finding(doc, para, index)
         lines = para.lines.last - para.lines.first + 1
         return None if joined is None else [Violation("W001", at, lines) for at in joined]

@@ -1,0 +1,78 @@
+"""What the links gate's findings depend on, hashed: the keys of its result cache
+and of the link summaries the parse cache keeps (:class:`.check.Summarizer`)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ...workspace.cache import fingerprint
+from ...workspace.documents import Documents
+from ...workspace.load import Workspace, content_key
+from ...workspace.results import AnchorCache, Dependencies, source_digest
+
+
+def anchor_cache(workspace: Workspace) -> AnchorCache | None:
+    """The anchors kept by content, when the run has a cache; keyed to the code that makes anchors."""
+    if not workspace.config.cache or not isinstance(workspace.documents, Documents):
+        return None
+    code = source_digest(str(Path(__file__).with_name("index.py")))
+    return AnchorCache.open(workspace.git_dir, code)
+
+
+def run_key(workspace: Workspace) -> str | None:
+    """Everything the gate's findings depend on, hashed; None when there is no cache.
+
+    The gate reads: the documents (their content keys), and what :func:`context`
+    hashes, and tracked Markdown outside the configured scope that links point
+    into (checked separately: :func:`dependencies_changed`).
+    """
+    documents = workspace.documents
+    if not workspace.config.cache or not isinstance(documents, Documents):
+        return None
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(context(workspace).encode())
+    for path, key in sorted(documents.content_keys.items()):
+        digest.update(f"{path}\0{key}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+_CODE = tuple(str(Path(__file__).with_name(name)) for name in ("check.py", "fragments.py", "index.py", "keys.py"))
+
+
+def context(workspace: Workspace) -> str:
+    """Everything a document's findings depend on besides the documents, hashed:
+    what git tracks and with which modes, the untracked files, where tracked
+    symlinks point on this disk, the config, docsync's version, its parser and
+    this gate's code. A link summary (:class:`.check.Summarizer`) depends on no more;
+    the parse cache keeps one under this key."""
+    digest = hashlib.blake2b(digest_size=20)
+
+    def add(*parts: str) -> None:
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogateescape"))
+            digest.update(b"\0")
+
+    add(source_digest(*_CODE, str(Path(__file__).parents[2] / "nearest.py")), fingerprint(), repr(workspace.config))
+    tracked = sorted(workspace.listing.tracked.items())
+    for path, mode in tracked:
+        add(path, mode)
+    add("untracked", *sorted(workspace.listing.untracked))
+    add("symlinks")
+    for path, _ in tracked:
+        if workspace.listing.is_symlink(path):
+            add(path, _points_to(workspace.root, path))
+    return digest.hexdigest()
+
+
+def _points_to(root: Path, path: str) -> str:
+    try:
+        return str((root / path).resolve(strict=True))
+    except (OSError, RuntimeError):
+        return ""
+
+
+def dependencies_changed(workspace: Workspace, dependencies: Dependencies) -> bool:
+    return any(
+        content_key(workspace.root, path, workspace.config) != key for path, key in dependencies
+    )

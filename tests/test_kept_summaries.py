@@ -1,0 +1,234 @@
+"""A links-only check keeps its summaries in the parse cache, in place of the documents.
+
+When every per-file summarizer of a run says what besides the document its
+result depends on (:class:`docsync.workspace.summaries.Kept`), the parse
+workers pickle no document: the cache keeps each file's link summary and
+suppressions, keyed by its content and that context. These tests prove that
+such a run reports exactly what a run parsed in the main process without any
+cache reports, cold and warm, in every output format; that a kept summary is
+read only under the context it was made in; that a corrupt or foreign entry
+is parsed again rather than believed; and that a later command needing the
+documents parses them.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from docsync.check.check import CheckResult, run_check
+from docsync.config import Config
+from docsync.config import load as load_config
+from docsync.parse import markdown
+from docsync.workspace import cache, parsing
+from docsync.workspace import documents as documents_module
+from docsync.workspace.load import load_workspace
+from tests.gitutil import git, git_environ
+from tests.test_links_two_phase import _bench
+from tests.test_worker_gates import SUPPRESSED
+
+FORMATS = ["text", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit"]
+
+
+@pytest.fixture
+def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two parse workers however few the files are."""
+    monkeypatch.setattr(parsing, "_workers", lambda config, pending: 2)
+
+
+def _corpus(root: Path, files: int = 90) -> Path:
+    root.mkdir(parents=True)
+    _bench().generate(root, files, 12, 5)  # commits
+    case = "# Case\n\n## Mixed Case\n\n[here](#Mixed-Case) and [there](../quiet/file.md#File)\n"
+    for path, text in {**SUPPRESSED, "cased/case.md": case}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "suppressions")
+    return root
+
+
+def _cache_dir(repo: Path) -> Path:
+    return repo / ".git" / "docsync"
+
+
+def _links(repo: Path, config: Config | None = None) -> CheckResult:
+    return run_check(repo, gates=["links"], config=config, report_unused=True)
+
+
+def _reference(repo: Path, monkeypatch: pytest.MonkeyPatch) -> CheckResult:
+    """Parsed in the main process (no summaries), no cache read or written."""
+    with monkeypatch.context() as here:
+        here.setattr(parsing, "_workers", lambda config, pending: 1)
+        return _links(repo, replace(load_config(repo), cache=False))
+
+
+def _same(a: CheckResult, b: CheckResult) -> None:
+    assert a.findings == b.findings
+    assert (a.silenced, a.files, a.gates) == (b.silenced, b.files, b.gates)
+
+
+def _entries(repo: Path) -> dict[str, cache.Blob]:
+    found = cache.indexed.read(cache.cache_file(repo / ".git"), cache._MAGIC)
+    assert found is not None
+    return dict(found[1])
+
+
+def _kept_keys(repo: Path) -> list[str]:
+    return [key for key in _entries(repo) if "/summaries/" in key]
+
+
+def _unpickled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    read: list[str] = []
+    real = documents_module._unpickled
+
+    def counting(path: str, blob: cache.Blob, source: object) -> object:
+        read.append(path)
+        return real(path, blob, source)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(documents_module, "_unpickled", counting)
+    return read
+
+
+def test_a_links_only_check_keeps_summaries_and_reports_the_same(
+    tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _corpus(tmp_path / "corpus")
+    expected = _reference(repo, monkeypatch)
+    assert expected.findings and expected.silenced
+    assert {f.rule for f in expected.findings} >= {"L001", "L006", "S001"}
+    cold = _links(repo)
+    _same(cold, expected)
+    entries = _entries(repo)
+    assert entries and all("/summaries/" in key for key in entries)  # no document pickled
+    read = _unpickled(monkeypatch)
+    _same(_links(repo), expected)  # warm: the result cache
+    (_cache_dir(repo) / "links-results.pickle").unlink()
+    (_cache_dir(repo) / "anchors.pickle").unlink()
+    _same(_links(repo), expected)  # from the kept summaries alone
+    assert read == []  # and no document was read to do it
+
+
+def _cli(repo: Path, form: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "docsync", "check", "--gate", "links", "--format", form],
+        cwd=repo, env=git_environ(), capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    return done.stdout
+
+
+def test_every_output_format_is_the_same_cold_warm_and_without_summaries(tmp_path: Path) -> None:
+    """Byte for byte, through the command line: 90 files are enough for the parse
+    workers. ``jobs = 1`` parses in the main process, where no summary is made."""
+    repo = _corpus(tmp_path / "corpus")
+    by_workers: dict[str, list[str]] = {}
+    for form in FORMATS:
+        shutil.rmtree(_cache_dir(repo), ignore_errors=True)
+        by_workers[form] = [_cli(repo, form), _cli(repo, form)]
+        (_cache_dir(repo) / "links-results.pickle").unlink()
+        by_workers[form].append(_cli(repo, form))
+    assert _kept_keys(repo)
+    (repo / ".docsync.toml").write_text("jobs = 1\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "one process")
+    for form in FORMATS:
+        shutil.rmtree(_cache_dir(repo), ignore_errors=True)
+        alone = _cli(repo, form)
+        assert by_workers[form] == [alone, alone, alone], form
+    assert not _kept_keys(repo)
+
+
+def test_kept_summaries_are_not_read_under_another_listing_or_config(
+    tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link summary depends on what git lists and on the config: a change to either
+    makes every kept summary unread (the files are parsed again)."""
+    repo = _corpus(tmp_path / "corpus")
+    cold = _links(repo)
+    missing = next(f for f in cold.findings if f.rule == "L001")
+    target = (repo / missing.path).parent / missing.message.split("'")[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("# Now here\n", encoding="utf-8")  # untracked: L002, not L001
+    (_cache_dir(repo) / "links-results.pickle").unlink()
+    untracked = _links(repo)
+    assert untracked.findings != cold.findings
+    assert any(f.rule == "L002" and (f.path, f.line) == (missing.path, missing.line) for f in untracked.findings)
+    _same(untracked, _reference(repo, monkeypatch))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the target")
+    (_cache_dir(repo) / "links-results.pickle").unlink()
+    _same(_links(repo), _reference(repo, monkeypatch))
+    strict = replace(load_config(repo), strict_fragments=True)
+    (_cache_dir(repo) / "links-results.pickle").unlink()
+    reference = _links(repo, replace(strict, cache=False))
+    _same(_links(repo, strict), reference)
+    assert any(f.rule == "L007" for f in reference.findings)
+
+
+class _RunsACommand:
+    """Unpickling this calls ``os.system``: what a planted cache would try."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _planted(kind: str, marker: Path) -> bytes:
+    if kind == "garbage":
+        return b"\x80\x05not a pickle at all"
+    if kind == "command":
+        return pickle.dumps({"links": _RunsACommand(marker)})
+    if kind == "shape":
+        return pickle.dumps({"links": ("x.md", ("not a finding",), {})})
+    if kind == "pending":  # a pending check whose line is not a number
+        return pickle.dumps({"links": ("x.md", (("x", "1", 1, "y.md", "z"),), {})})
+    if kind == "anchors":
+        return pickle.dumps({"links": ("x.md", (), {"a": 1})})
+    if kind == "suppressions":
+        return pickle.dumps({"suppressions": ((("disable-file", (), "one", 1),), ())})
+    return pickle.dumps({"another-gate": 1})
+
+
+@pytest.mark.parametrize("kind", ["garbage", "command", "shape", "pending", "anchors", "suppressions", "foreign-name"])
+def test_a_corrupt_or_foreign_kept_entry_is_parsed_again(
+    tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    repo = _corpus(tmp_path / "corpus", files=70)
+    expected = _reference(repo, monkeypatch)
+    _links(repo)
+    store = cache.open_cache(repo / ".git")
+    marker = tmp_path / "pwned"
+    kept = _kept_keys(repo)
+    assert kept
+    for key in kept:
+        store.put_blob(key, _planted(kind, marker))
+    store.save()
+    (_cache_dir(repo) / "links-results.pickle").unlink()
+    _same(_links(repo), expected)
+    assert not marker.exists()
+
+
+def test_a_command_that_needs_the_documents_parses_them(
+    tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a links-only check kept no document: the documents, read, are the parse's,
+    and a check of every gate reports what it reports without a cache."""
+    repo = _corpus(tmp_path / "corpus", files=70)
+    _links(repo)
+    documents = load_workspace(repo).documents
+    for path in list(documents)[:20]:
+        assert documents[path] == markdown.parse_bytes(path, (repo / path).read_bytes())
+    every = run_check(repo, report_unused=True)
+    uncached = run_check(repo, config=replace(load_config(repo), cache=False), report_unused=True)
+    _same(every, uncached)
+    assert {"links", "wrap"} <= set(every.gates)
