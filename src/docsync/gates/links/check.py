@@ -109,7 +109,7 @@ def summarize(doc: Document, index: RepoIndex, whole: bool = True) -> LinkSummar
     for target in _targets(doc):
         items.extend(_check_target(doc, target, index, whole))
     items.extend(_check_definitions(doc))
-    return LinkSummary(doc.path, tuple(items), document_anchors(doc) if whole else {})
+    return LinkSummary(doc.path, tuple(items), index.own_anchors(doc) if whole else {})
 
 
 def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
@@ -240,7 +240,7 @@ def _resolve(source: str, decoded: str) -> str | None:
 
 def _existence(doc: Document, target: Target, path: str, index: RepoIndex) -> Finding | None:
     if path in index.files:
-        if index.workspace.listing.is_symlink(path) and index.symlink_target(path) is None:
+        if path in index.symlinks and index.symlink_target(path) is None:
             return finding(doc.path, target, "L005", f"'{target.raw}' is a symlink whose target does not exist")
         return None
     if path in index.dirs:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...model import Document, Finding
-from .index import MARKDOWN, RepoIndex, anchors_of, document_anchors
+from .index import MARKDOWN, RepoIndex, anchors_of
 
 GATE = "links"
 LINE_ANCHOR = re.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
@@ -59,12 +59,12 @@ def _local_anchors(
     doc: Document, path: str, index: RepoIndex, whole: bool
 ) -> tuple[dict[str, str], bool] | None:
     """:func:`anchors_of` when it needs no document but ``doc``; None when it does."""
-    if index.workspace.listing.is_symlink(path):
+    if path in index.symlinks:
         return {}, False
     if path in index.dirs and path not in index.files:
         return None
     if path.lower().endswith(MARKDOWN):
-        return (document_anchors(doc), False) if path == doc.path and whole else None
+        return (index.own_anchors(doc), False) if path == doc.path and whole else None
     return {}, True
 
 

@@ -36,6 +36,10 @@ class RepoIndex:
     _sibling_memo: dict[str, tuple[dict[str, str], CloseIndex]] = field(default_factory=dict)
     _anchor_near: dict[str, tuple[dict[str, str], CloseIndex]] = field(default_factory=dict)
     _readmes: dict[str, str] | None = None  # folder → the README GitHub shows there
+    # the tracked symlinks, asked of every link's target
+    symlinks: frozenset[str] = frozenset()
+    # the anchors of the document being summarized (its fragments into itself ask them)
+    _own: tuple[Document, dict[str, str]] | None = None
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
@@ -49,7 +53,15 @@ class RepoIndex:
         folded: dict[str, str] = {}
         for path in sorted(files | dirs):
             folded.setdefault(path.lower(), path)
-        return cls(workspace, files, frozenset(dirs), folded)
+        symlinks = frozenset(path for path in files if workspace.listing.is_symlink(path))
+        return cls(workspace, files, frozenset(dirs), folded, symlinks=symlinks)
+
+    def own_anchors(self, doc: Document) -> dict[str, str]:
+        """:func:`document_anchors` of ``doc``, made once while it is summarized."""
+        own = self._own
+        if own is None or own[0] is not doc:
+            own = self._own = (doc, document_anchors(doc))
+        return own[1]
 
     def document(self, path: str) -> Document | None:
         """The parsed target; parses tracked Markdown outside the configured scope on demand."""
