@@ -10,6 +10,7 @@ mixes every block and inline construct the shortcuts touch.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from docsync import model as model_module
 from docsync.model import Document
 from docsync.parse import block_state, core_rules, inline_rules, markdown, positions
 
@@ -596,3 +598,112 @@ def test_paragraph_lines_are_offsets_and_spans(text: str) -> None:
             positions.line_span(text, offsets[k], piece) for k, piece in enumerate(content.split("\n"))
         )
         assert positions.paragraph_lines(text, lines, starts, first, content) == (offsets, spans)
+
+
+def test_the_block_loop_and_paragraph_rule_are_on() -> None:
+    md = markdown._parser()
+    assert md.block.tokenize.__qualname__ == "block_loop.<locals>.tokenize"
+    paragraph = next(r.fn for r in md.block.ruler.__rules__ if r.name == "paragraph")
+    assert paragraph.__qualname__ == "paragraph_rule.<locals>.paragraph"
+    assert "tokenize" not in vars(PLAIN.block)
+    assert next(r.fn for r in PLAIN.block.ruler.__rules__ if r.name == "paragraph").__module__ == (
+        "markdown_it.rules_block.paragraph"
+    )
+
+
+def test_the_block_loop_refuses_a_paragraph_trimmed_otherwise() -> None:
+    """The self-check at parser build: markdown-it-py 3 trimmed a paragraph's
+    content with ``str.strip``, which also takes ``\\x85`` and ``\\x1c``-``\\x1f``;
+    given that trim, the probes differ and markdown-it's loop and rule stay."""
+    from docsync.parse import block_loop, block_rules
+
+    md = markdown._dialect()
+    library = next(r.fn for r in md.block.ruler.__rules__ if r.name == "paragraph")
+    assert not block_loop.install(md, str.strip, *block_rules.dispatch_block_rules(md))
+    assert next(r.fn for r in md.block.ruler.__rules__ if r.name == "paragraph") is library
+    assert "tokenize" not in vars(md.block)
+    md = markdown._dialect()
+    assert block_loop.install(md, markdown.markdown_it_utils.mdTrim, *block_rules.dispatch_block_rules(md))
+
+
+# Blocks inside blocks, and blank lines between them: where the block loop
+# ends a nested parse, notes a loose list, and where a paragraph ends.
+NESTED_LINES = ["", " ", "\t", "a", "  a", "    a", "- a", "  - b", "1. a", "> a", ">", "> - a", "```", "# h", "---", "***", "[r]: u", "::: tip", ":::", "!!! note", "    !!! x", "| a |", "|-|", "<div>", "\u3000a\x85", "> " * 21 + "deep"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NESTED_LINES), min_size=1, max_size=12).map("\n".join))
+@example("- a\n\n  b\n- c")  # a loose list: the blank line inside an item
+@example("> " * 25 + "a")  # past markdown-it's nesting limit
+def test_nested_blocks_and_blank_lines_parse_the_same(text: str) -> None:
+    fast, plain = _both(text)
+    assert fast == plain
+    _same_tokens(text)
+
+
+@pytest.mark.parametrize("cls", [c for c in vars(model_module).values() if dataclasses.is_dataclass(c)])
+def test_model_constructors_make_what_the_classes_make(cls: type) -> None:
+    """The builder's constructors (``model.constructor``): each model class's
+    instance from the same values, and the class's own defaults."""
+    fields = dataclasses.fields(cls)
+    required = [f for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    values = [object() for _ in required]
+    made = model_module.constructor(cls)
+    if made is cls:  # a class with a default factory keeps its own constructor
+        assert any(f.default_factory is not dataclasses.MISSING for f in fields)
+        return
+    assert type(made(*values)) is cls
+    assert made(*values) == cls(*values)
+    assert repr(made(*values)) == repr(cls(*values))
+    everything = [object() for _ in fields]
+    assert made(*everything) == cls(*everything)
+
+
+def test_every_parser_module_is_in_the_parse_cache_key() -> None:
+    """A document cached under one parser is not read under another: every
+    module that decides what a parsed document holds is in the cache's key."""
+    from docsync.workspace import cache
+
+    parse = Path(markdown.__file__).parent
+    deciding = {f"parse/{p.name}" for p in parse.glob("*.py")} - {
+        "parse/__init__.py", "parse/render.py", "parse/lexing.py",  # rendering and highlighting, not the model
+    }
+    assert deciding <= set(cache._PARSER_SOURCES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([("text", "", 0), ("code_inline", "code", 0), ("link_open", "a", 1)]),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "content": st.text(max_size=3),
+            "markup": st.sampled_from(["", "`", "``"]),
+            "attrs": st.dictionaries(st.sampled_from(["href", "title"]), st.text(max_size=3)),
+            "meta": st.dictionaries(st.sampled_from(["src", "text", "dest"]), st.tuples(st.integers(), st.integers())),
+        },
+    ),
+)
+def test_the_token_maker_makes_markdown_its_tokens(args: tuple[str, str, int], fields: dict[str, object]) -> None:
+    make = block_state.token_maker(markdown.Token)
+    assert block_state.made_as(make, markdown.Token)
+    made, theirs = make(*args, **fields), markdown.Token(*args, **fields)  # type: ignore[arg-type]
+    assert made == theirs
+    assert repr(made) == repr(theirs)
+    assert not block_state.made_as(lambda *a, **k: dataclasses.replace(markdown.Token(*a, **k), block=True), markdown.Token)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_text_join_has_nothing_to_do_in_unparsed_content(text: str) -> None:
+    """The shortcut's ``text_join`` passes by content left unparsed: markdown-it's
+    pass, run on it, changes none of its children."""
+    import copy
+    from types import SimpleNamespace
+
+    from markdown_it.rules_core import text_join
+
+    unread = [t for t in markdown._parser().parse(text, {}) if t.type == "inline" and t.meta.get(core_rules.UNREAD)]
+    before = copy.deepcopy([t.children for t in unread])
+    text_join(SimpleNamespace(tokens=unread))  # type: ignore[arg-type]
+    assert [t.children for t in unread] == before

@@ -127,7 +127,11 @@ _BLOCK_TRIGGERS = {
 BlockRule = Callable[[State, int, int, bool], bool]
 
 
-def dispatch_block_rules(md: Parser) -> None:
+Dispatch = tuple[BlockRule, dict[str, tuple[BlockRule, ...]], tuple[BlockRule, ...]]
+"""The dispatcher rule, the rules it tries per first character, and those it tries on any other."""
+
+
+def dispatch_block_rules(md: Parser) -> Dispatch:
     """Try on each line only the block rules that can start on it.
 
     markdown-it tries every block rule in order on every line until one
@@ -157,6 +161,7 @@ def dispatch_block_rules(md: Parser) -> None:
 
     md.block.ruler.before(rules[0][0], "docsync_dispatch", dispatch)
     _dispatch_terminators(md.block.ruler)
+    return dispatch, by_char, anywhere
 
 
 def _guarded(name: str, fn: BlockRule) -> BlockRule:

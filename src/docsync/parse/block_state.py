@@ -128,6 +128,42 @@ def state_class(cls: Any, token: Any) -> type:
     return type(cls.__name__, (cls,), {"push": push, "getLines": get_lines, "__slots__": ()})
 
 
+def token_maker(token: Any) -> Any:
+    """``token`` (markdown-it's ``Token``) made from the fields the inline
+    shortcuts give it, as its constructor makes it, without the constructor's
+    keyword handling and post-init call (see :func:`state_class`'s ``push``)."""
+    new = token.__new__
+
+    def make(
+        kind: str, tag: str, nesting: int, attrs: Any = None, content: str = "", markup: str = "", meta: Any = None
+    ) -> Any:
+        made = new(token)
+        made.type, made.tag, made.nesting, made.map, made.level = kind, tag, nesting, None, 0
+        made.attrs = {} if attrs is None else attrs
+        made.children, made.content, made.markup, made.info = None, content, markup, ""
+        made.meta = {} if meta is None else meta
+        made.block, made.hidden = False, False
+        return made
+
+    return make
+
+
+_MADE = (
+    (("text", "", 0), {"content": "a"}),
+    (("code_inline", "code", 0), {"markup": "`", "meta": {"src": (0, 3)}}),
+    (("link_open", "a", 1), {"attrs": {"href": "b"}, "meta": {"src": (0, 5), "text": (1, 2)}}),
+)
+
+
+def made_as(make: Any, token: Any) -> bool:
+    """Whether ``make`` (:func:`token_maker`'s) makes what ``token``'s constructor
+    makes, field for field, from the fields the shortcuts give."""
+    return all(
+        make(*args, **fields) == token(*args, **fields) and repr(make(*args, **fields)) == repr(token(*args, **fields))
+        for args, fields in _MADE
+    )
+
+
 # Texts on every edge of the tables: tabs at every offset, lines of only
 # whitespace inside and at the end, empty lines, no final line break.
 PROBES = ("", "\n", " ", "a", "a\n", " \t a\n\t\tb\n  \n\n c \t", "x\n \t", "\t", " \n \t\n")

@@ -24,6 +24,7 @@ from ..model import (
     LinkKind,
     Paragraph,
     Span,
+    constructor,
     line_starts_of,
     position_of,
 )
@@ -31,6 +32,14 @@ from .inline_rules import RECORDED
 from .positions import cell_mapper, content_line_offsets, line_mapper, paragraph_lines
 from .scanned import definitions, html_targets
 from .slugs import Slugger
+
+_span = constructor(Span)
+_line_span = constructor(LineSpan)
+_paragraph = constructor(Paragraph)
+_block = constructor(Block)
+_heading = constructor(Heading)
+_new_link = constructor(Link)
+# The model's constructors, without the dataclass __init__ (see model.constructor).
 
 
 class TokenLike(Protocol):
@@ -155,7 +164,7 @@ class _Builder:
                 if kind == "admonition_close" and self.admonitions:
                     self.admonitions.pop()
             elif kind in _BLOCKS and token.map:
-                self.blocks.append(Block(_BLOCKS[kind], LineSpan(token.map[0] + 1, token.map[1])))
+                self.blocks.append(_block(_BLOCKS[kind], _line_span(token.map[0] + 1, token.map[1])))
                 if kind == "html_block":
                     start = self.line_starts[token.map[0]]
                     self.scan_html(self.text[start : start + len(token.content)], start)
@@ -167,14 +176,14 @@ class _Builder:
         assert token.map is not None
         first, parent = token.map[0], opener.type if opener is not None else ""
         content, children = token.content, token.children or []
-        lines = LineSpan(first + 1, token.map[1])
+        lines = _line_span(first + 1, token.map[1])
         if parent == "paragraph_open":
             offsets, spans = paragraph_lines(self.text, self.lines, self.line_starts, first, content)
             protected = self.visit_children(children, line_mapper(content, offsets)) if children else []
             if _code_on_github(self.admonitions, first):
-                self.blocks.append(Block(BlockKind.CODE, lines))
+                self.blocks.append(_block(BlockKind.CODE, lines))
             else:
-                self.paragraphs.append(Paragraph(lines, spans, content, containers, tuple(protected)))
+                self.paragraphs.append(_paragraph(lines, spans, content, containers, tuple(protected)))
             return
         if parent in ("th_open", "td_open"):
             to_source = cell_mapper(self.lines, self.line_starts, self.cell_cursor, first, content)
@@ -197,7 +206,7 @@ class _Builder:
             where = (child.meta or {}).get("src")
             if where is None:
                 continue
-            span = Span(to_source(where[0]), to_source(where[1] - 1) + 1 if where[1] > where[0] else to_source(where[0]))
+            span = _span(to_source(where[0]), to_source(where[1] - 1) + 1 if where[1] > where[0] else to_source(where[0]))
             if child.type == "code_inline":
                 self.code_spans.append(span)
                 protected.append(span)
@@ -224,7 +233,7 @@ class _Builder:
         slug = self.slugger.slug(text)
         start = self.line_starts[opener.map[0]]
         end = self.line_starts[opener.map[1] - 1] + len(self.lines[opener.map[1] - 1])
-        self.headings.append(Heading(int(opener.tag[1]), text, slug, opener.map[0] + 1, Span(start, end)))
+        self.headings.append(_heading(int(opener.tag[1]), text, slug, opener.map[0] + 1, _span(start, end)))
 
     def scan_html(self, source: str, base: int) -> None:
         for found in html_targets(source, base, self.line_starts):
@@ -262,10 +271,10 @@ def _fence_lines(token: TokenLike, lines: Sequence[str]) -> Iterator[Block]:
     """A container's opening line, and its closing ``:::`` line when it has one."""
     assert token.map is not None
     first, end = token.map
-    yield Block(BlockKind.STANDALONE, LineSpan(first + 1, first + 1))
+    yield _block(BlockKind.STANDALONE, _line_span(first + 1, first + 1))
     closing = lines[end] if token.type == "container_docs_open" and end < len(lines) else ""
     if closing.strip(" \t>").startswith(":::"):
-        yield Block(BlockKind.STANDALONE, LineSpan(end + 1, end + 1))
+        yield _block(BlockKind.STANDALONE, _line_span(end + 1, end + 1))
 
 
 def _link(
@@ -283,23 +292,23 @@ def _link(
     text_span = None
     if "text" in meta:
         first = to_source(meta["text"][0])
-        text_span = Span(first, first + (meta["text"][1] - meta["text"][0]))
+        text_span = _span(first, first + (meta["text"][1] - meta["text"][0]))
     link_text = text[text_span.start : text_span.end] if text_span else ""
     if token.markup == "autolink":
-        inner = Span(span.start + 1, span.end - 1)
-        return Link(LinkKind.AUTOLINK, text[inner.start : inner.end], line, column, span, inner)
+        inner = _span(span.start + 1, span.end - 1)
+        return _new_link(LinkKind.AUTOLINK, text[inner.start : inner.end], line, column, span, inner)
     if "dest" in meta:
         start, end = to_source(meta["dest"][0]), to_source(meta["dest"][1] - 1) + 1
         raw = text[start:end]
         if raw.startswith("<") and raw.endswith(">"):
             start, end, raw = start + 1, end - 1, raw[1:-1]
         kind = LinkKind.IMAGE if token.type == "image" else LinkKind.INLINE
-        return Link(kind, raw, line, column, span, Span(start, end), None, link_text, text_span)
+        return _new_link(kind, raw, line, column, span, _span(start, end), None, link_text, text_span)
     label = meta.get("label")
     if label is None:
         return None
     kind = LinkKind.IMAGE if token.type == "image" else LinkKind.REFERENCE
-    return Link(kind, "", line, column, span, None, normalize(label), link_text, text_span)
+    return _new_link(kind, "", line, column, span, None, normalize(label), link_text, text_span)
 
 
 def _heading_text(children: Sequence[TokenLike]) -> Iterator[str]:

@@ -10,6 +10,7 @@ Written against markdown-it's core rule interface (the core state it passes,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -37,7 +38,7 @@ UNREAD = "docsync_unread"
 """The ``meta`` key on an inline token left unparsed (see :func:`inline_shortcuts`)."""
 
 
-def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: type) -> None:
+def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: Callable[..., Any]) -> None:
     """Parse inline content no further than its characters make necessary.
 
     Content with no character any inline rule stops at gets its one text
@@ -49,13 +50,15 @@ def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: t
     (see ``_JOINABLE``) run only where there can be something to tidy. The
     first needs markdown-it's terminator set (markdown-it-py 4), the second
     the tidying passes it was written against; without either, that part
-    goes the long way.
+    goes the long way. ``make_token`` makes a token as markdown-it's
+    ``Token`` does (it may be ``Token``).
 
     With ``unread`` (the parser has exactly the inline rules the shortcuts
     know), the content of a paragraph or table cell that holds only text and
     plain links is not parsed: its children are the ``link_open`` tokens
     alone (:func:`~docsync.parse.inline_rules.links_only`), and it is marked
-    :data:`UNREAD`.
+    :data:`UNREAD`. ``text_join`` passes such content by: it joins text
+    tokens and turns escapes into text, and these children hold neither.
     """
     terminators = getattr(md.inline, "terminator_re", None)
     plain_text = isinstance(terminators, re.Pattern)
@@ -92,7 +95,11 @@ def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: t
     if tidy and text_join is not None:
 
         def join(state: State) -> None:
-            joinable = [t for t in state.tokens if t.type == "inline" and _JOINABLE.search(t.content)]
+            joinable = [
+                t
+                for t in state.tokens
+                if t.type == "inline" and UNREAD not in t.meta and _JOINABLE.search(t.content)
+            ]
             text_join(SimpleNamespace(tokens=joinable))
 
         md.core.ruler.at("text_join", join)

@@ -23,6 +23,7 @@ from typing import Any
 import markdown_it
 import mdit_py_plugins
 from markdown_it import MarkdownIt
+from markdown_it.common import utils as markdown_it_utils
 from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
@@ -36,7 +37,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from ..model import Document
-from . import block_state, core_rules, inline_rules
+from . import block_loop, block_state, core_rules, inline_rules
 from .block_rules import (
     any_container,
     dispatch_block_rules,
@@ -217,8 +218,11 @@ def _build_parser(shortcuts: bool) -> MarkdownIt:
     md.block.ruler.at("reference", record_block(reference, "docsync_definitions"))
     if shortcuts:
         block_state.install(md, StateBlock, Token)
-        dispatch_block_rules(md)
-        core_rules.inline_shortcuts(md, plain_links, StateInline, Token)
+        # markdown-it-py 4's trim of a paragraph's content (3's used str.strip)
+        block_loop.install(md, getattr(markdown_it_utils, "mdTrim", None), *dispatch_block_rules(md))
+        made = block_state.token_maker(Token)
+        make_token = made if block_state.made_as(made, Token) else Token
+        core_rules.inline_shortcuts(md, plain_links, StateInline, make_token)
         core_rules.spare_core_passes(md)
     return md
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 
-from ..model import Span
+from ..model import Span, constructor
+
+_span = constructor(Span)  # the model's constructor, without the dataclass __init__
 
 
 def content_line_offsets(
@@ -74,7 +76,7 @@ def paragraph_lines(
         if piece and not piece[-1].isspace() and source.endswith(piece):
             offset = line_starts[index] + len(source) - len(piece)
             offsets.append(offset)
-            spans.append(Span(offset, offset + len(piece)))
+            spans.append(_span(offset, offset + len(piece)))
             continue
         offset = _line_offset(text, lines, line_starts, index, piece, False)
         offsets.append(offset)
@@ -88,8 +90,8 @@ def line_span(text: str, offset: int, piece: str) -> Span:
     that is not in the source as the content has it."""
     end = offset + len(piece)
     if text.startswith(piece, offset):
-        return Span(offset, end)
-    return Span(end - len(piece.lstrip(" \t")), end)
+        return _span(offset, end)
+    return _span(end - len(piece.lstrip(" \t")), end)
 
 
 def cell_mapper(
