@@ -11,24 +11,37 @@ BlobReader = Callable[[str], "bytes | None"]
 RENAME_SCORE = 0.5  # git's default -M threshold
 
 
-def similarity(a: bytes, b: bytes) -> float:
+def similarity(
+    a: bytes, b: bytes, a_chunks: Counter[bytes] | None = None, b_chunks: Counter[bytes] | None = None
+) -> float:
     """Git's rename score of ``a`` → ``b``, estimated as diffcore-delta does.
 
     Both are cut into chunks at each newline or every 64 bytes; the score is
-    the bytes of ``a``'s chunks also found in ``b``, over the larger size.
+    the bytes of ``a``'s chunks also found in ``b`` (a chunk ``a`` holds twice
+    counts twice only if ``b`` holds it twice too), over the larger size.
+    ``a_chunks`` and ``b_chunks``, when given, are :func:`chunks` of ``a`` and ``b``
+    (a caller that compares one blob with many counts its chunks once).
     """
     big = max(len(a), len(b))
     if big == 0:
         return 1.0
-    if min(len(a), len(b)) < big * RENAME_SCORE:
+    if not _comparable(len(a), len(b)):
         return 0.0
-    have = Counter(_chunks(b))
-    common = 0
-    for chunk in _chunks(a):
-        if have[chunk] > 0:
-            have[chunk] -= 1
-            common += len(chunk)
+    have = b_chunks if b_chunks is not None else chunks(b)
+    mine = a_chunks if a_chunks is not None else chunks(a)
+    # Only the chunks both hold count: a set intersection finds them (few, when dissimilar).
+    common = sum(min(mine[c], have[c]) * len(c) for c in mine.keys() & have.keys())
     return common / big
+
+
+def _comparable(a: int, b: int) -> bool:
+    """Whether sizes ``a`` and ``b`` can score :data:`RENAME_SCORE` at all."""
+    return min(a, b) >= max(a, b) * RENAME_SCORE
+
+
+def chunks(data: bytes) -> Counter[bytes]:
+    """``data``'s chunks (see :func:`similarity`), each with how often it occurs."""
+    return Counter(_chunks(data))
 
 
 def _chunks(data: bytes) -> Iterator[bytes]:
@@ -52,6 +65,7 @@ class Resurrection:
         self._graves = replayer.graves
         self._read = read_blob
         self._blobs: dict[str, bytes | None] = {}
+        self._chunks: dict[str, Counter[bytes]] = {}
         self._done: dict[Root, Root] = {}
 
     def earliest(self, root: Root) -> Root:
@@ -76,7 +90,15 @@ class Resurrection:
         first, second = self._blob(a), self._blob(b)
         if first is None or second is None:
             return False
-        return similarity(first, second) >= RENAME_SCORE
+        if first and second and not _comparable(len(first), len(second)):
+            return False  # before counting chunks: most graves differ in size alone
+        return similarity(first, second, self._chunked(a, first), self._chunked(b, second)) >= RENAME_SCORE
+
+    def _chunked(self, blob: str, data: bytes) -> Counter[bytes]:
+        """A blob's chunks, counted once: one new record is compared with every grave."""
+        if blob not in self._chunks:
+            self._chunks[blob] = chunks(data)
+        return self._chunks[blob]
 
     def _blob(self, blob: str) -> bytes | None:
         if blob not in self._blobs:

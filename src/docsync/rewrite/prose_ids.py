@@ -229,7 +229,21 @@ class _IdRewrite:
 def prose_id_edits(
     doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
 ) -> tuple[list[Edit], list[str], list[str]]:
-    """Edits for bare ids and id-only link texts, the unresolved ids, and the new link targets."""
+    """Edits for bare ids and id-only link texts, the unresolved ids, and the new link targets.
+
+    Every id, bare or a link's whole text, is written with its kind (``ADR``) as in the
+    table: a text (and its link texts) holding none of the kinds holds no id (most
+    documents)."""
+    kinds = id_kinds(ids)
+    if not any(k in doc.text for k in kinds) and not any(k in n.text for n in doc.links for k in kinds):
+        return [], [], []
+    return every_id_edit(doc, new_path, ids)
+
+
+def every_id_edit(
+    doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
+) -> tuple[list[Edit], list[str], list[str]]:
+    """:func:`prose_id_edits` without its shortcut: every region and link read."""
     job = _IdRewrite(doc, new_path, ids, [], [], [])
     job.bare()
     tables = [region.span for region in prose_regions(doc) if region.table]

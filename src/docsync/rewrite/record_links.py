@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model import Edit, LinkKind, apply_edits
 from ..records.model import IdTarget
@@ -35,12 +36,14 @@ def unlinked(title: str) -> str:
     return apply_edits(doc.text, edits)[len(_PROSE) :]
 
 
+@lru_cache(maxsize=4096)
 def link_text(title: str, *, table: bool = False) -> str:
     """A record title as Markdown link text: its links unwrapped (:func:`unlinked`),
     brackets escaped outside code spans.
 
     The title is Markdown source (it may hold `code`); an unescaped ``]``
-    would end the link early and a ``|`` would split a table cell.
+    would end the link early and a ``|`` would split a table cell. Kept per
+    title: a migration writes each record's title into every link to it.
     """
     title = unlinked(title)
     specials = "[]|" if table else "[]"

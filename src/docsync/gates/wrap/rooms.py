@@ -139,7 +139,10 @@ class Rooms:
 
     def room(self, offset: int) -> int:
         """The room of the character at ``offset``: the last mark that covers it."""
-        if self._painted is not None or not self._inside(offset, offset + 1):
+        painted = self._painted
+        if painted is not None:
+            return painted[offset - self._region.start]
+        if not self._inside(offset, offset + 1):
             return self.paint()[offset - self._region.start]
         links = self._links
         covering = [
