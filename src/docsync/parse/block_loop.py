@@ -81,7 +81,8 @@ def block_loop(
 ) -> Callable[[State, int, int], None]:
     """``block``'s (markdown-it's ``ParserBlock``) ``tokenize``, offering each
     line to the rules ``by_char`` names for its first character (``anywhere``
-    for any other), as the dispatcher rule ``dispatch`` does. When the
+    for any other; the first line of the text to those it names for ``""``),
+    as the dispatcher rule ``dispatch`` does. When the
     parser's chain does not start with ``dispatch`` (rules changed since),
     markdown-it's own runs instead."""
     library = type(block).tokenize
@@ -104,7 +105,7 @@ def block_loop(
             if state.level >= deepest:
                 state.line = end
                 break
-            for rule in by_char.get(state.src[begins[line] + shifts[line]], anywhere):
+            for rule in by_char.get(state.src[begins[line] + shifts[line]] if line else "", anywhere):
                 if rule(state, line, end, False):
                     if state.line <= line:
                         raise RuntimeError("block rule didn't increment state.line")

@@ -138,7 +138,8 @@ def dispatch_block_rules(md: Parser) -> Dispatch:
     matches; a rule that cannot start there returns False having changed
     nothing, so skipping it yields the same tokens. A rule is left out on a
     line whose first character (after its indentation) it cannot start on
-    (``_BLOCK_TRIGGERS``), and the rules that can start on any character
+    (``_BLOCK_TRIGGERS``; the first line of the text is offered to every
+    rule), and the rules that can start on any character
     are first asked the question they themselves ask first (``_guarded``).
     On prose that is eight calls saved per line. The dispatcher goes first
     in the main chain only; the chains rules use to ask "does this line end
@@ -152,8 +153,13 @@ def dispatch_block_rules(md: Parser) -> Dispatch:
         for char in set("".join(_BLOCK_TRIGGERS.values()))
     }
 
+    # The first line gets every rule: front matter starts there when the
+    # text's first character is "-", whatever the line's is (in "- x" the
+    # list item's content, "x", is on line 0 too, and markdown-it takes it).
+    by_char[""] = tuple(fn for _, fn in rules)
+
     def dispatch(state: State, start: int, end: int, silent: bool) -> bool:
-        char = state.src[state.bMarks[start] + state.tShift[start]]
+        char = state.src[state.bMarks[start] + state.tShift[start]] if start else ""
         for rule in by_char.get(char, anywhere):  # noqa: SIM110 (a loop costs less than any())
             if rule(state, start, end, silent):
                 return True
