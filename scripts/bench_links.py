@@ -126,7 +126,7 @@ def print_summary(summary: dict[str, object], stream: object = sys.stdout) -> No
         f"  docsync cold  {seconds['cold']:7.3f} s   {findings['cold']} findings",
         f"  docsync warm  {seconds['warm']:7.3f} s   {findings['warm']} findings",
         f"  lychee        {seconds['lychee']:7.3f} s   {findings['lychee']} findings",
-        f"  cold / lychee {summary['cold_over_lychee']:7.2f}x  (target <= 3)",
+        f"  cold / lychee {summary['cold_over_lychee']:7.2f}x  (target <= 1.5)",
         f"  cold / warm   {summary['cold_over_warm']:7.2f}x  (target >= 3)",
         f"  {sane} reported exactly the deliberately broken links; "
         f"load average before/after: {summary['load_before']} / {summary['load_after']}",
