@@ -36,7 +36,7 @@ from docsync.config import Config
 from docsync.gates.wrap import check as wrap
 from docsync.gates.wrap.prose import DocumentIndex, Room
 from docsync.gates.wrap.reading import reader_for
-from docsync.gates.wrap.rooms import Rooms
+from docsync.gates.wrap.rooms import Rooms, text_span
 from docsync.gates.wrap.violations import document_violations, prose_of, violations
 from docsync.model import Document, Link, LinkKind, Paragraph, Span
 from docsync.parse.markdown import parse
@@ -66,24 +66,13 @@ def _reference_rooms(doc: Document, index: DocumentIndex, para: Paragraph, regio
         link_spans.add(link.span)
         mark(link.span, Room.SEALED)
         if link.text_span is not None and link.kind != LinkKind.IMAGE:
-            mark(_reference_text_span(para, link.text_span), Room.LINK_TEXT)
+            mark(text_span(para, link.text_span), Room.LINK_TEXT)
     for span in para.protected:
         if span in index.code_spans:
             mark(span, Room.CODE)
         elif span not in link_spans:
             mark(span, Room.SEALED)
     return rooms
-
-
-def _reference_text_span(para: Paragraph, span: Span) -> Span:
-    lines = para.line_spans
-    starts = [s.start for s in lines]
-    k = max(0, bisect.bisect_right(starts, span.start) - 1)
-    remaining = (span.end - span.start) + (span.start - lines[k].start)
-    while k < len(lines) - 1 and remaining > lines[k].end - lines[k].start:
-        remaining -= lines[k].end - lines[k].start + 1
-        k += 1
-    return Span(span.start, min(lines[k].start + remaining, lines[-1].end))
 
 
 @functools.cache
