@@ -149,16 +149,12 @@ CORE_PASSES = [
 
 @pytest.mark.parametrize("text", CORE_PASSES)
 def test_the_spared_core_passes_change_nothing(text: str) -> None:
-    fast, plain = _both(text)
-    assert fast == plain
-    _same_tokens(text)
+    _same_parse(text)
 
 
 @pytest.mark.parametrize("text", BESIDE_A_LINK)
 def test_content_beside_plain_links_parses_the_same(text: str) -> None:
-    fast, plain = _both(text + "\n")
-    assert fast == plain
-    _same_tokens(text + "\n")
+    _same_parse(text + "\n")
 
 
 # Destinations markdown-it percent-encodes or punycodes (normalizeLink): the
@@ -184,9 +180,7 @@ TO_NORMALISE = [
 
 @pytest.mark.parametrize("text", TO_NORMALISE)
 def test_destinations_are_normalised_the_same(text: str) -> None:
-    fast, plain = _both(text + "\n")
-    assert fast == plain
-    _same_tokens(text + "\n")
+    _same_parse(text + "\n")
 
 
 @given(st.text(alphabet="aZ09;/?:@&=+$,-_.!~*'()#% <>\\`{}|^[]äü\u00a0\ud800xXFf"))
@@ -226,17 +220,13 @@ def test_the_benchmark_corpus_parses_the_same(tmp_path: Path) -> None:
     assert len(pages) >= 40
     for page in pages:
         text, _, _ = markdown.decode(page.read_bytes())
-        fast, plain = _both(text)
-        assert fast == plain, page
-        _same_tokens(text)
+        _same_parse(text, page)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_case_files_parse_the_same(case: Path) -> None:
     text, _, _ = markdown.decode(case.read_bytes())
-    fast, plain = _both(text)
-    assert fast == plain
-    _same_tokens(text)
+    _same_parse(text)
 
 
 # Paragraphs beside lines that could underline them (a setext heading):
@@ -274,9 +264,7 @@ SETEXT = [
 
 @pytest.mark.parametrize("text", SETEXT)
 def test_setext_underlines_parse_the_same(text: str) -> None:
-    fast, plain = _both(text + "\n")
-    assert fast == plain
-    _same_tokens(text + "\n")
+    _same_parse(text + "\n")
 
 
 @pytest.mark.parametrize("text", SETEXT)
@@ -443,9 +431,7 @@ documents = st.lists(
 @example("![l](<a b.md>)")  # an image's src was left unnormalised
 @example("- ^-->\n> ")  # front matter in a list item on line 0: the text starts with "-"
 def test_generated_markdown_parses_the_same(text: str) -> None:
-    fast, plain = _both(text)
-    assert fast == plain
-    _same_tokens(text)
+    _same_parse(text)
 
 
 def _tokens(md: markdown.MarkdownIt, text: str) -> list[tuple[object, ...]]:
@@ -487,6 +473,13 @@ def _unread_content(md: markdown.MarkdownIt, text: str) -> list[list[tuple[objec
 
 
 _MODEL_READS = {"link_open", "image", "code_inline", "html_inline", "math_inline", "math_inline_double", "footnote_ref"}
+
+
+def _same_parse(text: str, where: object = None) -> None:
+    """The shortcut parser's document and tokens are the plain parser's (``where`` names the case)."""
+    fast, plain = _both(text)
+    assert fast == plain, where
+    _same_tokens(text)
 
 
 def _same_tokens(text: str) -> None:
@@ -637,9 +630,7 @@ NESTED_LINES = ["", " ", "\t", "a", "  a", "    a", "- a", "  - b", "1. a", "> a
 @example("- a\n\n  b\n- c")  # a loose list: the blank line inside an item
 @example("> " * 25 + "a")  # past markdown-it's nesting limit
 def test_nested_blocks_and_blank_lines_parse_the_same(text: str) -> None:
-    fast, plain = _both(text)
-    assert fast == plain
-    _same_tokens(text)
+    _same_parse(text)
 
 
 @pytest.mark.parametrize("cls", [c for c in vars(model_module).values() if dataclasses.is_dataclass(c)])
