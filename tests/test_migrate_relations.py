@@ -175,7 +175,7 @@ _PIECES = [
 )
 def test_relate_never_raises_and_twice_is_once(a: list[str], b: list[str]) -> None:
     from docsync.config import DEFAULT_RELATIONS
-    from docsync.migrate.relations import relate
+    from docsync.migrate.relations import Related, finish, normalise
     from docsync.records.model import IdTarget
     from docsync.write.writer import FileWrite
 
@@ -186,7 +186,13 @@ def test_relate_never_raises_and_twice_is_once(a: list[str], b: list[str]) -> No
         FileWrite(f"{folder}/a.md", "# A\n\n" + "\n\n".join(a) + "\n"),
         FileWrite(f"{folder}/b.md", "# B\n\n" + "\n\n".join(b) + "\n"),
     ]
-    once = relate(writes, titles, DEFAULT_RELATIONS, ids)
-    twice = relate(list(once.writes), titles, DEFAULT_RELATIONS, ids)
+    def relate(texts: list[FileWrite]) -> Related:
+        # as a migration does it: each record normalised on its own, then the reverses
+        done = [normalise(w, None, titles, DEFAULT_RELATIONS, ids) for w in texts]
+        parsed = {n.write.path: doc for n, doc in done}
+        return finish([n for n, _ in done], titles, DEFAULT_RELATIONS, None, parsed)
+
+    once = relate(writes)
+    twice = relate(list(once.writes))
     assert [w.text for w in twice.writes] == [w.text for w in once.writes]
     assert twice.edges == once.edges

@@ -305,22 +305,3 @@ def finish(
     notes = tuple(note for r in records for note in r.notes)
     return Related(tuple(writes.values()), _edges(mentions, titles), notes, docs)
 
-
-def relate(
-    writes: Sequence[FileWrite],
-    titles: Mapping[str, str],
-    relations: Mapping[str, str],
-    ids: Mapping[IdKey, IdTarget],
-    others: Mapping[str, Document] | None = None,
-    parsed: Mapping[str, Document] | None = None,
-) -> Related:
-    """``writes`` (the records' migrated texts) with every relation in the gate's form
-    and its reverse on the other record.
-
-    ``titles`` maps every record the tree will hold to its title; ``others``
-    are records already in the tree, read for the graph and never written;
-    ``parsed`` holds writes already parsed (the rewrite's verification did).
-    """
-    done = [normalise(w, (parsed or {}).get(w.path), titles, relations, ids) for w in writes]
-    documents = {n.write.path: doc for n, doc in done}
-    return finish([n for n, _ in done], titles, relations, others, documents)
