@@ -81,7 +81,7 @@ def rows(doc: Document, config: Config) -> list[Row]:
     if config.wrap == "off":
         return []
     if config.wrap == "none":
-        from .joined import joined_rows
+        from .violations import joined_rows
 
         return joined_rows(doc, config)
     from .violations import document_violations

@@ -23,65 +23,117 @@ paragraph of every case file and of generated documents.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
-from operator import itemgetter
+from collections.abc import Callable, Sequence
 
-from ...config import Config
 from ...model import Document, Paragraph, Span
 from .display import is_cjk
 from .prose import DocumentIndex, Room
 from .rooms import Rooms
-from .scan import joined_finding, may_hold_field
+from .scan import joined_finding, may_hold_field, width_findings, widths_read
 
 _LINK_TEXT = int(Room.LINK_TEXT)
 _CODE = int(Room.CODE)
-
-JoinedRow = tuple[str, int, int, int]
-ROW_ORDER = itemgetter(1, 2, 0)
-"""The findings' order of rows (line, column, rule), as a C-level key."""
-
 
 def _no_room(offset: int) -> int:
     return 0
 
 
-def first_join(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int] | None:
-    """:func:`~docsync.gates.wrap.scan.joined_finding`, answered in one pass."""
+class Sketch:
+    """What the quick readings ask of a paragraph's characters (a reader's
+    ``text``, ``region``, ``room`` and ``plain``), without its zone map."""
+
+    __slots__ = ("_rooms", "region", "text")
+
+    def __init__(self, text: str, region: Span, rooms: Rooms | None) -> None:
+        self.text = text
+        self.region = region
+        self._rooms = rooms
+
+    def room(self, offset: int) -> int:
+        return 0 if self._rooms is None else self._rooms.room(offset)
+
+    def plain(self, start: int, end: int) -> bool:
+        return self._rooms is None or self._rooms.plain(start, end)
+
+
+Checked = tuple[int, int, list[tuple[int, int]]]
+"""A paragraph's region (start, end) and its line ends (newline, next line's text)."""
+
+
+def _checked(doc: Document, para: Paragraph) -> Checked | bool:
+    """The region and line ends of ``para`` where its lines are as the reader
+    checks them; False where the reader refuses it; True where the reader must tell."""
     text = doc.text
     spans = para.line_spans
     pieces = para.content.split("\n")
     count = len(spans)
-    if len(pieces) != count or count < 2:
-        return joined_finding(doc, para, index)
+    if len(pieces) != count or count < 1:
+        return True
     base, before = spans[0].start, spans[0].end
     if before < base or text[base:before] != pieces[0]:
-        return joined_finding(doc, para, index)
-    zones: list[tuple[int, int]] = []  # each line end: its newline, the next line's text
+        return True
+    zones: list[tuple[int, int]] = []
     for k in range(1, count):
         span = spans[k]
         after = span.start
         newline = text.find("\n", before, after)
         if newline < 0 or text.find("\n", newline + 1, after) >= 0 or span.end < after:
-            return joined_finding(doc, para, index)
+            return True
         if text[after : span.end] != pieces[k]:
-            return joined_finding(doc, para, index)
+            return True
         if newline > before and text[before:newline].strip(" \t"):
-            return []  # the reader refuses it: nothing is reported
+            return False
         zones.append((newline, after))
         before = span.end
-    end = before
-    if base >= end:
+    return (base, before, zones) if base < before else False
+
+
+def _refused(text: str, checked: Checked, room: Callable[[int], int]) -> bool:
+    """Whether the reader refuses the paragraph: its first or last character is a
+    gap. Only the first line end can start at the region's start, only the last
+    can end at its end."""
+    base, end, zones = checked
+    if (text[base] in " \t" or (bool(zones) and zones[0][0] == base)) and room(base) <= _LINK_TEXT:
+        return True
+    return (text[end - 1] in " \t" or (bool(zones) and zones[-1][1] == end)) and room(end - 1) <= _LINK_TEXT
+
+
+def first_join(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int] | None:
+    """:func:`~docsync.gates.wrap.scan.joined_finding`, answered in one pass."""
+    checked = _checked(doc, para) if len(para.line_spans) > 1 else True
+    if checked is True:
+        return joined_finding(doc, para, index)
+    if checked is False:
+        return []  # the reader refuses it: nothing is reported
+    assert not isinstance(checked, bool)
+    text = doc.text
+    room = _rooms_of(doc, para, index, checked[0], checked[1])
+    if _refused(text, checked, room):
         return []
-    room = _rooms_of(doc, para, index, base, end)
-    # The reader refuses a paragraph whose first or last character is a gap. Only
-    # the first line end can start at the region's start, only the last can end at its end.
-    if (text[base] in " \t" or zones[0][0] == base) and room(base) <= _LINK_TEXT:
-        return []
-    if (text[end - 1] in " \t" or zones[-1][1] == end) and room(end - 1) <= _LINK_TEXT:
-        return []
-    if may_hold_field(para, text, spans):
+    if may_hold_field(para, text, para.line_spans):
         return None
-    return _first(text, zones, room)
+    return _first(text, checked[2], room)
+
+
+def width_rows(
+    doc: Document, para: Paragraph, index: DocumentIndex, width: int, widths: Sequence[int]
+) -> list[tuple[str, int, int]] | None:
+    """:func:`~docsync.gates.wrap.scan.width_findings`, asked of a :class:`Sketch`."""
+    checked = _checked(doc, para)
+    if checked is True:
+        return width_findings(doc, para, index, width, widths)
+    if checked is False:
+        return []
+    assert not isinstance(checked, bool)
+    base, end, _ = checked
+    starts = index.link_starts
+    first = bisect.bisect_left(starts, base)
+    marked = para.protected or (first < len(starts) and starts[first] < end)
+    region = Span(base, end)
+    sketch = Sketch(doc.text, region, Rooms(doc, index, para, region) if marked else None)
+    if _refused(doc.text, checked, sketch.room):
+        return []
+    return widths_read(doc, para, (para.line_spans, sketch), width, widths)
 
 
 def _first(text: str, zones: list[tuple[int, int]], room: Callable[[int], int]) -> list[int] | None:
@@ -148,32 +200,3 @@ def _rooms_of(
         return built[0](offset)
 
     return room
-
-
-def joined_rows(doc: Document, config: Config) -> list[JoinedRow]:
-    """:func:`~docsync.gates.wrap.check.rows` under ``wrap = "none"``."""
-    from .reading import analyse
-    from .violations import in_scope, violations
-
-    found: list[JoinedRow] = []
-    index: DocumentIndex | None = None
-    starts = doc.line_starts
-    for para in doc.paragraphs:
-        lines = para.lines
-        if lines.last <= lines.first or not in_scope(para, config):
-            continue
-        if index is None:
-            index = DocumentIndex.of(doc)
-        measured = lines.last - lines.first + 1
-        offsets = first_join(doc, para, index)
-        if offsets is None:
-            prose = analyse(doc, para, index, sentences=False)
-            read = violations(doc, prose, config) if prose is not None else []
-            told = [(v.rule, v.offset, v.measured) for v in read]
-        else:
-            told = [("W001", offset, measured) for offset in offsets]
-        for rule, offset, count in told:
-            k = bisect.bisect_right(starts, offset) - 1
-            found.append((rule, k + 1, offset - starts[k] + 1, count))
-    found.sort(key=ROW_ORDER)
-    return found

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 from ...model import Document, Paragraph, Span
 from .boundaries import starts_block
@@ -56,7 +57,19 @@ def width_findings(
     return widths_read(doc, para, prepared, width, widths)
 
 
-Prepared = tuple[tuple[Span, ...], Reader]
+class Marked(Protocol):
+    """What the quick reading asks of a paragraph's characters: a
+    :class:`~docsync.gates.wrap.reading.Reader`, or a sketch of one."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def region(self) -> Span: ...
+    def room(self, offset: int) -> int: ...
+    def plain(self, start: int, end: int) -> bool: ...
+
+
+Prepared = tuple[tuple[Span, ...], Marked]
 """What :func:`~docsync.gates.wrap.reading.reader_for` gives for a paragraph it reads."""
 
 
@@ -120,7 +133,7 @@ def widest_read(
     return widths[widest] if _holds_break(reader, spans[widest]) else None
 
 
-def _holds_break(reader: Reader, span: Span) -> bool:
+def _holds_break(reader: Marked, span: Span) -> bool:
     """Whether the line ``span`` certainly holds a break opportunity that is
     not a line end: a run of plain spaces inside the line, after a word that
     ends in no backslash and no CJK text, before a word that starts no block."""
@@ -146,7 +159,7 @@ def _holds_break(reader: Reader, span: Span) -> bool:
     return False
 
 
-def _starts_at_risk(reader: Reader, spans: tuple[Span, ...]) -> bool:
+def _starts_at_risk(reader: Marked, spans: tuple[Span, ...]) -> bool:
     """Whether a line whose start is fixed (the first, or one after a line end
     that may be kept) could be cut down to a lone block."""
     text = reader.text
@@ -201,7 +214,7 @@ def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list
     return joined_read(para, prepared)
 
 
-def joined_read(para: Paragraph, prepared: Prepared) -> list[int] | None:
+def joined_read(para: Paragraph, prepared: tuple[tuple[Span, ...], Reader]) -> list[int] | None:
     """:func:`joined_finding` from the paragraph's reader."""
     spans, reader = prepared
     text = reader.text

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ...config import Config
 from ...model import Document, Paragraph
 from .display import display_width, overflow_index
+from .joined import first_join, width_rows
 from .plans import code_joins, plan_changes, plan_joined, plan_sentences
 from .prose import DocumentIndex, Prose
 from .reading import analyse
-from .scan import joined_finding, width_findings
+from .scan import joined_finding
 
 GATE = "wrap"
 
@@ -158,7 +161,7 @@ def _quick_width(
     widths = _widths(doc, para)
     if max(widths) <= width:
         return []
-    found = width_findings(doc, para, index, width, widths)
+    found = width_rows(doc, para, index, width, widths)
     return None if found is None else [Violation(*each) for each in found]
 
 
@@ -184,3 +187,33 @@ def _quick(
         lines = para.lines.last - para.lines.first + 1
         return None if joined is None else [Violation("W001", at, lines) for at in joined]
     return None
+
+
+JoinedRow = tuple[str, int, int, int]
+_ROW_ORDER = itemgetter(1, 2, 0)  # the findings' order of rows: line, column, rule
+
+
+def joined_rows(doc: Document, config: Config) -> list[JoinedRow]:
+    """:func:`~docsync.gates.wrap.check.rows` under ``wrap = "none"``."""
+    found: list[JoinedRow] = []
+    index: DocumentIndex | None = None
+    starts = doc.line_starts
+    for para in doc.paragraphs:
+        lines = para.lines
+        if lines.last <= lines.first or not in_scope(para, config):
+            continue
+        if index is None:
+            index = DocumentIndex.of(doc)
+        measured = lines.last - lines.first + 1
+        offsets = first_join(doc, para, index)
+        if offsets is None:
+            prose = analyse(doc, para, index, sentences=False)
+            read = violations(doc, prose, config) if prose is not None else []
+            told = [(v.rule, v.offset, v.measured) for v in read]
+        else:
+            told = [("W001", offset, measured) for offset in offsets]
+        for rule, offset, count in told:
+            k = bisect.bisect_right(starts, offset) - 1
+            found.append((rule, k + 1, offset - starts[k] + 1, count))
+    found.sort(key=_ROW_ORDER)
+    return found
