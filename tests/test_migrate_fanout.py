@@ -15,18 +15,23 @@ import io
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from docsync.config import DEFAULT_STATES
+from docsync.config import DEFAULT_STATES, Config
+from docsync.config import load as load_config
+from docsync.errors import GitError
 from docsync.migrate import run as migration
 from docsync.migrate.changes import ChangeSet, Computing, compute
-from docsync.migrate.fanout import Fanout, workers_for
+from docsync.migrate.dating import EarlyDates, candidates, read_origins
+from docsync.migrate.fanout import Fanout, fork_safe, workers_for
 from docsync.migrate.repo_view import RepoView
 from docsync.migrate.show import as_json, render
 from docsync.parse.markdown import parse
+from tests.gitutil import GitRepo, git
 from tests.migrate_memory import inputs, plan_of
 from tests.migrate_repos import mission_repo
 
@@ -162,3 +167,84 @@ def _text(outcome: migration.Outcome, *, verbose: bool = False) -> str:
     out = io.StringIO()
     Console(file=out, width=80, color_system=None).print(render(outcome, width=80, verbose=verbose))
     return out.getvalue()
+
+
+# --------------------------------------------------------------------------- dates, read meanwhile
+
+
+def _dated_repo(tmp_path: Path) -> GitRepo:
+    """Records added on different days and zones, one renamed, one deleted and restored."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("docs/adr/0001-first.md", "# First\n\nStatus: accepted\n\nThe first one.\n")
+    repo.write("docs/adr/0002-second.md", "# Second\n\nStatus: proposed\n\nThe second one.\n")
+    repo.commit("two", when="2021-03-04 23:30:00", tz="-0800")
+    repo.move("docs/adr/0002-second.md", "docs/adr/0002-second-renamed.md")
+    repo.write("docs/adr/0003-third.md", "# Third\n\nStatus: proposed\n\nThe third one, longer.\n")
+    repo.commit("rename, third", when="2021-05-06 01:00:00", tz="+0900")
+    repo.remove("docs/adr/0003-third.md")
+    repo.commit("gone", when="2021-06-01 09:00:00")
+    repo.write("docs/adr/0003-third.md", "# Third\n\nStatus: proposed\n\nThe third one, longer!\n")
+    repo.commit("back", when="2021-07-01 09:00:00")
+    return repo
+
+
+def _config(root: Path) -> Config:
+    return migration.configured(load_config(root), migration.Options())
+
+
+def test_dates_read_by_a_child_while_parsing_are_the_dates_read_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    config = _config(repo.root)
+    assert fork_safe()  # else the comparison below would compare one path twice
+    session = migration.load_session(repo.root, migration.Options())
+    records = list(session.records)
+    assert candidates(sorted(git(repo.root, "ls-files").split()), config) == records
+    with EarlyDates(repo.root, config, None) as early:
+        assert early.forked
+        got = early.origins(records)
+    assert early.answered
+    assert got == read_origins(repo.root, records, None) == dict(session.inputs.origins)
+    days = {path: d.date.isoformat() for path, d in got.items()}
+    assert days == {
+        "docs/adr/0001-first.md": "2021-03-04",  # the author's day, not UTC's
+        "docs/adr/0002-second-renamed.md": "2021-03-04",  # renamed: its lineage goes on
+        "docs/adr/0003-third.md": "2021-05-06",  # restored, edited: its lineage goes on
+    }
+
+
+def test_records_the_child_did_not_date_are_dated_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    with EarlyDates(repo.root, _config(repo.root), None) as early:
+        got = early.origins(["docs/adr/0001-first.md", "README.md"])  # not a record: read here
+    assert early.forked and not early.answered
+    assert got == read_origins(repo.root, ["docs/adr/0001-first.md", "README.md"], None)
+
+
+def test_no_child_with_one_job_or_a_progress_bar(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    config = _config(repo.root)
+    for early in (
+        EarlyDates(repo.root, replace(config, jobs=1), None),
+        EarlyDates(repo.root, config, lambda what, done, total: None),
+    ):
+        with early:
+            assert not early.forked
+            assert early.origins(["docs/adr/0001-first.md"])["docs/adr/0001-first.md"].date.year == 2021
+
+
+def test_a_child_that_fails_leaves_the_error_to_the_reading_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    shallow = repo.clone(tmp_path / "shallow", "--depth", "1")
+    with EarlyDates(shallow.root, _config(shallow.root), None) as early:
+        assert early.forked
+        with pytest.raises(GitError, match="shallow clone"):
+            early.origins(["docs/adr/0001-first.md"])
+    assert not early.answered
+
+
+def test_a_run_that_stops_early_stops_the_child(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    with pytest.raises(RuntimeError), EarlyDates(repo.root, _config(repo.root), None) as early:
+        child = early._child
+        raise RuntimeError("the parse failed")
+    assert child is not None and not child.is_alive() and early._child is None
