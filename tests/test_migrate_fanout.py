@@ -25,11 +25,15 @@ from docsync.config import DEFAULT_STATES, Config
 from docsync.config import load as load_config
 from docsync.errors import GitError
 from docsync.migrate import run as migration
+from docsync.migrate.assemble import Assembled, Mispredicted, assemble
 from docsync.migrate.changes import ChangeSet, Computing, compute
 from docsync.migrate.dating import EarlyDates, candidates, read_origins
 from docsync.migrate.fanout import Fanout, fork_safe, workers_for
+from docsync.migrate.markdown_rewrite import topic_text
 from docsync.migrate.repo_view import RepoView
+from docsync.migrate.routes import Routes
 from docsync.migrate.show import as_json, render
+from docsync.migrate.stats import Tally
 from docsync.parse.markdown import parse
 from tests.gitutil import GitRepo, git
 from tests.migrate_memory import inputs, plan_of
@@ -202,7 +206,8 @@ def test_dates_read_by_a_child_while_parsing_are_the_dates_read_here(tmp_path: P
     with EarlyDates(repo.root, config, None) as early:
         assert early.forked
         got = early.origins(records)
-    assert early.answered
+        head = early.head_commit()
+    assert early.answered and head == git(repo.root, "rev-parse", "HEAD").strip()
     assert got == read_origins(repo.root, records, None) == dict(session.inputs.origins)
     days = {path: d.date.isoformat() for path, d in got.items()}
     assert days == {
@@ -248,3 +253,40 @@ def test_a_run_that_stops_early_stops_the_child(tmp_path: Path) -> None:
         child = early._child
         raise RuntimeError("the parse failed")
     assert child is not None and not child.is_alive() and early._child is None
+
+
+# --------------------------------------------------------------------------- predicted headings
+
+
+def _assembled_both_ways(files: dict[str, str], slug: str) -> tuple[Assembled, Assembled]:
+    given, plan = inputs(files), plan_of(files)
+    topic = next(t for t in plan.topics if t.slug == slug)
+    assert not any(p.section for t in plan.topics for p in t.parts)  # no section taken
+    return assemble(topic, given.records, {}, predict=True), assemble(topic, given.records, {})
+
+
+# Its status paragraph holds "[x]: …" as text; without the status line it is a definition,
+# and the heading's text, "[Foo][x]" before, becomes "Foo": not what its own parse said.
+_MISLEADING = "# ADR 0013: Seven\n\nStatus: accepted\n[x]: https://example.com\n\n## [Foo][x]\n\nText.\n"
+
+
+def test_a_records_headings_are_predicted_from_its_own_and_checked_where_it_is_parsed() -> None:
+    files = _files(records=6, pages=2)
+    predicted, parsed = _assembled_both_ways(files, "decision-2")
+    assert predicted.parsed is None and predicted.predicted == ("decision-2", "context")
+    assert parsed.parsed is not None and predicted.predicted == tuple(h.slug for h in parsed.parsed.headings)
+    assert (predicted.chunks, predicted.title_slug) == (parsed.chunks, parsed.title_slug)
+    wrong = replace(predicted, predicted=("decision-2", "background"))
+    with pytest.raises(Mispredicted):
+        topic = next(t for t in plan_of(files).topics if t.slug == "decision-2")
+        topic_text(topic, wrong, Routes({}, {}, {}, {}, frozenset()), Tally())
+
+
+def test_a_wrong_prediction_computes_the_change_set_again_from_parsed_texts() -> None:
+    files = {**_files(records=12, pages=20), "docs/adr/0013-seven.md": _MISLEADING}
+    predicted, parsed = _assembled_both_ways(files, "seven")
+    assert parsed.parsed is not None
+    assert predicted.predicted is not None
+    assert predicted.predicted != tuple(h.slug for h in parsed.parsed.headings)  # really wrong
+    assert workers_for(2, 100) == 2  # the forked path predicts; one process parses
+    assert _computed(files, Computing(jobs=2)) == _computed(files, Computing(jobs=1))

@@ -57,16 +57,17 @@ def read_origins(root: Path, paths: Sequence[str], progress: Progress | None) ->
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
-_Sent = tuple[list[str], dict[str, Dated]] | None
+_Sent = tuple[list[str], dict[str, Dated], str | None] | None
 
 
 def _date_all(root: Path, config: Config, sink: Connection) -> None:
-    """In the child: list the files, date the records, send (paths, dates); None on failure."""
+    """In the child: list the files, date the records, read HEAD's commit, send (paths,
+    dates, commit); None on failure. Only the child then loads GitPython."""
     sent: _Sent = None
     try:
         listing = plumbing.list_files(root)
         paths = candidates(sorted(set(listing.tracked) | listing.untracked), config)
-        sent = (paths, read_origins(root, paths, None))
+        sent = (paths, read_origins(root, paths, None), gitrepo.head_commit(root))
     except BaseException:
         sent = None
     sink.send(sent)
@@ -80,6 +81,7 @@ class EarlyDates:
         self._root, self._progress = root, progress
         self._child: BaseProcess | None = None
         self._source: Connection | None = None
+        self._sent: _Sent = None
         self.forked = False  # whether a child reads them
         self.answered = False  # whether the child's dates were the answer
         if progress is None and config.jobs != 1 and fork_safe():
@@ -98,17 +100,22 @@ class EarlyDates:
             return {path: dates[path] for path in records if path in dates}
         return read_origins(self._root, records, self._progress)
 
+    def head_commit(self) -> str | None:
+        """HEAD's commit as the child read it (with the dates), or read here."""
+        sent = self._received()
+        return sent[2] if sent is not None else gitrepo.head_commit(self._root)
+
     def _received(self) -> _Sent:
         if self._source is None:
-            return None
+            return self._sent
         source, self._source = self._source, None
         try:
-            sent: _Sent = source.recv()
+            self._sent = source.recv()
         except (EOFError, OSError):
-            sent = None
+            self._sent = None
         source.close()
         self._reap(kill=False)
-        return sent
+        return self._sent
 
     def _reap(self, *, kill: bool) -> None:
         child, self._child = self._child, None

@@ -176,7 +176,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         records=found.records,
         indexes=found.indexes,
         origins=dates.origins(list(found.records)),
-        commit=gitrepo.head_commit(root),
+        commit=dates.head_commit(),
         hashes=_hashes(root, [*found.records, *found.indexes, *found.kept]),
         tracked=frozenset(found.workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in found.tree},
