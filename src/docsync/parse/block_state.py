@@ -64,6 +64,7 @@ def line_tables(src: str) -> Tables:
     return begins, ends, shifts, counts, [0] * len(begins)
 
 
+_next = (1).__add__
 _last: list[Any] = [None, [], ()]  # the text last tabled, its lines, their starts
 
 
@@ -115,7 +116,8 @@ def state_class(cls: Any, token: Any) -> type:
     handling and post-init call: half the cost of each of the block parse's
     tokens. ``getLines`` with no indentation to remove cuts each line from
     ``bMarks`` to ``eMarks`` (plus its line break but on the last line, unless
-    asked) as the original's loop does when it has no indentation to count;
+    asked) as the original's loop does when it has no indentation to count,
+    in one slice where each line starts right after the one before's break;
     other calls go to the original.
     """
     new = token.__new__
@@ -143,6 +145,11 @@ def state_class(cls: Any, token: Any) -> type:
         tail: str = src[starts[last] : ends[last] + 1 if keep_last_lf else ends[last]]
         if begin == last:
             return tail
+        if starts[begin + 1 : end] == list(map(_next, ends[begin:last])):
+            # each line starts right after the last one's line break (no container
+            # prefix cut off): the lines and their breaks are one slice
+            whole: str = src[starts[begin] : ends[last] + 1 if keep_last_lf else ends[last]]
+            return whole
         return "".join([*(src[starts[k] : ends[k] + 1] for k in range(begin, last)), tail])
 
     return type(cls.__name__, (cls,), {"push": push, "getLines": get_lines, "__slots__": ()})

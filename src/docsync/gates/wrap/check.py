@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,8 @@ _FIX = "run `docsync fix`"
 # The modules a document's findings depend on, besides this one (for the cache key),
 # named by file: a warm run, whose findings all come from the cache, imports none of them.
 _READING = (
-    "boundaries", "display", "fields", "plans", "prose", "reading", "rooms", "scan", "violations"
+    "boundaries", "display", "fields", "joined", "plans", "prose", "reading", "rooms", "scan",
+    "violations",
 )
 
 
@@ -45,8 +47,8 @@ number its message quotes. Small tuples of strings and numbers pickle several
 times faster than findings, and the main process words each message once."""
 
 
-def _row_order(row: Row) -> tuple[int, int, str]:
-    return row[1], row[2], row[0]
+_row_order = itemgetter(1, 2, 0)
+"""The findings' order of rows: line, column, rule."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,6 +80,10 @@ def rows(doc: Document, config: Config) -> list[Row]:
     """What :func:`check` reports for ``doc``, as rows in the findings' order."""
     if config.wrap == "off":
         return []
+    if config.wrap == "none":
+        from .joined import joined_rows
+
+        return joined_rows(doc, config)
     from .violations import document_violations
 
     found: list[Row] = []

@@ -72,7 +72,7 @@ def widths_read(
     first = para.lines.first
     if len(spans) != para.lines.last - first + 1 or _starts_at_risk(reader, spans):
         return None
-    if _may_hold_field(para, reader.text, spans):
+    if may_hold_field(para, reader.text, spans):
         return None
     found: list[tuple[str, int, int]] = []
     for k, span in enumerate(spans):
@@ -104,7 +104,7 @@ def widest_read(
     first = para.lines.first
     if len(spans) != len(widths) or _starts_at_risk(reader, spans):
         return None
-    if _may_hold_field(para, reader.text, spans):
+    if may_hold_field(para, reader.text, spans):
         return None
     wide: list[int] = []
     for k, span in enumerate(spans):
@@ -205,7 +205,7 @@ def joined_read(para: Paragraph, prepared: Prepared) -> list[int] | None:
     """:func:`joined_finding` from the paragraph's reader."""
     spans, reader = prepared
     text = reader.text
-    if _may_hold_field(para, text, spans):
+    if may_hold_field(para, text, spans):
         return None  # a line end before a field line is kept: the full reading tells
     for before, after_line in itertools.pairwise(spans):
         newline = text.index("\n", before.end)
@@ -238,7 +238,7 @@ def _kept(reader: Reader, start: int, newline: int) -> bool:
     return start == newline and text[start - 1] == "\\"
 
 
-def _may_hold_field(para: Paragraph, text: str, spans: tuple[Span, ...]) -> bool:
+def may_hold_field(para: Paragraph, text: str, spans: tuple[Span, ...]) -> bool:
     """Whether ``para`` may be a header paragraph (its first line may start with a
     header field), judged from the raw text alone (the full reading also asks that
     the key is plain text, and reads the fields)."""

@@ -155,12 +155,25 @@ def _quick_width(
     doc: Document, para: Paragraph, index: DocumentIndex, width: int
 ) -> list[Violation] | None:
     """:func:`may_violate` and :func:`_quick` under a width, each line measured once."""
-    first = para.lines.first
-    widths = [display_width(doc.line_text(n)) for n in range(first, para.lines.last + 1)]
+    widths = _widths(doc, para)
     if max(widths) <= width:
         return []
     found = width_findings(doc, para, index, width, widths)
     return None if found is None else [Violation(*each) for each in found]
+
+
+_PRINTABLE_LINES = re.compile(r"[\n -~]*")
+
+
+def _widths(doc: Document, para: Paragraph) -> list[int]:
+    """The display width of each line of ``para`` (:func:`display_width`): of lines
+    all printable ASCII, one column a character, told for the paragraph at once."""
+    first, last = para.lines.first, para.lines.last
+    starts, text = doc.line_starts, doc.text
+    block = text[starts[first - 1] : starts[last] - 1 if last < len(starts) else len(text)]
+    if _PRINTABLE_LINES.fullmatch(block) is None:
+        return [display_width(doc.line_text(n)) for n in range(first, last + 1)]
+    return [len(line.rstrip(" \t")) for line in block.split("\n")]
 
 
 def _quick(
