@@ -10,7 +10,12 @@ so that drift hits every command alike, with every cache removed first:
 * docsync warm ``check`` (every gate, unchanged tree, after one cold run),
 * rumdl ``check --no-cache`` with MD057, MD051 and MD013 (its links,
   fragments and line length), and rumdl again with its cache warm,
-* lychee ``--offline --include-fragments``.
+* lychee ``--offline --include-fragments``,
+* the floor (``bench_floor.py``): markdown-it-py's block-level parse alone of
+  the tree (the core ``inline`` rule off), across as many processes as
+  docsync's cold check uses, with docsync's proven-identical shortcuts and
+  with markdown-it-py's rules as shipped. Its ratio to rumdl is the part of
+  the 2.5x target the parse the issue requires takes before any link is read.
 
 Every command is a subprocess, so each time includes start-up; the peak RSS
 is the largest resident set of the command's largest process (GNU time). The
@@ -38,12 +43,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import bench_corpus
+import bench_floor
 import bench_links
 
 DOCSYNC = [sys.executable, "-m", "docsync", "check", "--format", "json"]
 GATES = ["--gate", "links", "--gate", "wrap"]
 RUMDL = ["rumdl", "check", "--no-config", "--enable", "MD057,MD051,MD013"]
 RUMDL_OUT = ["--output-format", "json-lines", "."]
+FLOOR = [sys.executable, str(Path(__file__).with_name("bench_floor.py")), "."]
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,10 @@ def _lychee(stdout: str) -> int:
     return int(json.loads(stdout)["errors"])
 
 
+def _floor(stdout: str) -> int:
+    return int(json.loads(stdout)["files"])  # the files parsed, in the findings column
+
+
 def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
     """Every command on one corpus, ``repeat`` times, interleaved."""
     none, width = scratch / "none.toml", scratch / "width.toml"
@@ -99,6 +110,9 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
         "docsync_width": ([*DOCSYNC, *GATES, "--config", str(width)], _docsync, True),
         "rumdl_cold": ([*RUMDL, "--no-cache", *RUMDL_OUT], _rumdl, True),
         "lychee": (bench_links.LYCHEE, _lychee, True),
+        # markdown-it-py's block parse alone across docsync's processes (bench_floor.py)
+        "floor": (FLOOR, _floor, True),
+        "floor_library": ([*FLOOR, "--library"], _floor, True),
         "docsync_warm": ([*DOCSYNC, "--config", str(none)], _docsync, False),
         "rumdl_warm": (rumdl_warm, _rumdl, False),
     }
@@ -128,6 +142,7 @@ def summarise(name: str, root: Path, runs: dict[str, list[Run]]) -> dict[str, ob
         "corpus": name,
         "files": len([f for f in files if f]),
         "markdown_bytes": sum((root / f).stat().st_size for f in files if f),
+        "floor_processes": bench_floor.processes(len([f for f in files if f]), os.cpu_count()),
         "seconds": seconds,
         "peak_rss_mb": {k: _median(v, "peak_rss_mb") for k, v in runs.items()},
         "cpu_seconds": {k: _median(v, "cpu_seconds") for k, v in runs.items()},
@@ -137,11 +152,15 @@ def summarise(name: str, root: Path, runs: dict[str, list[Run]]) -> dict[str, ob
             "cold_links_wrap_over_rumdl": round(seconds["docsync_none"] / seconds["rumdl_cold"], 2),
             "width_over_none": round(seconds["docsync_width"] / seconds["docsync_none"], 2),
             "warm_over_rumdl_cached": round(seconds["docsync_warm"] / seconds["rumdl_warm"], 2),
+            "floor_over_rumdl": round(seconds["floor"] / seconds["rumdl_cold"], 2),
+            "floor_library_over_rumdl": round(seconds["floor_library"] / seconds["rumdl_cold"], 2),
         },
         "cpu_ratios": {
             "cold_links_wrap_over_rumdl": round(cpu["docsync_none"] / cpu["rumdl_cold"], 2),
             "width_over_none": round(cpu["docsync_width"] / cpu["docsync_none"], 2),
             "warm_over_rumdl_cached": round(cpu["docsync_warm"] / cpu["rumdl_warm"], 2),
+            "floor_over_rumdl": round(cpu["floor"] / cpu["rumdl_cold"], 2),
+            "floor_library_over_rumdl": round(cpu["floor_library"] / cpu["rumdl_cold"], 2),
         },
     }
 
@@ -166,6 +185,12 @@ _TARGETS = (
 )
 
 
+_FLOORS = (
+    ("floor_over_rumdl", "floor: block parse alone / rumdl --no-cache"),
+    ("floor_library_over_rumdl", "the same, markdown-it-py's own rules / rumdl"),
+)
+
+
 def print_table(corpora: list[dict[str, object]], extra: dict[str, object]) -> None:
     lines = [f"machine: {os.cpu_count()} CPUs; versions {extra['versions']}; median of {extra['repeat']}"]
     for c in corpora:
@@ -186,6 +211,8 @@ def print_table(corpora: list[dict[str, object]], extra: dict[str, object]) -> N
                 f"  {label:44} {ratios[key]:5.2f}x ({cpu_ratios[key]:5.2f}x in CPU)  "
                 f"target <= {target}x: {verdict}"
             )
+        for key, label in _FLOORS:
+            lines.append(f"  {label:44} {ratios[key]:5.2f}x ({cpu_ratios[key]:5.2f}x in CPU)  of the 2.5x")
     for key, label, target in (("staged", "staged pre-commit run", 0.6), ("broken", "100,000 broken links", 5.0)):
         result = extra[key]
         assert isinstance(result, dict)

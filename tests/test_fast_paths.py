@@ -699,3 +699,45 @@ def test_text_join_has_nothing_to_do_in_unparsed_content(text: str) -> None:
     before = copy.deepcopy([t.children for t in unread])
     text_join(SimpleNamespace(tokens=unread))  # type: ignore[arg-type]
     assert [t.children for t in unread] == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+@example("")
+@example("a\n \t")  # a last line of only whitespace: no line for markdown-it, a line for the model
+@example("a\n\n")
+def test_the_block_parse_hands_the_builder_the_lines(text: str) -> None:
+    """The lines the block parse split the text into, and where each starts,
+    are what the builder would make of the text itself; kept for that text
+    only, and taken once."""
+    from docsync.model import line_starts_of
+
+    markdown.tokenize(text)
+    made = (text.split("\n"), line_starts_of(text))
+    # an empty text makes no tables: what is kept is another parse's (of an equal text, if it is that very object)
+    assert block_state.take_lines(text) in ((made,) if text else (made, None))
+    assert block_state.take_lines(text) is None
+    markdown.tokenize(text)
+    assert block_state.take_lines(text + "x") is None
+
+
+def test_remembered_links_are_normalised_as_markdown_it_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from markdown_it.common.normalize_url import normalizeLink
+
+    monkeypatch.setattr(markdown, "_normalized_links", {})
+    monkeypatch.setattr(markdown, "_REMEMBERED", 3)
+    urls = ["https://example.com/a b", "HTTP://Ünïcode.example/ä", "mailto:a@b", "//host/x", "a:b%zz", "rel.md"] * 3
+    assert [markdown._normalize_link(url) for url in urls] == [normalizeLink(url) for url in urls]
+    assert len(markdown._normalized_links) <= 3
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="`a ", max_size=30))
+def test_a_code_span_ends_at_the_next_run_of_its_length(content: str) -> None:
+    for run in re.finditer("`+", content):
+        size, expected = run.end() - run.start(), None
+        for later in re.finditer("`+", content[run.end() :]):
+            if later.end() - later.start() == size:
+                expected = run.end() + later.end()
+                break
+        assert inline_rules._code_span_end(content, run.start()) == expected

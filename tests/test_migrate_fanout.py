@@ -15,18 +15,27 @@ import io
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from docsync.config import DEFAULT_STATES
+from docsync.config import DEFAULT_STATES, Config
+from docsync.config import load as load_config
+from docsync.errors import GitError
 from docsync.migrate import run as migration
+from docsync.migrate.assemble import Assembled, Mispredicted, assemble
 from docsync.migrate.changes import ChangeSet, Computing, compute
-from docsync.migrate.fanout import Fanout, workers_for
+from docsync.migrate.dating import EarlyDates, candidates, read_origins
+from docsync.migrate.fanout import Fanout, fork_safe, workers_for
+from docsync.migrate.markdown_rewrite import topic_text
 from docsync.migrate.repo_view import RepoView
+from docsync.migrate.routes import Routes
 from docsync.migrate.show import as_json, render
+from docsync.migrate.stats import Tally
 from docsync.parse.markdown import parse
+from tests.gitutil import GitRepo, git
 from tests.migrate_memory import inputs, plan_of
 from tests.migrate_repos import mission_repo
 
@@ -162,3 +171,122 @@ def _text(outcome: migration.Outcome, *, verbose: bool = False) -> str:
     out = io.StringIO()
     Console(file=out, width=80, color_system=None).print(render(outcome, width=80, verbose=verbose))
     return out.getvalue()
+
+
+# --------------------------------------------------------------------------- dates, read meanwhile
+
+
+def _dated_repo(tmp_path: Path) -> GitRepo:
+    """Records added on different days and zones, one renamed, one deleted and restored."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("docs/adr/0001-first.md", "# First\n\nStatus: accepted\n\nThe first one.\n")
+    repo.write("docs/adr/0002-second.md", "# Second\n\nStatus: proposed\n\nThe second one.\n")
+    repo.commit("two", when="2021-03-04 23:30:00", tz="-0800")
+    repo.move("docs/adr/0002-second.md", "docs/adr/0002-second-renamed.md")
+    repo.write("docs/adr/0003-third.md", "# Third\n\nStatus: proposed\n\nThe third one, longer.\n")
+    repo.commit("rename, third", when="2021-05-06 01:00:00", tz="+0900")
+    repo.remove("docs/adr/0003-third.md")
+    repo.commit("gone", when="2021-06-01 09:00:00")
+    repo.write("docs/adr/0003-third.md", "# Third\n\nStatus: proposed\n\nThe third one, longer!\n")
+    repo.commit("back", when="2021-07-01 09:00:00")
+    return repo
+
+
+def _config(root: Path) -> Config:
+    return migration.configured(load_config(root), migration.Options())
+
+
+def test_dates_read_by_a_child_while_parsing_are_the_dates_read_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    config = _config(repo.root)
+    assert fork_safe()  # else the comparison below would compare one path twice
+    session = migration.load_session(repo.root, migration.Options())
+    records = list(session.records)
+    assert candidates(sorted(git(repo.root, "ls-files").split()), config) == records
+    with EarlyDates(repo.root, config, None) as early:
+        assert early.forked
+        got = early.origins(records)
+        head = early.head_commit()
+    assert early.answered and head == git(repo.root, "rev-parse", "HEAD").strip()
+    assert got == read_origins(repo.root, records, None) == dict(session.inputs.origins)
+    days = {path: d.date.isoformat() for path, d in got.items()}
+    assert days == {
+        "docs/adr/0001-first.md": "2021-03-04",  # the author's day, not UTC's
+        "docs/adr/0002-second-renamed.md": "2021-03-04",  # renamed: its lineage goes on
+        "docs/adr/0003-third.md": "2021-05-06",  # restored, edited: its lineage goes on
+    }
+
+
+def test_records_the_child_did_not_date_are_dated_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    with EarlyDates(repo.root, _config(repo.root), None) as early:
+        got = early.origins(["docs/adr/0001-first.md", "README.md"])  # not a record: read here
+    assert early.forked and not early.answered
+    assert got == read_origins(repo.root, ["docs/adr/0001-first.md", "README.md"], None)
+
+
+def test_no_child_with_one_job_or_a_progress_bar(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    config = _config(repo.root)
+    for early in (
+        EarlyDates(repo.root, replace(config, jobs=1), None),
+        EarlyDates(repo.root, config, lambda what, done, total: None),
+    ):
+        with early:
+            assert not early.forked
+            assert early.origins(["docs/adr/0001-first.md"])["docs/adr/0001-first.md"].date.year == 2021
+
+
+def test_a_child_that_fails_leaves_the_error_to_the_reading_here(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    shallow = repo.clone(tmp_path / "shallow", "--depth", "1")
+    with EarlyDates(shallow.root, _config(shallow.root), None) as early:
+        assert early.forked
+        with pytest.raises(GitError, match="shallow clone"):
+            early.origins(["docs/adr/0001-first.md"])
+    assert not early.answered
+
+
+def test_a_run_that_stops_early_stops_the_child(tmp_path: Path) -> None:
+    repo = _dated_repo(tmp_path)
+    with pytest.raises(RuntimeError), EarlyDates(repo.root, _config(repo.root), None) as early:
+        child = early._child
+        raise RuntimeError("the parse failed")
+    assert child is not None and not child.is_alive() and early._child is None
+
+
+# --------------------------------------------------------------------------- predicted headings
+
+
+def _assembled_both_ways(files: dict[str, str], slug: str) -> tuple[Assembled, Assembled]:
+    given, plan = inputs(files), plan_of(files)
+    topic = next(t for t in plan.topics if t.slug == slug)
+    assert not any(p.section for t in plan.topics for p in t.parts)  # no section taken
+    return assemble(topic, given.records, {}, predict=True), assemble(topic, given.records, {})
+
+
+# Its status paragraph holds "[x]: …" as text; without the status line it is a definition,
+# and the heading's text, "[Foo][x]" before, becomes "Foo": not what its own parse said.
+_MISLEADING = "# ADR 0013: Seven\n\nStatus: accepted\n[x]: https://example.com\n\n## [Foo][x]\n\nText.\n"
+
+
+def test_a_records_headings_are_predicted_from_its_own_and_checked_where_it_is_parsed() -> None:
+    files = _files(records=6, pages=2)
+    predicted, parsed = _assembled_both_ways(files, "decision-2")
+    assert predicted.parsed is None and predicted.predicted == ("decision-2", "context")
+    assert parsed.parsed is not None and predicted.predicted == tuple(h.slug for h in parsed.parsed.headings)
+    assert (predicted.chunks, predicted.title_slug) == (parsed.chunks, parsed.title_slug)
+    wrong = replace(predicted, predicted=("decision-2", "background"))
+    with pytest.raises(Mispredicted):
+        topic = next(t for t in plan_of(files).topics if t.slug == "decision-2")
+        topic_text(topic, wrong, Routes({}, {}, {}, {}, frozenset()), Tally())
+
+
+def test_a_wrong_prediction_computes_the_change_set_again_from_parsed_texts() -> None:
+    files = {**_files(records=12, pages=20), "docs/adr/0013-seven.md": _MISLEADING}
+    predicted, parsed = _assembled_both_ways(files, "seven")
+    assert parsed.parsed is not None
+    assert predicted.predicted is not None
+    assert predicted.predicted != tuple(h.slug for h in parsed.parsed.headings)  # really wrong
+    assert workers_for(2, 100) == 2  # the forked path predicts; one process parses
+    assert _computed(files, Computing(jobs=2)) == _computed(files, Computing(jobs=1))

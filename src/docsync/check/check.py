@@ -77,7 +77,7 @@ def run_check(
     if staged:
         workspace = narrow_to(workspace, staged_changes(workspace.root))
     found = filter_findings(
-        workspace, findings_for(workspace, chosen), selection, chosen, report_unused
+        workspace, findings_for(workspace, chosen), selection, chosen, report_unused, ordered=True
     )
     return CheckResult(
         workspace.files_checked,

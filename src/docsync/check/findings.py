@@ -47,9 +47,12 @@ def filter_findings(
     selection: Selection,
     ran: Sequence[str] = (),
     report_unused: bool = False,
+    ordered: bool = False,
 ) -> Filtered:
     """Findings split into those reported and those ``selection`` or an inline
-    suppression silences; with ``report_unused``, S001 for each idle suppression."""
+    suppression silences; with ``report_unused``, S001 for each idle suppression.
+    ``ordered``: ``findings`` are in :data:`FINDING_ORDER` already (as
+    :func:`findings_for` makes them), so those kept are too, unless S001s join them."""
     rules = by_code()
     suppressions: dict[str, FileSuppressions] = {}
 
@@ -70,13 +73,15 @@ def filter_findings(
                 not selection.reports(rule, path) or of(path).silences(rule, finding.line)
             )
             (silenced if quiet else kept).append(finding)
+    unsorted = not ordered
     if report_unused:
+        unsorted = True
         every_gate = set(ran) >= set(GATES)
         unused_rule = rules[UNUSED_SUPPRESSION]
         for path in workspace.selected:
             if selection.reports(unused_rule, path):
                 kept.extend(of(path).unused(path, ran, every_gate))
-    return Filtered(tuple(sorted(kept, key=FINDING_ORDER)), tuple(silenced))
+    return Filtered(tuple(sorted(kept, key=FINDING_ORDER) if unsorted else kept), tuple(silenced))
 
 
 _MARKER_BYTES = SUPPRESSION_MARKER.encode()

@@ -17,6 +17,8 @@ from .output import say
 from .progress import ProgressBar
 
 if TYPE_CHECKING:
+    from ..migrate.apply import Applied
+    from ..migrate.run import Outcome
     from ..migrate.verdict import Verdict
 
 
@@ -76,9 +78,8 @@ def misuse(form: str, *, apply: bool, commit: bool, allow_dirty: bool) -> str | 
 
 def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose: bool) -> int:
     """Plan, and with ``--apply`` apply, the migration; the exit code."""
-    from ..migrate import planfile, verdict
+    from ..migrate import planfile
     from ..migrate import run as migration
-    from ..migrate.apply import apply as apply_outcome
     from ..migrate.show import as_json, render
 
     root = find_repo(Path.cwd()).root
@@ -102,16 +103,7 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
     if write_plan is not None:
         planfile.write(outcome.plan, write_plan)
         say(f"wrote the plan to {write_plan}")
-    ready = request.apply and outcome.complete and not outcome.changes.empty
-    earlier = verdict.before(root, outcome.changes) if ready else None
-    applied = (
-        apply_outcome(
-            root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo()
-        )
-        if request.apply
-        else None
-    )
-    judged = verdict.after(root, outcome.changes, earlier) if earlier and applied and applied.applied else None
+    applied, judged = _applied(root, request, outcome) if request.apply else (None, None)
     if form == "json":
         sys.stdout.write(as_json(outcome))
     else:
@@ -126,6 +118,21 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
     elif request.apply and not outcome.complete:
         say(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed")
     return outcome.exit_code
+
+
+def _applied(root: Path, request: MigrateRequest, outcome: Outcome) -> tuple[Applied, Verdict | None]:
+    """The apply, and the check of what it wrote against the findings before it.
+    Imported here: a dry run neither writes nor checks."""
+    from ..migrate import verdict
+    from ..migrate.apply import apply as apply_outcome
+
+    ready = outcome.complete and not outcome.changes.empty
+    earlier = verdict.before(root, outcome.changes) if ready else None
+    applied = apply_outcome(
+        root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo()
+    )
+    judged = verdict.after(root, outcome.changes, earlier) if earlier and applied.applied else None
+    return applied, judged
 
 
 def _print_verdict(judged: Verdict) -> None:

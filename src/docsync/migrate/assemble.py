@@ -15,11 +15,13 @@ heading slugs of each chunk map, in order, to the new document's headings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import BlockKind, Document, Edit, Heading, Span, apply_edits
 from ..parse.markdown import parse
+from ..parse.slugs import unique_slugs
 from .discover import LegacyRecord
 from .model import Part, Topic
 
@@ -50,10 +52,18 @@ class Assembled:
     title_slug: str
     parsed: Document | None = None
     """:attr:`text` as parsed to find its headings (at a placeholder path)."""
+    predicted: tuple[str, ...] | None = None
+    """Instead of :attr:`parsed`: the slugs of :attr:`text`'s headings, predicted from
+    its source's own headings (see :func:`assemble`); whoever parses the text checks them."""
 
     @property
     def text(self) -> str:
         return join_chunks(c.text for c in self.chunks)
+
+
+class Mispredicted(Exception):
+    """A topic's text parsed to other headings than :func:`assemble` predicted: its
+    routes are wrong, so the change set is computed again from the parsed texts."""
 
 
 def status_line(state: str, detail: str) -> str:
@@ -179,15 +189,42 @@ def section_body(record: LegacyRecord, slug: str, *, keep_heading: bool) -> _Bod
 
 
 def assemble(
-    topic: Topic, records: Mapping[str, LegacyRecord], taken: Mapping[str, Sequence[str]]
+    topic: Topic,
+    records: Mapping[str, LegacyRecord],
+    taken: Mapping[str, Sequence[str]],
+    *,
+    predict: bool = False,
 ) -> Assembled:
-    """The topic's chunks, and the renamed heading slugs of every source."""
+    """The topic's chunks, and the renamed heading slugs of every source.
+
+    The new slugs are the joined text's, parsed; with ``predict``, a topic of
+    one whole source with a plain title is not parsed here: its headings are
+    the title's and the kept ones of its source, whose texts the source's
+    parse has, so their slugs are predicted (:attr:`Assembled.predicted`) and
+    the rewrite, which parses the text anyway, checks them.
+    """
     bodies = [_part_body(i, part, records, taken) for i, part in enumerate(topic.parts)]
     front = bodies[0].front_matter if bodies else ""
     chunks = [Chunk(_detail_source(topic, records), front + header(topic))]
     for index, (part, body) in enumerate(zip(topic.parts, bodies, strict=True)):
         chunks.append(_chunk(part, body, marked=topic.merged, first=index == 0))
-    return _with_slugs(tuple(chunks))
+    return _with_slugs(tuple(chunks), _predicted(topic, records, bodies) if predict else None)
+
+
+# A title whose heading text is the title itself: no inline syntax, entity or escape.
+_PLAIN_TITLE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 ,.;'?()/+=%-]*[A-Za-z0-9.?)])?")
+
+
+def _predicted(
+    topic: Topic, records: Mapping[str, LegacyRecord], bodies: Sequence[_Body]
+) -> list[str] | None:
+    """The joined text's heading slugs, for a topic of one whole source with a plain title."""
+    if len(topic.parts) != 1 or topic.parts[0].section is not None or topic.merged:
+        return None
+    if not _PLAIN_TITLE.fullmatch(topic.title) or "  " in topic.title:
+        return None
+    texts = {h.slug: h.text for h in records[topic.parts[0].path].doc.headings}
+    return unique_slugs([topic.title, *(texts[slug] for slug in bodies[0].kept)])
 
 
 def _part_body(
@@ -223,10 +260,13 @@ def _chunk(part: Part, body: _Body, *, marked: bool, first: bool) -> Chunk:
     return Chunk(part.path, join_chunks(pieces), part.section, body.kept, body.dropped)
 
 
-def _with_slugs(chunks: tuple[Chunk, ...]) -> Assembled:
-    """Map each chunk's old slugs to the joined text's heading slugs, in order."""
-    parsed = parse("topic.md", join_chunks(c.text for c in chunks))
-    new = [h.slug for h in parsed.headings]
+def _with_slugs(chunks: tuple[Chunk, ...], predicted: list[str] | None = None) -> Assembled:
+    """Map each chunk's old slugs to the joined text's heading slugs (or the ``predicted``
+    ones), in order."""
+    parsed = None
+    if predicted is None:
+        parsed = parse("topic.md", join_chunks(c.text for c in chunks))
+    new = predicted if predicted is not None else [h.slug for h in parsed.headings] if parsed else []
     title = new[0] if new else ""
     cursor = 1
     done: list[Chunk] = [chunks[0]]
@@ -237,4 +277,4 @@ def _with_slugs(chunks: tuple[Chunk, ...]) -> Assembled:
                 renames[slug] = new[cursor]
             cursor += 1
         done.append(replace(chunk, renames=renames))
-    return Assembled(tuple(done), title, parsed)
+    return Assembled(tuple(done), title, parsed, None if predicted is None else tuple(predicted))

@@ -20,7 +20,7 @@ from ..model import Document
 from ..parse.markdown import parse
 from ..write.writer import FileWrite
 from . import rewrite_tasks as tasks
-from .assemble import Assembled, assemble
+from .assemble import Assembled, Mispredicted, assemble
 from .discover import LegacyRecord
 from .fanout import Fanout, workers_for
 from .model import Plan, Problem, Topic
@@ -91,20 +91,41 @@ def _writes(
 ) -> tuple[list[FileWrite], dict[str, Document]]:
     """The new text of every record, every other file whose references change, and the index;
     and the new texts parsed on the way (those of the other files only when ``keep_parsed``).
-    The files are rewritten across cores (see :mod:`.rewrite_tasks`)."""
+    The files are rewritten across cores (see :mod:`.rewrite_tasks`); then the records'
+    headings are predicted, not parsed here (see :func:`.assemble.assemble`), and when one
+    prediction fails, everything is computed again from parsed texts."""
+    workers = workers_for(options.jobs, len(plan.topics) + len(view.documents))
+    if workers:
+        try:
+            return _rewritten(plan, records, view, tally, options, workers, predict=True)
+        except Mispredicted:
+            pass  # nothing was tallied yet
+    return _rewritten(plan, records, view, tally, options, workers, predict=False)
+
+
+def _rewritten(
+    plan: Plan,
+    records: Mapping[str, LegacyRecord],
+    view: RepoView,
+    tally: Tally,
+    options: Computing,
+    workers: int,
+    *,
+    predict: bool,
+) -> tuple[list[FileWrite], dict[str, Document]]:
     taken = _taken(plan)
-    assembled = {t.slug: assemble(t, records, taken) for t in plan.topics}
+    assembled = {t.slug: assemble(t, records, taken, predict=predict) for t in plan.topics}
     routes = plan_routes(plan, assembled, records, view)
     skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
-    workers = workers_for(options.jobs, len(plan.topics) + len(view.documents))
     titles = {r.path: r.title for r in all_records(plan, view)}
     context = Context(
         plan, assembled, records, view, routes, frozenset(skip), titles, options.keep_parsed, workers > 0
     )
     topic_tasks, other_tasks = tasks.topic_tasks(context, workers), tasks.other_tasks(context, workers)
-    tally.problems.extend(p for t in plan.topics for p in _label_clashes(t, assembled[t.slug]))
+    clashes = [p for t in plan.topics for p in _label_clashes(t, assembled[t.slug])]
     with Fanout([*topic_tasks, *other_tasks], workers) as fanout:
-        done = [fanout.result(k) for k in range(len(topic_tasks))]
+        done = [fanout.result(k) for k in range(len(topic_tasks))]  # a misprediction raises here
+        tally.problems.extend(clashes)
         for d in done:
             tally.merge(d.tally)
         related = _related(plan, view, titles, done)

@@ -42,8 +42,15 @@ def workers_for(jobs: int, tasks: int) -> int:
     """How many processes to fork for ``tasks`` tasks (0: none, run them here): one per
     core (``jobs``, 0 meaning every core), when ``fork`` is there and no other thread is."""
     cores = min(jobs or os.cpu_count() or 1, tasks)
-    safe = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-    return cores if cores > 1 and safe else 0
+    return cores if cores > 1 and fork_safe() else 0
+
+
+def fork_safe() -> bool:
+    """Whether this process may fork: the platform has ``fork``, there is more than one
+    core, and no other thread is alive (a fork copies only the calling thread, and any
+    lock another one holds stays locked in the child)."""
+    cores = os.cpu_count() or 1
+    return cores > 1 and "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 class Fanout(Generic[T]):

@@ -19,7 +19,7 @@ from ..model import Document, Edit, apply_edits
 from ..parse.markdown import parse
 from ..rewrite.references import RewriteError, rewrite_parsed
 from ..write.writer import FileWrite
-from .assemble import Assembled, join_chunks
+from .assemble import Assembled, Mispredicted, join_chunks
 from .model import Problem, Topic
 from .routes import Routes
 from .stats import Tally
@@ -83,10 +83,19 @@ def topic_text(
         text = join_chunks(chunk.text for chunk in chunks)
         # A topic of one source is parsed once: the whole text, to find its headings.
         doc = replace(known, path=old_path) if known and known.text == text else parse(old_path, text)
+        if assembled.predicted is not None:
+            _check_prediction(assembled, doc)
         last = rewrite_markdown(doc, topic.path, routes, tally)
         texts.append(text if last is None else last.text)
     whole = join_chunks(texts)
     return whole, last if len(texts) == 1 and last is not None and last.text == whole else None
+
+
+def _check_prediction(assembled: Assembled, doc: Document) -> None:
+    """The routes were made from :attr:`Assembled.predicted`: they hold only if the whole
+    text parsed to exactly those headings."""
+    if doc.text != assembled.text or tuple(h.slug for h in doc.headings) != assembled.predicted:
+        raise Mispredicted(doc.path)
 
 
 def other_documents(

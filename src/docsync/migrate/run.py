@@ -22,7 +22,7 @@ from ..model import Document
 from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..repository import gitrepo, history, plumbing
+from ..repository import gitrepo, plumbing
 from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
@@ -35,18 +35,18 @@ from ..workspace.load import (
 from . import planfile
 from .adoption import extend, plan_adoption
 from .changes import ChangeSet, Computing, compute
+from .dating import EarlyDates
 from .discover import (
     LegacyRecord,
     Tree,
     default_status,
     find_trees,
     index_paths,
-    is_template,
     lifecycle_folders,
     read_record,
     record_paths,
 )
-from .inputs import Dated, Inputs
+from .inputs import Inputs
 from .kept_pages import kept_pages, kept_reason
 from .model import Plan, PlanSpec, Problem
 from .plan import infer_spec, resolve
@@ -168,15 +168,15 @@ def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
     return text is not None and INDEX_BEGIN in text
 
 
-def _inputs(root: Path, config: Config, found: _Found, progress: Progress | None) -> Inputs:
+def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inputs:
     return Inputs(
         target=config.target,
         states=config.states,
         statuses=config.statuses,
         records=found.records,
         indexes=found.indexes,
-        origins=_origins(root, list(found.records), progress),
-        commit=gitrepo.head_commit(root),
+        origins=dates.origins(list(found.records)),
+        commit=dates.head_commit(),
         hashes=_hashes(root, [*found.records, *found.indexes, *found.kept]),
         tracked=frozenset(found.workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in found.tree},
@@ -207,8 +207,10 @@ def load_session(start: Path, options: Options) -> Session:
     """Read the repository holding ``start`` once: config, records, history, the tree so far."""
     root = plumbing.find_repo(start).root
     config = configured(load_config(root), options)
-    found = _find(root, config, options.progress)
-    inputs, view = _inputs(root, config, found, options.progress), _view(root, config, found)
+    with EarlyDates(root, config, options.progress) as dates:  # read while the files parse
+        found = _find(root, config, options.progress)
+        inputs = _inputs(root, config, found, dates)
+    view = _view(root, config, found)
     return Session(root, config, found.records, inputs, view, found.problems)
 
 
@@ -255,18 +257,6 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
             found = parse_former_ids(text)
             return {k: posixpath.normpath(posixpath.join(target, v)) for k, v in found.items()}
     return {}
-
-
-def _origins(root: Path, paths: list[str], progress: Progress | None) -> dict[str, Dated]:
-    if not paths:
-        return {}
-    origins = history.first_proposed(
-        gitrepo.read_history(root, progress),
-        paths,
-        gitrepo.blob_reader(root),
-        template=is_template,
-    )
-    return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
 def _hashes(root: Path, paths: list[str]) -> dict[str, str]:

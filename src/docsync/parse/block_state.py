@@ -34,18 +34,26 @@ _LEADING = re.compile(r"\n[ \t]*")  # a line break and the next line's leading w
 
 def line_tables(src: str) -> Tables:
     """``bMarks``, ``eMarks``, ``tShift``, ``sCount`` and ``bsCount`` of ``src``
-    as markdown-it's block state makes them."""
+    as markdown-it's block state makes them.
+
+    The text's lines (its split at every ``\n``) and where each starts, which
+    the model's builder reads too, are kept for :func:`take_lines`.
+    """
     lines = src.split("\n")
     leading = [_FIRST.match(src).group(), *_LEADING.findall(src)]  # type: ignore[union-attr]
     shifts = list(map(sub, map(len, leading), [0] + [1] * (len(leading) - 1)))
-    if shifts[-1] == len(lines[-1]):
+    lengths = list(map(len, lines))
+    popped = shifts[-1] == lengths[-1]
+    if popped:
         # an empty last piece (the text ends with a line break, or is empty)
         # or a last line of only spaces and tabs: no line
-        lines.pop()
+        lengths.pop()
         leading.pop()
         shifts.pop()
-    lengths = list(map(len, lines))
     begins = list(accumulate(map(add, lengths, [1] * len(lengths)), initial=0))
+    # every piece's start: all of begins when the last piece was no line, else
+    # all but the one past the last line
+    _last[:] = src, lines, tuple(begins) if popped else tuple(begins[:-1])
     ends = list(map(add, begins, lengths))
     counts = [_columns(w.lstrip("\n")) for w in leading] if "\t" in src else shifts[:]
     total = len(src)
@@ -54,6 +62,19 @@ def line_tables(src: str) -> Tables:
     shifts.append(0)
     counts.append(0)
     return begins, ends, shifts, counts, [0] * len(begins)
+
+
+_next = (1).__add__
+_last: list[Any] = [None, [], ()]  # the text last tabled, its lines, their starts
+
+
+def take_lines(src: str) -> tuple[list[str], tuple[int, ...]] | None:
+    """``src.split("\n")`` and :func:`~docsync.model.line_starts_of` of ``src``,
+    when ``src`` (the same object) is the text :func:`line_tables` last made
+    tables of; else None. Either way nothing is kept after."""
+    text, lines, starts = _last
+    _last[:] = None, [], ()
+    return (lines, starts) if text is src else None
 
 
 def _columns(whitespace: str) -> int:
@@ -95,7 +116,8 @@ def state_class(cls: Any, token: Any) -> type:
     handling and post-init call: half the cost of each of the block parse's
     tokens. ``getLines`` with no indentation to remove cuts each line from
     ``bMarks`` to ``eMarks`` (plus its line break but on the last line, unless
-    asked) as the original's loop does when it has no indentation to count;
+    asked) as the original's loop does when it has no indentation to count,
+    in one slice where each line starts right after the one before's break;
     other calls go to the original.
     """
     new = token.__new__
@@ -123,6 +145,11 @@ def state_class(cls: Any, token: Any) -> type:
         tail: str = src[starts[last] : ends[last] + 1 if keep_last_lf else ends[last]]
         if begin == last:
             return tail
+        if starts[begin + 1 : end] == list(map(_next, ends[begin:last])):
+            # each line starts right after the last one's line break (no container
+            # prefix cut off): the lines and their breaks are one slice
+            whole: str = src[starts[begin] : ends[last] + 1 if keep_last_lf else ends[last]]
+            return whole
         return "".join([*(src[starts[k] : ends[k] + 1] for k in range(begin, last)), tail])
 
     return type(cls.__name__, (cls,), {"push": push, "getLines": get_lines, "__slots__": ()})

@@ -82,6 +82,14 @@ _BLOCKS = {
     "math_block": BlockKind.MATH,
     "docsync_line": BlockKind.STANDALONE,
 }
+_INLINE, _OPEN, _CLOSE, _BLOCK = range(4)
+_ACTS = {
+    "inline": _INLINE,
+    **dict.fromkeys(_CONTAINERS, _OPEN),
+    **dict.fromkeys(_CONTAINER_CLOSERS, _CLOSE),
+    **dict.fromkeys(_BLOCKS, _BLOCK),
+}
+"""What :meth:`_Builder.build` does with a token of each type it reads (no entry: nothing)."""
 # Containers whose opening line (and closing fence) is a line of its own.
 _FENCED = frozenset({"container_docs_open", "admonition_open"})
 
@@ -94,10 +102,13 @@ def document(
     tokens: Sequence[TokenLike],
     env: Mapping[str, Any],
     normalize: Normalize,
+    lines: tuple[list[str], tuple[int, ...]] | None = None,
 ) -> Document:
-    """The document ``tokens`` (markdown-it's parse of ``text``) describe."""
-    line_starts = line_starts_of(text)
-    builder = _Builder(path, text, line_starts, text.split("\n"), normalize)
+    """The document ``tokens`` (markdown-it's parse of ``text``) describe;
+    ``lines``, when given, are ``text``'s lines and where each starts (what
+    this computes without them)."""
+    split, line_starts = lines if lines is not None else (text.split("\n"), line_starts_of(text))
+    builder = _Builder(path, text, line_starts, split, normalize)
     builder.build(tokens, env)
     return Document(
         path=path,
@@ -143,27 +154,34 @@ class _Builder:
         containers: list[str] = []
         around: tuple[str, ...] | None = ()  # containers as a tuple (None: changed since)
         opener: TokenLike | None = None  # the token before the current one
+        acts = _ACTS
         for token in tokens:
             kind = token.type
-            if kind == "inline":
+            act = acts.get(kind)
+            if act is None:
+                pass
+            elif act == _INLINE:
                 if token.map:
                     if around is None:
                         around = tuple(containers)
-                    self.visit_inline(token, around, opener)
-            elif kind in _CONTAINERS:
+                    if opener is not None and opener.type == "paragraph_open":
+                        self.visit_paragraph(token, around)
+                    else:
+                        self.visit_inline(token, opener)
+            elif act == _OPEN:
                 containers.append(_CONTAINERS[kind])
                 around = None
                 if kind in _FENCED and token.map:
                     self.blocks.extend(_fence_lines(token, self.lines))
                 if kind == "admonition_open":
                     self.admonitions.append(token.map[0] if token.map else -2)
-            elif kind in _CONTAINER_CLOSERS:
+            elif act == _CLOSE:
                 if containers:  # a nested footnote's close can come without its open
                     containers.pop()
                     around = None
                 if kind == "admonition_close" and self.admonitions:
                     self.admonitions.pop()
-            elif kind in _BLOCKS and token.map:
+            elif token.map:
                 self.blocks.append(_block(_BLOCKS[kind], _line_span(token.map[0] + 1, token.map[1])))
                 if kind == "html_block":
                     start = self.line_starts[token.map[0]]
@@ -172,19 +190,21 @@ class _Builder:
         for start, end in env.get("docsync_definitions", []):
             self.definitions.extend(definitions(self.text, self.line_starts, start, end, self.normalize))
 
-    def visit_inline(self, token: TokenLike, containers: tuple[str, ...], opener: TokenLike | None) -> None:
+    def visit_paragraph(self, token: TokenLike, containers: tuple[str, ...]) -> None:
+        assert token.map is not None
+        first, end = token.map
+        content, children = token.content, token.children
+        offsets, spans = paragraph_lines(self.text, self.lines, self.line_starts, first, content)
+        protected = self.visit_children(children, line_mapper(content, offsets)) if children else []
+        if self.admonitions and _code_on_github(self.admonitions, first):
+            self.blocks.append(_block(BlockKind.CODE, _line_span(first + 1, end)))
+        else:
+            self.paragraphs.append(_paragraph(_line_span(first + 1, end), spans, content, containers, tuple(protected)))
+
+    def visit_inline(self, token: TokenLike, opener: TokenLike | None) -> None:
         assert token.map is not None
         first, parent = token.map[0], opener.type if opener is not None else ""
         content, children = token.content, token.children or []
-        lines = _line_span(first + 1, token.map[1])
-        if parent == "paragraph_open":
-            offsets, spans = paragraph_lines(self.text, self.lines, self.line_starts, first, content)
-            protected = self.visit_children(children, line_mapper(content, offsets)) if children else []
-            if _code_on_github(self.admonitions, first):
-                self.blocks.append(_block(BlockKind.CODE, lines))
-            else:
-                self.paragraphs.append(_paragraph(lines, spans, content, containers, tuple(protected)))
-            return
         if parent in ("th_open", "td_open"):
             to_source = cell_mapper(self.lines, self.line_starts, self.cell_cursor, first, content)
             self.visit_children(children, to_source)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 State = Any
@@ -242,11 +243,16 @@ def _code_span_end(content: str, at: int) -> int | None:
     closing run, the next run of the same length), or None if none closes it."""
     opener = _BACKTICKS.match(content, at)
     assert opener is not None
-    size = opener.end() - at
-    for run in _BACKTICKS.finditer(content, opener.end()):
-        if run.end() - run.start() == size:
-            return run.end()
-    return None
+    closing = _closing_run(opener.end() - at).search(content, opener.end())
+    return closing.end() if closing is not None else None
+
+
+@cache
+def _closing_run(size: int) -> re.Pattern[str]:
+    """A run of exactly ``size`` backticks: the first after an opening run
+    (which ends before a character that is no backtick) is the first run of
+    :data:`_BACKTICKS` after it that is ``size`` long."""
+    return re.compile(f"(?<!`)`{{{size}}}(?!`)")
 
 
 _REFERENCE_LINK = re.compile(r"\[([^\n\\`\[\]!<^$]*)\](?:\[([^\n\\`\[\]!<^$]*)\])?")

@@ -49,7 +49,7 @@ from .build import document
 from .inline_rules import PLAIN_LINK_RULES, no_digits_around, record_inline
 
 __all__ = [
-    "PARSER_VERSIONS", "SourceError", "decode", "math_signature", "normalize_label", "normalized",
+    "PARSER_VERSIONS", "SourceError", "block_tokens", "decode", "math_signature", "normalize_label", "normalized",
     "parse", "parse_bytes", "render_html", "render_signature", "tokenize",
 ]
 
@@ -152,8 +152,25 @@ def _normalize_link(url: str) -> str:
     mdurl's encode keeps (``_KEPT``, and ``%`` starting a two-hex-digit
     escape). Any other URL is normalised, so every ``href`` and image ``src``
     is markdown-it's. Percent-encoding every relative link was a tenth of the parse.
+
+    The others (mostly absolute URLs, which a documentation tree repeats
+    from page to page) are normalised once per process each: normalizeLink
+    is a function of the URL alone (mdurl's parse, the host's punycode,
+    mdurl's format and encode), so a remembered result is the one it would
+    give again. The memory is emptied when it holds :data:`_REMEMBERED` URLs.
     """
-    return url if _NORMAL_URL.fullmatch(url) else normalizeLink(url)
+    if _NORMAL_URL.fullmatch(url):
+        return url
+    known = _normalized_links.get(url)
+    if known is None:
+        if len(_normalized_links) >= _REMEMBERED:
+            _normalized_links.clear()
+        known = _normalized_links[url] = normalizeLink(url)
+    return known
+
+
+_normalized_links: dict[str, str] = {}
+_REMEMBERED = 50_000
 
 
 @cache
@@ -232,6 +249,22 @@ def _plain_parser() -> MarkdownIt:
     return _dialect()
 
 
+@cache
+def _block_parser(library: bool) -> MarkdownIt:
+    md = _dialect() if library else _build_parser(shortcuts=True)
+    md.core.ruler.disable("inline")
+    return md
+
+
+def block_tokens(text: str, library: bool = False) -> list[Token]:
+    """The tokens of ``text``'s block-level parse alone: the model parser's
+    (its shortcuts on; with ``library``, the dialect's with markdown-it's
+    rules as shipped), the core ``inline`` rule off. The floor under every
+    parse (``scripts/bench_floor.py``); the model never reads it."""
+    tokens: list[Token] = _block_parser(library).parse(text, {})
+    return tokens
+
+
 def render_html(text: str) -> str:
     """HTML as GitHub's dialect renders ``text`` (used to prove a rewrite safe)."""
     rendered: str = _plain_parser().render(text)
@@ -296,7 +329,7 @@ def _inline_signature(children: Sequence[Token]) -> list[str]:
 def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:
     """Parse normalised text (``\\n`` line ends) into a document."""
     tokens, env = tokenize(text)
-    return document(path, text, newline, bom, tokens, env, normalize_label)
+    return document(path, text, newline, bom, tokens, env, normalize_label, block_state.take_lines(text))
 
 
 normalize_label = normalizeReference  # markdown-it's label normalisation, for document()

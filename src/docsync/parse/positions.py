@@ -67,6 +67,11 @@ def paragraph_lines(
     content's last occurrence in it is the one at its end, and the span is
     that slice, which is what the search and :func:`line_span` find.
     """
+    if "\n" not in content and content and not content[-1].isspace():
+        source = lines[first_line] if first_line < len(lines) else ""
+        if source.endswith(content):  # one line, the commonest paragraph: the loop's first case
+            offset = line_starts[first_line] + len(source) - len(content)
+            return [offset], (_span(offset, offset + len(content)),)
     offsets: list[int] = []
     spans: list[Span] = []
     count = len(lines)

@@ -178,7 +178,10 @@ class Summarizer:
             tuple((_directive_data(r.directive), r.code, r.first, r.last, r.exceptions) for r in result.ranges),
         )
 
-    def unpack(self, data: object) -> Found | None:
+    def unpack(self, data: object, check: bool = True) -> Found | None:
+        """:meth:`pack`'s data back (checked as it is built, ``check`` or not)."""
+        if data == ((), ()):  # most files have none
+            return Found((), ())
         if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], tuple) and isinstance(data[1], tuple)):
             return None
         found = [_directive_of(d) for d in data[0]]

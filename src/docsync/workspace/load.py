@@ -12,7 +12,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -123,12 +123,13 @@ def out_of_scope(root: Path, listing: Listing, config: Config) -> list[str]:
 
 def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool]) -> list[str]:
     found: list[str] = []
+    base = str(root)
     for path in sorted(set(listing.tracked) | listing.untracked):
         if not _is_markdown(path) or not wanted(path):
             continue
         if listing.is_symlink(path):
             continue
-        mode = _lstat_mode(root / path)
+        mode = _lstat_mode(os.path.join(base, path))
         if mode is not None and not stat.S_ISLNK(mode) and stat.S_ISREG(mode):
             found.append(path)
     return found
@@ -139,7 +140,7 @@ def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool])
 _MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP, errno.ENAMETOOLONG})
 
 
-def _lstat_mode(path: Path) -> int | None:
+def _lstat_mode(path: str) -> int | None:
     """One lstat for Path.is_symlink() then Path.is_file() (same answers, half the calls)."""
     try:
         return os.lstat(path).st_mode
@@ -165,12 +166,6 @@ def relative_to_root(root: Path, cwd: Path, raw: str) -> str:
 
 
 # --------------------------------------------------------------------------- parsing
-
-
-
-def _read(root: Path, path: str, config: Config) -> bytes | Finding:
-    status = stat_of(root, path, config)
-    return status if isinstance(status, Finding) else bytes_of(root, path)
 
 
 def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) -> str | None:
@@ -201,9 +196,9 @@ def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) 
 
 def content_key(root: Path, path: str, config: Config) -> str | None:
     """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
-    data = _read(root, path, config)
+    status = stat_of(root, path, config)
+    data = status if isinstance(status, Finding) else bytes_of(root, path)
     return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
-
 
 
 def parse_files(
@@ -228,7 +223,6 @@ def parse_files(
         return _parse_files(root, git_dir, paths, config, progress, summarize)
 
 
-
 def _parse_files(
     root: Path,
     git_dir: Path,
@@ -244,7 +238,8 @@ def _parse_files(
     packed: dict[str, tuple[Blob, Source]] = {}
     kept: dict[str, Blob] = {}
     problems: list[Finding] = []
-    pending: list[tuple[str, bytes]] = []
+    to_read: list[tuple[str, os.stat_result]] = []
+    contents: dict[str, bytes] = {}
     keys: dict[str, str] = {}
 
     def cached(path: str, key: str, source: Source) -> bool:
@@ -259,6 +254,23 @@ def _parse_files(
             kept[path] = summaries
         return True
 
+    def unread() -> Iterator[tuple[str, bytes]]:
+        """The files the cache does not have, largest first, read as the parse asks for
+        them; all read before the first is parsed (:func:`parse_pending`)."""
+        for path, status in sorted(to_read, key=lambda item: item[1].st_size, reverse=True):
+            data = bytes_of(root, path)
+            if isinstance(data, Finding):
+                seen.forget(path)
+                problems.append(data)
+                continue
+            key = keys[path] = store.key(path, data)
+            seen.put(path, status, key, data)
+            if not cached(path, key, data):
+                contents[path] = data
+                yield path, data
+        if progress is not None:
+            progress(PARSING, 0, len(contents))
+
     for path in paths:
         status = stat_of(root, path, config)
         if isinstance(status, Finding):
@@ -266,29 +278,19 @@ def _parse_files(
             problems.append(status)
             continue
         known = seen.get(path, status)
-        if known is not None and cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
-            continue  # unchanged since its stat was seen: not read
-        data = bytes_of(root, path)
-        if isinstance(data, Finding):
-            seen.forget(path)
-            problems.append(data)
-            continue
-        key = keys[path] = store.key(path, data)
-        seen.put(path, status, key, data)
-        if not cached(path, key, data):
-            pending.append((path, data))
-    if progress is not None:
-        progress(PARSING, 0, len(pending))
+        if known is None or not cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
+            to_read.append((path, status))  # else unchanged since its stat was seen: not read
     summaries: dict[str, object] = {}
-    contents = dict(pending)
+    fresh: set[str] = set()
     parse_problems: list[Finding] = []
-    results = parse_pending(pending, config, summarize, keep_summaries=context is not None)
+    results = parse_pending(unread(), len(to_read), config, summarize, keep_summaries=context is not None)
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
-            progress(PARSING, done, len(pending))
+            progress(PARSING, done, len(contents))
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
             packed[path] = (NO_DOCUMENT, contents[path])
             kept[path] = summary.blob
+            fresh.add(path)
             store.put_blob(store.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
             packed[path] = (made, contents[path])
@@ -300,15 +302,14 @@ def _parse_files(
             summaries[path] = summary
         if problem is not None:
             parse_problems.append(problem)
-    place = {path: i for i, path in enumerate(contents)}
+    place = {path: i for i, path in enumerate(paths)}
+    problems.sort(key=lambda problem: place[problem.path])  # stat's and read's, in path order
     problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))
     store.save()
     seen.save()
     unpack = summarize.unpack if isinstance(summarize, Packs) else None
-    return Documents(paths, found, packed, keys, summaries, Kept(kept, unpack)), problems
+    return Documents(paths, found, packed, keys, summaries, Kept(kept, unpack, fresh)), problems
 
-
-# How many documents are unpickled one at a time before the rest go in one batch.
 
 # --------------------------------------------------------------------------- entry point
 

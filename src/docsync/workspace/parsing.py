@@ -8,9 +8,10 @@ for a large set, with the cyclic garbage collector kept off the documents.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
@@ -41,7 +42,7 @@ class Packs(Protocol):
 
     def pack(self, made: object) -> bytes: ...
 
-    def unpack(self, blob: bytes) -> dict[str, object] | None: ...
+    def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +128,9 @@ def _workers(config: Config, pending: int) -> int:
     return max(1, min(cores, pending // 32))
 
 
-
-
 def parse_pending(
-    pending: list[tuple[str, bytes]],
+    pending: Iterable[tuple[str, bytes]],
+    expected: int,
     config: Config,
     summarize: Summarize | None,
     keep_summaries: bool = False,
@@ -138,41 +138,70 @@ def parse_pending(
     """Parse results as they come, in no particular order: (path, the document
     or a worker's pickle of it, problem, summary). Documents parsed here get no
     summary. With ``keep_summaries`` a worker sends no document for a file it
-    parses whole, and the summary is :class:`Packed`."""
-    workers = _workers(config, len(pending))
+    parses whole, and the summary is :class:`Packed`.
+
+    ``pending`` is read as it is needed, largest file first (its bytes are best
+    read by the caller meanwhile); ``expected`` is at most how many it holds. The
+    workers start once :data:`_PARALLEL_THRESHOLD` files are pending, and parse
+    while the rest are read. All of ``pending`` is read before the first result."""
+    items = iter(pending)
+    first = list(islice(items, _PARALLEL_THRESHOLD))
+    workers = _workers(config, len(first) if len(first) < _PARALLEL_THRESHOLD else max(expected, len(first)))
     if workers == 1:
-        for path, data in pending:
+        here = [*first, *items]
+        for path, data in here:
             parsed = parse_one(path, data)
             yield path, parsed.document, parsed.problem, None
         return
-    # Imported here: a run served by the caches parses nothing and imports no parser.
+    yield from _in_workers(chain(first, items), expected, workers, summarize, keep_summaries)
+
+
+def _in_workers(
+    pending: Iterator[tuple[str, bytes]],
+    expected: int,
+    workers: int,
+    summarize: Summarize | None,
+    keep_summaries: bool,
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    # Imported here: a run served by the caches parses nothing and imports no parser,
+    # and multiprocessing is a startup cost a cached run never needs.
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from . import parts
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
     # A very large file goes first, in parts, one per worker (see parts.py).
-    size = max(8, min(32, len(pending) // (workers * 8)))
-    ordered = sorted(pending, key=lambda item: len(item[1]), reverse=True)
-    split = [job for path, data in ordered for job in parts.jobs(path, data, workers, summarize)]
-    whole = [item for item in ordered if item[0] not in {job.path for job in split}]
-    batches = [whole[i : i + size] for i in range(0, len(whole), size)]
-    # Imported here: multiprocessing is a startup cost a cached run never needs.
-    from concurrent.futures import ProcessPoolExecutor
-
-    # A file in parts brings its summaries back: a hundred thousand findings
-    # the collector need not walk (see collector_paused).
-    paused = collector_paused() if split else nullcontext()
-    with paused, ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries)
-    ) as pool:
-        in_parts = [pool.submit(_parse_part, job) for job in split]
-        for batch in pool.map(_parse_batch, batches):
-            yield from batch
+    size = max(8, min(32, expected // (workers * 8)))
+    batches: list[Future[list[_Sent]]] = []
+    in_parts: list[Future[parts.PartDone]] = []
+    split: dict[str, bytes] = {}
+    batch: list[tuple[str, bytes]] = []
+    with ExitStack() as stack:
+        pool = stack.enter_context(
+            ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries))
+        )
+        for path, data in pending:
+            jobs = parts.jobs(path, data, workers, summarize)
+            if jobs:
+                if not split:  # its summaries are a hundred thousand findings the collector need not walk
+                    stack.enter_context(collector_paused())
+                split[path] = data
+                in_parts.extend(pool.submit(_parse_part, job) for job in jobs)
+                continue
+            batch.append((path, data))
+            if len(batch) == size:
+                batches.append(pool.submit(_parse_batch, batch))
+                batch = []
+        if batch:
+            batches.append(pool.submit(_parse_batch, batch))
+        for done in batches:
+            yield from done.result()
         collect = parts.collector(summarize)
         for future in in_parts:
             joined = collect(future.result())
             if joined is not None:
-                yield _whole_if_needed(joined, dict(pending))
+                yield _whole_if_needed(joined, split)
 
 
 def _whole_if_needed(

@@ -64,14 +64,16 @@ class PartDone:
 def jobs(path: str, data: bytes, workers: int, summarize: object) -> list[PartJob]:
     """The parts to parse ``data`` in, one per worker; none when it is not worth
     it, cannot be split, or the summarizer cannot summarize parts."""
-    # Imported here, as in parsing.py: a run served by the caches imports no parser.
+    # Imported here, as in parsing.py: a run served by the caches imports no parser,
+    # and the parser only for a file large enough (the workers import it themselves).
     from ..parse import chunks
-    from ..parse.markdown import SourceError, decode
 
     if workers < 2 or len(data) < chunks.SPLIT_FROM:
         return []
     if summarize is not None and not isinstance(summarize, PartSummarize):
         return []
+    from ..parse.markdown import SourceError, decode
+
     try:
         text, _, _ = decode(data)
     except SourceError:

@@ -104,9 +104,11 @@ class StatIndex:
         self._before_ns = before_ns  # changes at or after this are too recent to believe
         self._started = time.monotonic_ns()
         self._dirty = False
+        self._present: set[str] = set()  # stat'ed this run: known to exist at save
 
     def get(self, path: str, status: os.stat_result) -> Seen | None:
         """The key and marker of ``path``'s bytes, if its stat says they are the ones seen."""
+        self._present.add(path)
         entry = self._entries.get(path)
         if entry is None:
             return None
@@ -119,6 +121,7 @@ class StatIndex:
         """``path`` was read after ``status`` was taken, and its bytes have ``key``."""
         if self._file is None:
             return
+        self._present.add(path)
         entry = (stamp(status), key, MARKER in data)
         if self._entries.get(path) != entry:
             self._entries[path] = entry
@@ -130,10 +133,16 @@ class StatIndex:
             self._dirty = True
 
     def save(self) -> None:
-        """Write the index if an entry changed (an entry whose file is gone is dropped)."""
+        """Write the index if an entry changed (an entry whose file is gone is dropped:
+        asked of the disk only for a path this run did not stat)."""
         if self._file is None or not self._dirty:
             return
-        kept = {p: entry for p, entry in self._entries.items() if os.path.lexists(self._root / p)}
+        present, root = self._present, str(self._root)
+        kept = {
+            p: entry
+            for p, entry in self._entries.items()
+            if p in present or os.path.lexists(os.path.join(root, p))
+        }
         elapsed = time.monotonic_ns() - self._started
         payload = {"magic": _MAGIC, "salt": self._salt, "elapsed": elapsed, "entries": kept}
         write_pickle(self._file, payload)

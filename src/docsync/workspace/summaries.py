@@ -46,8 +46,10 @@ class Kept(Protocol):
         """The result as plain data and model classes (what the cache's unpickler constructs)."""
         ...
 
-    def unpack(self, data: object) -> object | None:
-        """:meth:`pack`'s data back as the result; None for anything else."""
+    def unpack(self, data: object, check: bool = True) -> object | None:
+        """:meth:`pack`'s data back as the result; None for anything else. Without
+        ``check``, the data is this run's own (packed in its parse workers) and
+        may be taken without checking every field."""
         ...
 
 
@@ -106,8 +108,9 @@ class Combined:
         ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
         return buffer.getvalue()
 
-    def unpack(self, blob: bytes) -> dict[str, object] | None:
-        """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or foreign)."""
+    def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None:
+        """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or
+        foreign). ``check=False`` for bytes this run's parse workers made."""
         kept = self._kept
         if kept is None:
             return None
@@ -119,7 +122,7 @@ class Combined:
             return None
         made: dict[str, object] = {}
         for name, packed in data.items():
-            result = kept[name].unpack(packed)
+            result = kept[name].unpack(packed, check)
             if result is None:
                 return None
             made[name] = result

@@ -115,11 +115,17 @@ def summarize(doc: Document, index: RepoIndex, whole: bool = True) -> LinkSummar
 def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
     """Phase two: the pending fragment checks, against the anchors of their targets."""
     findings: list[Finding] = []
+    memo, strict = index.anchor_memo, index.workspace.config.strict_fragments
     for item in summary.items:
         if isinstance(item, Finding):
             findings.append(item)
             continue
         raw, line, column, path, fragment = item
+        known = memo.get(path)
+        if known is not None:  # most fragments name an anchor as written: nothing to report
+            exact = known[0].get(fragment.lower())
+            if exact is not None and (exact == fragment or not strict):
+                continue
         target = Target(raw, "", line, column, False)
         findings.extend(check_fragment(summary.path, target, path, fragment, index))
     return findings
@@ -144,10 +150,14 @@ class Summarizer:
         assert isinstance(result, LinkSummary)
         return (result.path, result.items, result.anchors)
 
-    def unpack(self, data: object) -> LinkSummary | None:
+    def unpack(self, data: object, check: bool = True) -> LinkSummary | None:
+        """:meth:`pack`'s data back; checked field by field unless ``check`` is
+        False (data a parse worker of this run packed a moment ago)."""
         if not (type(data) is tuple and len(data) == 3):
             return None
         path, items, anchors = data
+        if not check:
+            return LinkSummary(path, items, anchors)
         if (
             type(path) is str
             and type(items) is tuple

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ...model import Document
 from ...nearest import CloseIndex
+from ...repository.plumbing import Listing
 from ...workspace.load import Workspace, parse_files
 
 MARKDOWN = (".md", ".markdown")
@@ -43,18 +44,8 @@ class RepoIndex:
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
-        files = frozenset(workspace.listing.tracked)
-        dirs: set[str] = {""}
-        for path in files:
-            parent = posixpath.dirname(path)
-            while parent not in dirs:
-                dirs.add(parent)
-                parent = posixpath.dirname(parent)
-        folded: dict[str, str] = {}
-        for path in sorted(files | dirs):
-            folded.setdefault(path.lower(), path)
-        symlinks = frozenset(path for path in files if workspace.listing.is_symlink(path))
-        return cls(workspace, files, frozenset(dirs), folded, symlinks=symlinks)
+        files, dirs, folded, symlinks = _listed(workspace.listing)
+        return cls(workspace, files, dirs, folded, symlinks=symlinks)
 
     def own_anchors(self, doc: Document) -> dict[str, str]:
         """:func:`document_anchors` of ``doc``, made once while it is summarized."""
@@ -131,6 +122,33 @@ class RepoIndex:
         if found is None or (found[0] is not anchors and found[0] != anchors):
             found = self._anchor_near[path] = (anchors, CloseIndex(anchors, _ANCHOR_CUTOFF))
         return found[1].closest(fragment)
+
+
+_Listed = tuple[frozenset[str], frozenset[str], dict[str, str], frozenset[str]]
+_LISTED: list[tuple[Listing, _Listed]] = []
+"""The last listing :func:`_listed` was asked of, and its answer: a run builds an
+index twice (for its parse workers' summaries, then for the gate), of one listing."""
+
+
+def _listed(listing: Listing) -> _Listed:
+    """The tracked files, their folders, both by lowercase path, and the tracked symlinks."""
+    for known, made in _LISTED:
+        if known is listing:
+            return made
+    files = frozenset(listing.tracked)
+    dirs: set[str] = {""}
+    for path in files:
+        parent = posixpath.dirname(path)
+        while parent not in dirs:
+            dirs.add(parent)
+            parent = posixpath.dirname(parent)
+    folded: dict[str, str] = {}
+    for path in sorted(files | dirs):
+        folded.setdefault(path.lower(), path)
+    symlinks = frozenset(path for path in files if listing.is_symlink(path))
+    made = (files, frozenset(dirs), folded, symlinks)
+    _LISTED[:] = [(listing, made)]
+    return made
 
 
 # How alike a name or a fragment must be to be suggested (difflib's ratio).

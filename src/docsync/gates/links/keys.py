@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from ...config import Config
+from ...repository.plumbing import Listing
 from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace, content_key
@@ -40,12 +42,26 @@ def run_key(workspace: Workspace) -> str | None:
 _CODE = tuple(str(Path(__file__).with_name(name)) for name in ("check.py", "fragments.py", "index.py", "keys.py"))
 
 
+_MADE: list[tuple[Listing, Config, Path, str]] = []
+"""The last listing and config :func:`context` was asked of, and its answer: a run
+asks twice (its parse workers' summaries, then the result cache), of the same ones."""
+
+
 def context(workspace: Workspace) -> str:
     """Everything a document's findings depend on besides the documents, hashed:
     what git tracks and with which modes, the untracked files, where tracked
     symlinks point on this disk, the config, docsync's version, its parser and
     this gate's code. A link summary (:class:`.check.Summarizer`) depends on no more;
     the parse cache keeps one under this key."""
+    for listing, config, root, made in _MADE:
+        if listing is workspace.listing and config is workspace.config and root == workspace.root:
+            return made
+    made = _context(workspace)
+    _MADE[:] = [(workspace.listing, workspace.config, workspace.root, made)]
+    return made
+
+
+def _context(workspace: Workspace) -> str:
     digest = hashlib.blake2b(digest_size=20)
 
     def add(*parts: str) -> None:
