@@ -58,8 +58,12 @@ def test_core_never_exits_or_prints() -> None:
 
 
 def _imported_by_check(root: Path) -> set[str]:
+    return _imported_by(root, "check", "--format", "json")
+
+
+def _imported_by(root: Path, *command: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "docsync", "check", "--format", "json"],
+        [sys.executable, "-X", "importtime", "-m", "docsync", *command],
         cwd=root,
         env=git_environ(),
         capture_output=True,
@@ -107,6 +111,23 @@ def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
     assert "docsync.workspace.results" in warm
     assert not _packages(warm) & _UNUSED_WHEN_WARM
     assert not warm & _DOCSYNC_UNUSED_WHEN_WARM
+
+
+def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Path) -> None:
+    """The dry run's start-up counts against its floor: the check pipeline and the
+    apply (with its verdict, which runs a check) stay unloaded."""
+    root = tmp_path / "repo"
+    (root / "docs" / "adr").mkdir(parents=True)
+    env = git_environ()
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
+    (root / "docs" / "adr" / "0001-use-markdown.md").write_text(
+        "# 1. Use Markdown\n\nStatus: Accepted\n\nWe write records in Markdown.\n"
+    )
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "first record"], cwd=root, check=True, env=env)
+    imported = _imported_by(root, "migrate")
+    assert "docsync.migrate.plan" in imported
+    assert not imported & {"docsync.check.check", "docsync.migrate.apply", "docsync.migrate.verdict"}
 
 
 _MUTATING_FUNCTIONS = {

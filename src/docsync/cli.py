@@ -21,7 +21,6 @@ from typer import Argument, Option
 
 from . import __version__
 from .adopt.hooks import DEFAULT_HOOK_REPO
-from .check.check import run_check
 from .commandline import arguments, output, records
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
@@ -180,6 +179,8 @@ def check(
     output.use_color(color)
     changed_since = (since or "") if changed or since else None
     textual = form in (Format.text, Format.concise)
+    from .check.check import run_check  # only `check` needs the gates: other commands start faster
+
     with _errors(), ProgressBar(output.stderr if textual and not quiet else None) as progress:
         stdin = arguments.stdin(paths, stdin_filename)
         result = run_check(

@@ -11,7 +11,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..check.check import CheckResult
 from ..gates.rules import all_rules, by_code
 from ..model import Finding
 from ..report import formats as report
@@ -20,6 +19,7 @@ from ..repository.plumbing import find_repo
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..check.check import CheckResult
     from ..check.fix import FixResult
     from ..lifecycle.change import Change
 
