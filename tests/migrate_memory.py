@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from docsync.config import DEFAULT_STATES, DEFAULT_STATUSES
-from docsync.migrate.changes import ChangeSet, compute
+from docsync.migrate.changes import ChangeSet, Computing, compute
 from docsync.migrate.discover import Tree, find_trees, index_paths, kind_for, numbered, read_record
 from docsync.migrate.inputs import Dated, Inputs
 from docsync.migrate.model import Plan, PlanSpec, TopicSpec
@@ -88,7 +88,9 @@ def merged_spec(files: Mapping[str, str]) -> PlanSpec:
     return PlanSpec(spec.target, tuple(topics), (), spec.commit, spec.hashes)
 
 
-def changes(files: Mapping[str, str], plan: Plan, code_refs: bool = True) -> ChangeSet:
+def changes(
+    files: Mapping[str, str], plan: Plan, code_refs: bool = True, options: Computing | None = None
+) -> ChangeSet:
     given = inputs(files)
     documents = {p: parse(p, t) for p, t in files.items() if p.endswith(".md")}
     view = RepoView(
@@ -98,7 +100,7 @@ def changes(files: Mapping[str, str], plan: Plan, code_refs: bool = True) -> Cha
         states=DEFAULT_STATES,
         code_refs=code_refs,
     )
-    return compute(plan, given.records, view)
+    return compute(plan, given.records, view, Computing() if options is None else options)
 
 
 def after(files: Mapping[str, str], change_set: ChangeSet) -> dict[str, str]:

@@ -21,22 +21,20 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from docsync.config import DEFAULT_STATES, Config
+from docsync.config import Config
 from docsync.config import load as load_config
 from docsync.errors import GitError
 from docsync.migrate import run as migration
 from docsync.migrate.assemble import Assembled, Mispredicted, assemble
-from docsync.migrate.changes import ChangeSet, Computing, compute
+from docsync.migrate.changes import ChangeSet, Computing
 from docsync.migrate.dating import EarlyDates, candidates, read_origins
 from docsync.migrate.fanout import Fanout, fork_safe, workers_for
 from docsync.migrate.markdown_rewrite import topic_text
-from docsync.migrate.repo_view import RepoView
 from docsync.migrate.routes import Routes
 from docsync.migrate.show import as_json, render
 from docsync.migrate.stats import Tally
-from docsync.parse.markdown import parse
 from tests.gitutil import GitRepo, git
-from tests.migrate_memory import inputs, plan_of
+from tests.migrate_memory import changes, inputs, plan_of
 from tests.migrate_repos import mission_repo
 
 # --------------------------------------------------------------------------- the fan-out
@@ -116,14 +114,7 @@ def _files(records: int, pages: int) -> dict[str, str]:
 
 
 def _computed(files: dict[str, str], options: Computing) -> ChangeSet:
-    given = inputs(files)
-    view = RepoView(
-        documents={p: parse(p, t) for p, t in files.items() if p.endswith(".md")},
-        tracked=frozenset(files),
-        read_text=lambda path, needles: files.get(path),
-        states=DEFAULT_STATES,
-    )
-    return compute(plan_of(files), given.records, view, options)
+    return changes(files, plan_of(files), options=options)
 
 
 def test_two_processes_compute_the_change_set_one_computes() -> None:
