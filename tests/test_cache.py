@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import pickle
 import struct
 import subprocess
@@ -29,6 +28,7 @@ from docsync.model import Finding
 from docsync.workspace import cache, pickles, results
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
+from tests.planted import RunsACommand
 
 PAGES = {
     "README.md": "# Project\n\nSee [the guide](docs/guide.md#install) and [gone](docs/gone.md).\n",
@@ -194,20 +194,10 @@ def test_an_entry_is_read_from_the_disk_only_when_its_document_is(repo: GitRepo)
         assert warm.documents[path] == cold.documents[path]
 
 
-class _RunsACommand:
-    """Unpickling this calls ``os.system``: what a planted cache would try."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (os.system, (f"touch {self.marker}",))
-
-
 def test_foreign_pickle_file_is_refused(repo: GitRepo, tmp_path: Path) -> None:
     cold = load_workspace(repo.root)
     marker = tmp_path / "pwned"
-    _cache_file(repo).write_bytes(pickle.dumps(_RunsACommand(marker)))
+    _cache_file(repo).write_bytes(pickle.dumps(RunsACommand(marker)))
     again = load_workspace(repo.root)
     assert not marker.exists()
     assert again.documents == cold.documents
@@ -220,7 +210,7 @@ def test_foreign_pickle_entry_is_refused(repo: GitRepo, tmp_path: Path) -> None:
     entries = payload["entries"]
     assert isinstance(entries, dict)
     for key, (saves, _) in list(entries.items()):
-        entries[key] = (saves, pickle.dumps(_RunsACommand(marker)))
+        entries[key] = (saves, pickle.dumps(RunsACommand(marker)))
     _write_payload(repo, payload)
     again = load_workspace(repo.root)
     assert not marker.exists()
@@ -403,7 +393,7 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
     cold = _cached(repo)
     results = repo.root / ".git" / "docsync" / "links-results.pickle"
     marker = tmp_path / "pwned"
-    for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
+    for garbage in (b"junk", pickle.dumps(RunsACommand(marker))):
         results.write_bytes(garbage)
         assert _cached(repo) == cold
     _cached(repo)
@@ -412,7 +402,7 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
     assert data.startswith(magic)
     (length,) = struct.unpack("<Q", data[len(magic) : len(magic) + 8])
     header = pickle.loads(data[len(magic) + 8 : len(magic) + 8 + length])  # the test's own file
-    planted = pickle.dumps(_RunsACommand(marker))
+    planted = pickle.dumps(RunsACommand(marker))
     header["index"] = {run: (0, len(planted)) for run in header["index"]}  # every run's findings
     head = pickle.dumps(header)
     results.write_bytes(magic + struct.pack("<Q", len(head)) + head + planted)
@@ -555,7 +545,7 @@ def test_corrupt_wrap_result_cache_is_ignored(wrapped: GitRepo, tmp_path: Path) 
     cold = _wrap_findings(wrapped)
     results = wrapped.root / ".git" / "docsync" / "wrap-results.pickle"
     marker = tmp_path / "pwned"
-    for garbage in (b"junk", pickle.dumps(_RunsACommand(marker))):
+    for garbage in (b"junk", pickle.dumps(RunsACommand(marker))):
         results.write_bytes(garbage)
         assert _wrap_findings(wrapped) == cold
     assert not marker.exists()

@@ -13,7 +13,6 @@ documents parses them.
 
 from __future__ import annotations
 
-import os
 import pickle
 import shutil
 import subprocess
@@ -31,6 +30,7 @@ from docsync.workspace import cache, parsing
 from docsync.workspace import documents as documents_module
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git, git_environ
+from tests.planted import RunsACommand
 from tests.test_links_two_phase import _bench
 from tests.test_worker_gates import SUPPRESSED
 
@@ -173,21 +173,11 @@ def test_kept_summaries_are_not_read_under_another_listing_or_config(
     assert any(f.rule == "L007" for f in reference.findings)
 
 
-class _RunsACommand:
-    """Unpickling this calls ``os.system``: what a planted cache would try."""
-
-    def __init__(self, marker: Path) -> None:
-        self.marker = marker
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (os.system, (f"touch {self.marker}",))
-
-
 def _planted(kind: str, marker: Path) -> bytes:
     if kind == "garbage":
         return b"\x80\x05not a pickle at all"
     if kind == "command":
-        return pickle.dumps({"links": _RunsACommand(marker)})
+        return pickle.dumps({"links": RunsACommand(marker)})
     if kind == "shape":
         return pickle.dumps({"links": ("x.md", ("not a finding",), {})})
     if kind == "pending":  # a pending check whose line is not a number
