@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
@@ -89,6 +90,17 @@ def _in_code(doc: Document, offset: int) -> bool:
     return any(s.start <= offset < s.end for s in doc.code_spans)
 
 
+@cache
+def _phrase_patterns(phrases: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A line that starts with one of the ``phrases`` (an alternation), and a phrase anywhere;
+    built once per configuration, not once per record."""
+    line_start = re.compile(
+        rf"(?i)[ \t]*(?P<prefix>{_EMPHASIS}(?P<phrase>{phrases}){_EMPHASIS}"
+        rf"[ \t]*:?[ \t]*{_EMPHASIS}[ \t]*)(?=\S)"
+    )
+    return line_start, re.compile(rf"(?i)\b(?P<phrase>{phrases})\b[:*_ \t]*")
+
+
 class _Reader:
     """Reads one record's relation lines, status detail and front matter."""
 
@@ -106,11 +118,7 @@ class _Reader:
         self.edits: list[Edit] = []
         self.lines: list[str] = []
         self.notes: list[str] = []
-        self.line_start = re.compile(
-            rf"(?i)[ \t]*(?P<prefix>{_EMPHASIS}(?P<phrase>{phrases.pattern}){_EMPHASIS}"
-            rf"[ \t]*:?[ \t]*{_EMPHASIS}[ \t]*)(?=\S)"
-        )
-        self.anywhere = re.compile(rf"(?i)\b(?P<phrase>{phrases.pattern})\b[:*_ \t]*")
+        self.line_start, self.anywhere = _phrase_patterns(phrases.pattern)
 
     def reading(self) -> _Reading:
         for paragraph in self.doc.paragraphs:

@@ -143,7 +143,7 @@ def relative(new_path: str, target: str, written: str) -> str:
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def locate(source: str, url: str) -> tuple[str, str] | None:
     """(path, fragment) a URL in ``source`` names; None if external or malformed.
 

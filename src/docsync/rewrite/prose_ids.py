@@ -122,9 +122,18 @@ def _prose_mentions(
     record's header is ``# ADR 3``)."""
     if not ids:
         return
-    by_line = _spans_by_line(doc)
-    pattern = prose_id_pattern(id_kinds(ids))
+    by_line: dict[int, list[Span]] | None = None
+    kinds = id_kinds(ids)
+    pattern = prose_id_pattern(kinds)
+    text = doc.text
     for region in prose_regions(doc):
+        start, end = region.span.start, region.span.end
+        # An id is its kind as written and more, inside one free stretch of the region:
+        # a region that holds none of the kinds holds no id (most lines).
+        if not any(text.find(kind, start, end) >= 0 for kind in kinds):
+            continue
+        if by_line is None:
+            by_line = _spans_by_line(doc)
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
             for mention in mentions(doc.text, free.start, free.end, ids, pattern):
                 found = [mention, *compound(doc.text, mention, free.end, ids, pattern)]

@@ -1,0 +1,127 @@
+"""The per-file rewrite's fast forms give exactly what the forms they replace give.
+
+- ``render._cmark`` calls cmark-gfm with the five GFM extensions found once,
+  not by name on every page as the binding's wrapper does;
+- ``render.github_structure`` reads the tags with ``findall`` and skips the
+  attribute substitutions for a tag without attributes;
+- ``prose_ids._prose_mentions`` reads only the prose regions that hold one of
+  the id table's kinds as written.
+
+Each is held here to the plain form, written out again as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docsync.model import Document
+from docsync.parse import render
+from docsync.parse.markdown import math_signature, parse
+from docsync.records.model import IdTarget
+from docsync.rewrite import prose_ids
+from docsync.rewrite.ids import IdKey, compound, id_kinds, mentions, prose_id_pattern
+from tests.test_rewrite_properties import IDS, documents
+from tests.test_rewrite_shortcuts import texts
+
+PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+_MARKDOWN = [
+    "[a](x.md)", "[b](<y z.md> \"t\")", "<a href=\"x.md\">x</a>", "<A HREF='q'>Q</A>",
+    "<a name=\"n\">", "</a>", "<img src=\"i.png\" alt=\"i\">", "<abbr title=\"t\">T</abbr>",
+    "<div  id=\"d\"\n  class=\"c\">", "</div>", "<span data-x=\"1\" href=\"h\">s</span>",
+    "![im](p.png)", "[r]: r.md", "[r]", "<https://x.org>", "www.example.com", "| a | b |",
+    "| --- | --- |", "> [!NOTE]", "> q", "- [ ] t", "1. n", "# H", "`c`", "```\n<a>\n```",
+    "$x$", "$$\ny\n$$", "~~s~~", "text[^1]", "[^1]: f", "*e*", "<!-- c -->", "<a><a>x</a>",
+    "<br/>", "\n", "\n\n", " ", "word", "é",
+]
+markdown_texts = st.lists(st.sampled_from(_MARKDOWN), max_size=14).map(" ".join)
+
+
+@PROPERTY
+@given(st.one_of(markdown_texts, st.text(max_size=60)))
+def test_cmark_with_extensions_found_once_is_the_bindings_wrapper(text: str) -> None:
+    assert render._cmark(text) == render._library_cmark(text)
+
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
+_LINK_ATTRS = re.compile(r'\s(?:href|src)="[^"]*"')
+_SPACE = re.compile(r"\s+")
+
+
+def _structure_as_it_was(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    tags: list[str] = []
+    depth = 0
+    for match in _TAG.finditer(render.github_html(text)):
+        closing, name, attrs = match.groups()
+        if name.lower() == "a":
+            depth = max(0, depth - 1) if closing else depth + 1
+        elif not depth:
+            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs))}>")
+    return tuple(tags), math_signature(text)
+
+
+@PROPERTY
+@given(st.one_of(markdown_texts, st.text(max_size=60)))
+def test_github_structure_is_the_tag_loop_it_replaces(text: str) -> None:
+    assert render.github_structure(text) == _structure_as_it_was(text)
+
+
+def test_github_structure_examples() -> None:
+    text = '<A HREF="x">in <b>link</b></A> <abbr title="t">T</abbr> <div  id="d"\n  class="c" src="s">\n'
+    assert render.github_structure(text) == _structure_as_it_was(text)
+    tags = render.github_structure(text)[0]
+    assert "<b>" not in tags  # inside a link, even an upper-case one
+    assert '<abbr title="t">' in tags
+    assert any(t.startswith('<div id="user-content-d" class="c"') for t in tags)
+
+
+def _mentions_as_they_were(
+    doc: Document, ids: Mapping[IdKey, IdTarget], own: str
+) -> Iterator[tuple[object, object]]:
+    if not ids:
+        return
+    by_line = prose_ids._spans_by_line(doc)
+    pattern = prose_id_pattern(id_kinds(ids))
+    for region in prose_ids.prose_regions(doc):
+        excluded = prose_ids._excluded(doc, region.span, by_line)
+        for free in prose_ids._free(region.span, excluded):
+            for mention in mentions(doc.text, free.start, free.end, ids, pattern):
+                for each in [mention, *compound(doc.text, mention, free.end, ids, pattern)]:
+                    if not region.heading or each.target is None or each.target.path != own:
+                        yield region, each
+
+
+_OWN = [IDS[("ADR", 7, None)].path, "docs/rfc/a.md"]
+# Kinds that overlap and one the texts never hold, beside the table the texts are written for.
+_TABLES: list[dict[IdKey, IdTarget]] = [
+    IDS,
+    {},
+    {**IDS, ("AD", 7, None): IdTarget("docs/x.md", "X"), ("DR", 1, None): IdTarget("docs/y.md", "Y")},
+    {("PEP", 8, None): IdTarget("docs/p.md", "P")},
+]
+
+
+@PROPERTY
+@given(st.one_of(texts, documents), st.sampled_from(_OWN), st.sampled_from(_TABLES))
+def test_prose_mentions_read_only_where_a_kind_is_as_every_region_read(
+    text: str, own: str, ids: dict[IdKey, IdTarget]
+) -> None:
+    doc = parse("docs/adr/0001-x.md", text)
+    assert list(prose_ids._prose_mentions(doc, ids, own)) == list(_mentions_as_they_were(doc, ids, own))
+
+
+def test_prose_mentions_examples() -> None:
+    text = "# ADR 7\n\nplain line\nsee ADR 7 and 5\n\n| a | RFC 5 pt 2 |\n| - | - |\n| RFC 1 | x |\n"
+    doc = parse("docs/adr/0001-x.md", text)
+    for own in _OWN:
+        fast = list(prose_ids._prose_mentions(doc, IDS, own))
+        assert fast == list(_mentions_as_they_were(doc, IDS, own))
+    # Paragraph lines, then headings (the record's own id left there), then table rows.
+    written = [m.written for _, m in prose_ids._prose_mentions(doc, IDS, "docs/rfc/a.md")]
+    assert written == ["ADR 7", "ADR 7", "RFC 5 pt 2", "RFC 1"]
+    own = [m.written for _, m in prose_ids._prose_mentions(doc, IDS, IDS[("ADR", 7, None)].path)]
+    assert own == ["ADR 7", "RFC 5 pt 2", "RFC 1"]
