@@ -5,7 +5,9 @@
 - ``render.github_structure`` reads the tags with ``findall`` and skips the
   attribute substitutions for a tag without attributes;
 - ``prose_ids._prose_mentions`` reads only the prose regions that hold one of
-  the id table's kinds as written.
+  the id table's kinds as written;
+- ``migrate.relations._Reader`` reads only the paragraphs whose text holds the
+  first word of a relation phrase (ASCII text and phrases; any other is read).
 
 Each is held here to the plain form, written out again as it was.
 """
@@ -18,10 +20,13 @@ from collections.abc import Iterator, Mapping
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from docsync.config import DEFAULT_RELATIONS
+from docsync.migrate import relations as relations_module
 from docsync.model import Document
 from docsync.parse import render
 from docsync.parse.markdown import math_signature, parse
 from docsync.records.model import IdTarget
+from docsync.records.relations import Phrases
 from docsync.rewrite import prose_ids
 from docsync.rewrite.ids import IdKey, compound, id_kinds, mentions, prose_id_pattern
 from tests.test_rewrite_properties import IDS, documents
@@ -125,3 +130,61 @@ def test_prose_mentions_examples() -> None:
     assert written == ["ADR 7", "ADR 7", "RFC 5 pt 2", "RFC 1"]
     own = [m.written for _, m in prose_ids._prose_mentions(doc, IDS, IDS[("ADR", 7, None)].path)]
     assert own == ["ADR 7", "RFC 5 pt 2", "RFC 1"]
+
+
+@PROPERTY
+@given(st.one_of(texts, documents))
+def test_table_rows_are_the_regions_marked_table(text: str) -> None:
+    doc = parse("docs/adr/0001-x.md", text)
+    assert list(prose_ids._table_rows(doc)) == [r for r in prose_ids.prose_regions(doc) if r.table]
+
+
+# --------------------------------------------------------------------------- relations
+
+_RECORDS = {"docs/adr/0003-c.md": "C", "docs/adr/0005-e.md": "E"}
+_RELATION_IDS: dict[IdKey, IdTarget] = {
+    ("ADR", 3, None): IdTarget("docs/adr/0003-c.md", "C"),
+    ("ADR", 5, None): IdTarget("docs/adr/0005-e.md", "E"),
+}
+_RELATION_PIECES = [
+    "Superseded by", "superseded  BY", "SUPERSEDES", "**Amends:**", "_amended by_", "Status:",
+    "[ADR 3](0003-c.md)", "[E](0005-e.md)", "ADR 3", "ADR 99", "in part", "partly", "x_Amends",
+    "\u017fupersedes", "\u212amends", "Ämends", "`amends`", "words", "> ", "- ", "\n", "\n\n", " ",
+]
+relation_texts = st.lists(st.sampled_from(_RELATION_PIECES), min_size=1, max_size=14).map(" ".join)
+_CONFIGURED = [
+    dict(DEFAULT_RELATIONS),
+    {**DEFAULT_RELATIONS, "extends": "extended by", "überholt": "überholt von"},
+]
+
+
+def _both_ways(text: str, pairs: Mapping[str, str]) -> tuple[object, object]:
+    doc = parse("docs/adr/0001-a.md", text)
+    fast = relations_module._Reader(doc, Phrases(pairs), _RECORDS, _RELATION_IDS)
+    every_line = relations_module._Reader(doc, Phrases(pairs), _RECORDS, _RELATION_IDS)
+    every_line.first_words = None  # the reader's plain form: every paragraph line read
+    return fast.reading(), every_line.reading()
+
+
+@PROPERTY
+@given(relation_texts, st.sampled_from(_CONFIGURED))
+def test_relation_reading_skips_only_paragraphs_without_a_phrase(text: str, pairs: dict[str, str]) -> None:
+    fast, every_line = _both_ways(text, pairs)
+    assert fast == every_line
+
+
+def test_relation_reading_examples() -> None:
+    pairs = dict(DEFAULT_RELATIONS)
+    for text in [
+        "# 1. A\n\nStatus: superseded by [C](0003-c.md)\n\nSupersedes: ADR 99\n",
+        "# 1. A\n\nThese were SUPERSEDED BY [E](0005-e.md) in a sentence.\n\nplain\n",
+        "# 1. A\n\n\u017fupersedes [C](0003-c.md)\n",  # a long s matches "s" case-blind: not ASCII
+    ]:
+        fast, every_line = _both_ways(text, pairs)
+        assert fast == every_line
+    fast, _ = _both_ways("# 1. A\n\n\u017fupersedes [C](0003-c.md)\n", pairs)
+    assert fast.notes and "is relation prose" in fast.notes[0]  # read, though not ASCII
+    fast, _ = _both_ways("# 1. A\n\nSuperseded by: ADR 99\n\nAmends [C](0003-c.md)\n", pairs)
+    assert fast.notes  # a phrase in any case still reads
+    assert relations_module._first_words(Phrases({"amends": "amended by"})) == ("amended", "amends")
+    assert relations_module._first_words(Phrases({"überholt": "überholt von"})) is None

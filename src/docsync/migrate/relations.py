@@ -101,6 +101,15 @@ def _phrase_patterns(phrases: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return line_start, re.compile(rf"(?i)\b(?P<phrase>{phrases})\b[:*_ \t]*")
 
 
+def _first_words(phrases: Phrases) -> tuple[str, ...] | None:
+    """Each phrase's first word in lower case; None when a phrase has no word or is not
+    ASCII (then no line is passed over)."""
+    every = [*phrases.pairs, *phrases.pairs.values()]
+    if any(not p.split() or not p.isascii() for p in every):
+        return None
+    return tuple(sorted({p.split()[0].lower() for p in every}))
+
+
 class _Reader:
     """Reads one record's relation lines, status detail and front matter."""
 
@@ -119,14 +128,27 @@ class _Reader:
         self.lines: list[str] = []
         self.notes: list[str] = []
         self.line_start, self.anywhere = _phrase_patterns(phrases.pattern)
+        self.first_words = _first_words(phrases)
 
     def reading(self) -> _Reading:
         for paragraph in self.doc.paragraphs:
-            if "blockquote" not in paragraph.containers:
+            if "blockquote" not in paragraph.containers and self._may_hold_a_phrase(paragraph.line_spans):
                 for span in paragraph.line_spans:
                     self._line(span)
         self._front_matter()
         return _Reading(tuple(self.edits), tuple(self.lines), tuple(self.notes))
+
+    def _may_hold_a_phrase(self, spans: tuple[Span, ...]) -> bool:
+        """False only when no line of ``spans`` can hold a phrase: every reading of a line
+        starts from a phrase matched in it (case aside), so from its first word. Decided for
+        ASCII text only, where ``lower`` is exactly what the patterns' case rule compares."""
+        if not spans or self.first_words is None:
+            return True
+        chunk = self.doc.text[min(s.start for s in spans) : max(s.end for s in spans)]
+        if not chunk.isascii():
+            return True
+        lowered = chunk.lower()
+        return any(word in lowered for word in self.first_words)
 
     def _quote(self, start: int, end: int) -> str:
         return " ".join(self.doc.text[start:end].split())

@@ -127,12 +127,18 @@ def _relpath(target: str, folder: str) -> str:
     return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _folder(path: str) -> str:
+    """The folder ``path`` is in ("." at the top): one per document, asked for each of its links."""
+    return posixpath.dirname(path) or "."
+
+
 def relative(new_path: str, target: str, written: str) -> str:
     """The path from ``new_path``'s folder to ``target``, in the style ``written`` used."""
     if written.startswith("/"):
         rel = "/" + target
     else:
-        rel = _relpath(target or ".", posixpath.dirname(new_path) or ".")
+        rel = _relpath(target or ".", _folder(new_path))
         if written.startswith("./") and rel != ".." and not rel.startswith("../"):
             rel = "./" if rel == "." else "./" + rel
     if written.endswith("/") and not rel.endswith("/"):

@@ -74,6 +74,11 @@ def prose_regions(doc: Document) -> Iterator[_Region]:
         for line in range(first, last + 1):
             start = doc.line_starts[line - 1]
             yield _Region(Span(start, start + len(doc.line_text(line))), False, heading=True)
+    yield from _table_rows(doc)
+
+
+def _table_rows(doc: Document) -> Iterator[_Region]:
+    """The table rows of :func:`prose_regions`, the only regions it marks ``table``."""
     for block in doc.blocks:
         if block.kind != BlockKind.TABLE:
             continue
@@ -255,6 +260,6 @@ def every_id_edit(
     """:func:`prose_id_edits` without its shortcut: every region and link read."""
     job = _IdRewrite(doc, new_path, ids, [], [], [])
     job.bare()
-    tables = [region.span for region in prose_regions(doc) if region.table]
+    tables = [region.span for region in _table_rows(doc)]
     job.link_texts(tables)
     return job.edits, list(dict.fromkeys(job.unresolved)), job.targets
