@@ -140,6 +140,8 @@ def _prose_mentions(
         if by_line is None:
             by_line = _spans_by_line(doc)
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
+            if not any(text.find(kind, free.start, free.end) >= 0 for kind in kinds):
+                continue  # the same holds for each stretch between code, links and HTML
             for mention in mentions(doc.text, free.start, free.end, ids, pattern):
                 found = [mention, *compound(doc.text, mention, free.end, ids, pattern)]
                 for each in found:
