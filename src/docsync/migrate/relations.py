@@ -238,14 +238,17 @@ def _read(
 
 def _normalised(
     doc: Document, reading: _Reading, relations: Mapping[str, str]
-) -> Document:
+) -> tuple[Document, list[Mention]]:
+    """The text with ``reading``'s edits and lines, parsed, and the relations it writes."""
     text = apply_edits(doc.text, list(reading.edits))
     after = parse(doc.path, text, doc.newline, doc.bom) if text != doc.text else doc
-    present = {(m.edge, m.forward) for m in read_mentions(after, relations)}
+    mentions = read_mentions(after, relations)
+    present = {(m.edge, m.forward) for m in mentions}
     lines = [line for line in dict.fromkeys(reading.lines) if not _already(after, line, present, relations)]
     if not lines:
-        return after
-    return parse(doc.path, with_relation_lines(after, relations, lines), doc.newline, doc.bom)
+        return after, mentions  # the text read already: its relations are known
+    after = parse(doc.path, with_relation_lines(after, relations, lines), doc.newline, doc.bom)
+    return after, read_mentions(after, relations)
 
 
 def _already(doc: Document, line: str, present: set[tuple[Edge, bool]], relations: Mapping[str, str]) -> bool:
@@ -295,11 +298,11 @@ def normalise(
     relations in the gate's form, and the new text parsed."""
     doc = _documents([write], {write.path: parsed} if parsed is not None else {})[write.path]
     reading = _read(doc, Phrases(relations), titles, ids)
-    after = _normalised(doc, reading, relations)
+    after, mentions = _normalised(doc, reading, relations)
     normalised = Normalised(
         FileWrite(write.path, after.text, write.newline, write.bom),
         tuple(_notes(write.path, reading)),
-        tuple(read_mentions(after, relations)),
+        tuple(mentions),
     )
     return normalised, after
 

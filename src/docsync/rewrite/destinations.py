@@ -6,7 +6,7 @@ import functools
 import html
 import posixpath
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -204,9 +204,12 @@ def reliable_span(doc: Document, item: Link | Definition) -> bool:
     return item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
 
 
-def relative_destinations(doc: Document) -> Iterator[Destination]:
-    """Every relative destination of ``doc`` that parses, resolved against its own path."""
-    for item, url in link_targets(doc):
+def relative_destinations(
+    doc: Document, targets: Iterable[tuple[Link | Definition, str]] | None = None
+) -> Iterator[Destination]:
+    """Every relative destination of ``doc`` that parses, resolved against its own path
+    (``targets``: its :func:`link_targets`, when the caller has them)."""
+    for item, url in link_targets(doc) if targets is None else targets:
         if not reliable_span(doc, item):
             continue
         resolved = locate(doc.path, url)

@@ -128,6 +128,7 @@ def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
 # --------------------------------------------------------------------------- verification
 
 
+_Targets = list[tuple[Link | Definition, str]]
 _Located = list[tuple[Link | Definition, str, tuple[str, str] | None]]
 
 
@@ -150,11 +151,12 @@ def _resolved_targets(located: _Located) -> Counter[tuple[str, str]]:
 
 
 def _expected_targets(
-    doc: Document, moves: Moves, id_targets: list[str], before: list[Destination]
+    targets: _Targets, moves: Moves, id_targets: list[str], before: list[Destination]
 ) -> Counter[tuple[str, str]]:
+    """Where each of ``targets`` (the document's before the rewrite) must lead after it."""
     expected: Counter[tuple[str, str]] = Counter()
     destinations = {d.span: d for d in before}
-    for item, url in link_targets(doc):
+    for item, url in targets:
         dest = destinations.get(item.dest_span) if item.dest_span is not None else None
         expected[("url", url) if dest is None else expected_target(dest, moves)] += 1
     expected.update((path, "") for path in id_targets)
@@ -171,11 +173,12 @@ def _verify(
     after: Document,
     moves: Moves,
     id_links: list[str],
+    targets: _Targets,
     destinations: list[Destination],
 ) -> _Located:
     """Raises :class:`RewriteError` unless ``after`` is ``before`` rewritten as intended
-    (``destinations``: ``before``'s relative ones); returns ``after``'s destinations located
-    from its new path, read on the way."""
+    (``targets``: ``before``'s link targets, ``destinations``: its relative ones); returns
+    ``after``'s destinations located from its new path, read on the way."""
     path = before.path
     if len(after.links) != len(before.links) + len(id_links):
         raise RewriteError(
@@ -185,7 +188,7 @@ def _verify(
         raise RewriteError(path, "the number of reference definitions changed")
     located = _located(after, moves.new_path)
     got = _resolved_targets(located)
-    want = _expected_targets(before, moves, id_links, destinations)
+    want = _expected_targets(targets, moves, id_links, destinations)
     if got != want:
         wrong = sorted((got - want).elements())[:3]
         raise RewriteError(path, f"links would resolve to unintended targets: {wrong}")
@@ -244,7 +247,8 @@ def rewrite_parsed(
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
     context = Moves(old_path, new_path, moves, fragments, exists)
-    destinations = list(relative_destinations(doc))
+    targets = list(link_targets(doc))
+    destinations = list(relative_destinations(doc, targets))
     link_edits = _link_edits(doc, context, destinations) + _front_matter_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
@@ -254,7 +258,7 @@ def rewrite_parsed(
     else:
         after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:
-        located = _verify(doc, after, context, id_links, destinations)
+        located = _verify(doc, after, context, id_links, targets, destinations)
     else:
         located = _located(after, new_path)
     stats = RewriteStats(
