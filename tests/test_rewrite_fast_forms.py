@@ -6,6 +6,8 @@
   attribute substitutions for a tag without attributes;
 - ``prose_ids._prose_mentions`` reads only the prose regions that hold one of
   the id table's kinds as written;
+- ``ids.id_matches`` tries the id pattern only where one of its kinds begins,
+  not at every position as the search does;
 - ``migrate.relations._Reader`` reads only the paragraphs whose text holds the
   first word of a relation phrase (ASCII text and phrases; any other is read).
 
@@ -28,7 +30,15 @@ from docsync.parse.markdown import math_signature, parse
 from docsync.records.model import IdTarget
 from docsync.records.relations import Phrases
 from docsync.rewrite import prose_ids
-from docsync.rewrite.ids import IdKey, compound, id_kinds, mentions, prose_id_pattern
+from docsync.rewrite.ids import (
+    IdKey,
+    compound,
+    id_kinds,
+    id_matches,
+    id_pattern,
+    mentions,
+    prose_id_pattern,
+)
 from tests.test_rewrite_properties import IDS, documents
 from tests.test_rewrite_shortcuts import texts
 
@@ -188,3 +198,44 @@ def test_relation_reading_examples() -> None:
     assert fast.notes  # a phrase in any case still reads
     assert relations_module._first_words(Phrases({"amends": "amended by"})) == ("amended", "amends")
     assert relations_module._first_words(Phrases({"überholt": "überholt von"})) is None
+
+
+# --------------------------------------------------------------------------- id matches
+
+_ID_PIECES = [
+    "ADR", "ADR 7", "ADR-0007", "ADR7", "AD", "DR 1", "RFC 5 pt 2", "RFC-041/057", "RFC 5-v2",
+    "x", "/", ".", "-", "#", " ", "\n", "7", "12", "and", "part", "docs/ADR-7.md", "é", "_",
+]
+_KIND_SETS = [
+    frozenset({"ADR", "RFC"}), frozenset({"AD", "ADR", "DR"}), frozenset({"RFC"}), frozenset(),
+]
+
+
+@PROPERTY
+@given(
+    st.lists(st.sampled_from(_ID_PIECES), max_size=16).map("".join),
+    st.sampled_from(_KIND_SETS),
+    st.booleans(),
+    st.data(),
+)
+def test_id_matches_are_the_searchs(text: str, kinds: frozenset[str], prose: bool, data: st.DataObject) -> None:
+    pattern = (prose_id_pattern if prose else id_pattern)(kinds)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+
+    def found(matches: Iterator[re.Match[str]]) -> list[tuple[tuple[int, int], dict[str, str | None]]]:
+        return [(m.span(), m.groupdict()) for m in matches]
+
+    assert found(id_matches(pattern, text, start, end)) == found(pattern.finditer(text, start, end))
+
+
+def test_id_matches_examples() -> None:
+    pattern = prose_id_pattern(frozenset({"AD", "ADR", "DR"}))
+    text = "xADR 7, ADR 7 and DR 1; AD 3; ADR-12/ADR 5 docs/ADR-7.md"
+    assert [m.group(0) for m in id_matches(pattern, text, 0, len(text))] == ["ADR 7", "DR 1", "AD 3"]
+    assert [m.group(0) for m in pattern.finditer(text)] == ["ADR 7", "DR 1", "AD 3"]
+    assert [m.span() for m in id_matches(pattern, text, 1, len(text))] == [
+        m.span() for m in pattern.finditer(text, 1, len(text))
+    ]
+    # The look-behind sees the text before the start: "ADR 7" glued to "x" is no id from 1 either.
+    assert next(id_matches(pattern, text, 1, 6), None) is None
