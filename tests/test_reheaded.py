@@ -157,3 +157,30 @@ def test_the_migration_tests_records_join_to_their_parse() -> None:
     tables = [migrate_repos.FILES_A, migrate_repos.FILES_B, test_migrate_plan.PAIR, test_migrate_plan.UMBRELLA]
     moved = sum(_joined_the_same(files) for files in tables)
     assert moved >= 5, moved  # not vacuous: most of those records are one whole source
+
+
+PLAIN = st.text(alphabet="abcXYZ019 ,.;'?()/+=%-", min_size=1, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PLAIN, PLAIN)
+@example("Plugin API (v2)", "superseded (by ADR 0002)")
+@example("a", "b  c")
+@example("x-", "y ")
+def test_a_plain_header_is_built_as_the_parse_makes_it(title: str, status: str) -> None:
+    """The header built without a parse, where it may be, is the parse's; others are parsed."""
+    body = "## Context\n\nText [a](a.md), [r][ref].\n\n[ref]: b.md\n"
+    source = f"# {title}\n\nStatus: {status}\n\n{body}"
+    start = len(source) - len(body)
+    for head in (f"# {title}\n\nStatus: {status}\n\n", f"# {status}\n\nStatus: {title}\n\n"):
+        found = reheaded(markdown.parse("a/doc.md", source), start, head, "a/doc.md")
+        if found is not None:
+            assert found == markdown.parse("a/doc.md", head + body)
+
+
+def test_the_usual_record_is_made_without_a_parse_and_is_the_parse() -> None:
+    source = "# ADR 0001: Use Postgres\n\nStatus: Accepted\n\n## Context\n\nSee [b](0002-b.md) and ADR 0002.\n"
+    head = "# Use Postgres\n\nStatus: accepted (by ADR 0002)\n\n"
+    start = source.index("## Context")
+    found = reheaded(markdown.parse("docs/adr/0001-a.md", source), start, head, "docs/adr/0001-a.md")
+    assert found == markdown.parse("docs/adr/0001-a.md", head + source[start:])

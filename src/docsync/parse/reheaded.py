@@ -27,17 +27,31 @@ text exactly when both splits are clean in the sense of
 
 The builder makes an item from its tokens and the lines they map to, so the
 tail's items are the source's, moved; the heading slugs, which GitHub makes
-unique across the page, are made again in order (:func:`chunks.merge`).
+unique across the page, are made again in order (as :func:`chunks.merge` does).
 Anything else returns None, and the caller parses the new text.
+
+A record is about a kilobyte, and markdown-it's fixed cost per parse is most
+of its parse, so two small parses would cost more than the one they spare.
+Neither is made in the usual case. The text before ``start`` needs no parse
+when it has no ``[`` and each of its lines is blank or starts with a letter
+or ``#``: such lines make only ATX headings and paragraphs, which a blank
+line closes, and nothing that fills ``env`` (definitions and footnotes start
+with ``[``). The head needs none when it is ``# title``, a blank line,
+``Status: …`` and a blank line, both of plain text (words, digits, spaces and
+``,.;'?()/+=%-``, which no inline rule reads): the builder makes a level-1
+heading and a one-line paragraph of them, built here directly.
 ``tests/test_reheaded.py`` compares the result with the parse on every case
 file, on generated records, and on the migration tests' records.
 """
 
 from __future__ import annotations
 
+import re
+
 from ..model import (
     Anchor,
     Block,
+    BlockKind,
     Definition,
     Document,
     Heading,
@@ -46,8 +60,10 @@ from ..model import (
     Paragraph,
     Span,
     constructor,
+    line_starts_of,
 )
 from . import chunks
+from .slugs import Slugger
 
 _span = constructor(Span)
 _line_span = constructor(LineSpan)
@@ -68,17 +84,74 @@ def reheaded(doc: Document, start: int, head: str, path: str) -> Document | None
     if not head.endswith("\n\n") or "[^" in head or "^[" in head or ("[" in head and doc.definitions):
         return None
     before = text[:start]
-    if "[^" in before or "^[" in before:
-        return None
-    lines_before = before.count("\n")
-    if not chunks.tokens_of_part(text, chunks.Part(0, lines_before, 0, start))[1]:
+    if "[^" in before or "^[" in before or not _clean(text, before):
         return None
     new_text = head + text[start:]
-    lines = head.count("\n")
-    top, clean = chunks.parse_part(path, new_text, "\n", False, chunks.Part(0, lines, 0, len(head)))
-    if not clean:
+    top = _plain_head(path, new_text, head)
+    if top is None:
+        part = chunks.Part(0, head.count("\n"), 0, len(head))
+        top, clean = chunks.parse_part(path, new_text, "\n", False, part)
+        if not clean:
+            return None
+    lines_before = before.count("\n")
+    tail = _moved(doc, start, lines_before, len(head) - start, head.count("\n") - lines_before)
+    return _join(top, tail)
+
+
+def _join(top: Document, tail: Document) -> Document:
+    """:func:`chunks.merge` of the two, made in one go."""
+    slugger = Slugger()
+    headings = tuple(
+        _heading(h.level, h.text, slugger.slug(h.text), h.line, h.span) for h in (*top.headings, *tail.headings)
+    )
+    return Document(
+        top.path, top.text, top.newline, top.bom, top.line_starts, headings, top.anchors + tail.anchors,
+        top.links + tail.links, top.definitions + tail.definitions, top.code_spans + tail.code_spans,
+        top.blocks + tail.blocks, top.paragraphs + tail.paragraphs, top.used_labels | tail.used_labels,
+        top.footnote_ids + tail.footnote_ids, top.math_spans + tail.math_spans,
+    )
+
+
+def _clean(text: str, before: str) -> bool:
+    """Whether ``before``, the start of ``text``, ends clean (see :mod:`.chunks`): at once
+    when its lines are only headings and paragraphs that no ``[`` can fill ``env`` from
+    (each starts with a letter or ``#``: no list, quote, fence, HTML, table, container,
+    definition, setext underline or front matter can open there); else by parsing it."""
+    if "[" not in before and all(not line or line[0] in _PLAIN_START for line in before.split("\n")):
+        return True
+    return chunks.tokens_of_part(text, chunks.Part(0, before.count("\n"), 0, len(before)))[1]
+
+
+_PLAIN_START = frozenset("#ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+# Text no inline rule reads: words, digits, spaces and a few marks (no emphasis,
+# code, link, HTML, entity, escape or math), no double space, nothing at either end.
+_PLAIN = r"[A-Za-z0-9](?:[A-Za-z0-9 ,.;'?()/+=%-]*[A-Za-z0-9.?)])?"
+_HEAD = re.compile(rf"# (?P<title>{_PLAIN})\n\n(?P<status>Status: {_PLAIN})\n\n")
+
+
+def _plain_head(path: str, text: str, head: str) -> Document | None:
+    """The document of ``text`` up to the end of ``head``, when ``head`` is a title of plain
+    text and a status line of plain text: an ATX heading and a one-line paragraph, which
+    is what the builder makes of them (None for any other head)."""
+    found = _HEAD.fullmatch(head)
+    if found is None or "  " in head:
         return None
-    return chunks.merge([top, _moved(doc, start, lines_before, len(head) - start, lines - lines_before)])
+    title, status = found.group("title"), found.group("status")
+    at = found.start("status")
+    return Document(
+        path=path,
+        text=text,
+        newline="\n",
+        bom=False,
+        line_starts=line_starts_of(text),
+        headings=(_heading(1, title, "", 1, _span(0, found.end("title"))),),
+        anchors=(),
+        links=(),
+        definitions=(),
+        code_spans=(),
+        blocks=(_block(BlockKind.HEADING, _line_span(1, 1)),),
+        paragraphs=(_paragraph(_line_span(3, 3), (_span(at, at + len(status)),), status, (), ()),),
+    )
 
 
 def _moved(doc: Document, start: int, lines_before: int, by: int, down: int) -> Document:
