@@ -136,12 +136,17 @@ def _rewritten(
         tally.relation_notes.extend(related.notes)
         writes = list(related.writes)
         parsed = dict(related.documents)
+        # The index needs only the records' relations: written here while the workers
+        # rewrite the other files, its tally merged after theirs, as if written last.
+        index_tally = Tally()
+        index = index_write(plan, records, view, routes, index_tally, related.edges)
         for k in range(len(topic_tasks), len(topic_tasks) + len(other_tasks)):
             other = fanout.result(k)
             tally.merge(other.tally)
             writes.extend(other.writes)
             parsed.update(other.documents())
-    writes.append(index_write(plan, records, view, routes, tally, related.edges))
+    tally.merge(index_tally)
+    writes.append(index)
     return writes, parsed
 
 
