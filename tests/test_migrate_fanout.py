@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -63,6 +64,20 @@ def test_without_workers_each_task_runs_here_when_read() -> None:
         assert ran == []
         assert fanout.result(0) == 0 and ran == [0]
         assert fanout.result(1) == os.getpid()
+
+
+def _stamp(k: int) -> Callable[[], tuple[int, int]]:
+    return lambda: (k, time.monotonic_ns())
+
+
+def test_the_workers_take_the_tasks_in_the_order_given_and_results_are_read_by_index() -> None:
+    with Fanout([_stamp(k) for k in range(4)], 1, [2, 0, 3, 1]) as fanout:
+        results = [fanout.result(k) for k in range(4)]
+    assert [k for k, _ in results] == [0, 1, 2, 3]
+    ran = sorted(range(4), key=lambda k: results[k][1])  # one worker: one after another
+    assert ran == [2, 0, 3, 1]
+    with pytest.raises(ValueError, match="not an order"):
+        Fanout([_pid, _pid], 1, [0, 0])
 
 
 @pytest.mark.parametrize("workers", [0, 2])

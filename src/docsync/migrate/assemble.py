@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from ..model import BlockKind, Document, Edit, Heading, Span, apply_edits
 from ..parse.markdown import parse
+from ..parse.reheaded import reheaded
 from ..parse.slugs import unique_slugs
 from .discover import LegacyRecord
 from .model import Part, Topic
@@ -78,6 +79,25 @@ def join_chunks(texts: Iterable[str]) -> str:
     """Chunks separated by one blank line, the whole ending in one newline."""
     pieces = [t.strip("\n") for t in texts]
     return "\n\n".join(p for p in pieces if p) + "\n"
+
+
+def sole_source(topic: Topic, records: Mapping[str, LegacyRecord]) -> Document | None:
+    """The parsed source of a topic that is one whole record (None for any other)."""
+    if topic.merged or len(topic.parts) != 1 or topic.parts[0].section is not None:
+        return None
+    return records[topic.parts[0].path].doc
+
+
+def parse_joined(path: str, text: str, source: Document | None, tail: str) -> Document:
+    """``parse(path, text)``. When ``text`` ends in ``tail`` and so does ``source``'s text
+    (a record's body under its new header), made from ``source``'s parse instead: the
+    header parsed, the body's model moved (:func:`docsync.parse.reheaded.reheaded`,
+    which returns None where that would not be the same document)."""
+    if source is not None and tail.strip("\n") and text.endswith(tail) and source.text.endswith(tail):
+        found = reheaded(source, len(source.text) - len(tail), text[: len(text) - len(tail)], path)
+        if found is not None:
+            return found
+    return parse(path, text)
 
 
 # --------------------------------------------------------------------------- spans
@@ -208,7 +228,8 @@ def assemble(
     chunks = [Chunk(_detail_source(topic, records), front + header(topic))]
     for index, (part, body) in enumerate(zip(topic.parts, bodies, strict=True)):
         chunks.append(_chunk(part, body, marked=topic.merged, first=index == 0))
-    return _with_slugs(tuple(chunks), _predicted(topic, records, bodies) if predict else None)
+    source = sole_source(topic, records)
+    return _with_slugs(tuple(chunks), _predicted(topic, records, bodies) if predict else None, source)
 
 
 # A title whose heading text is the title itself: no inline syntax, entity or escape.
@@ -260,12 +281,16 @@ def _chunk(part: Part, body: _Body, *, marked: bool, first: bool) -> Chunk:
     return Chunk(part.path, join_chunks(pieces), part.section, body.kept, body.dropped)
 
 
-def _with_slugs(chunks: tuple[Chunk, ...], predicted: list[str] | None = None) -> Assembled:
+def _with_slugs(
+    chunks: tuple[Chunk, ...], predicted: list[str] | None = None, source: Document | None = None
+) -> Assembled:
     """Map each chunk's old slugs to the joined text's heading slugs (or the ``predicted``
-    ones), in order."""
+    ones), in order; the joined text is parsed from ``source``'s parse where it can be
+    (see :func:`parse_joined`)."""
     parsed = None
     if predicted is None:
-        parsed = parse("topic.md", join_chunks(c.text for c in chunks))
+        text = join_chunks(c.text for c in chunks)
+        parsed = parse_joined("topic.md", text, source, chunks[-1].text)
     new = predicted if predicted is not None else [h.slug for h in parsed.headings] if parsed else []
     title = new[0] if new else ""
     cursor = 1

@@ -123,7 +123,11 @@ def _rewritten(
     )
     topic_tasks, other_tasks = tasks.topic_tasks(context, workers), tasks.other_tasks(context, workers)
     clashes = [p for t in plan.topics for p in _label_clashes(t, assembled[t.slug])]
-    with Fanout([*topic_tasks, *other_tasks], workers) as fanout:
+    # The records first (their results are read first), then the code files, the longest
+    # of the other tasks, so that short ones end the run (other_tasks' last is the code's).
+    order = [*range(len(topic_tasks) + len(other_tasks) - 1)]
+    order.insert(len(topic_tasks), len(topic_tasks) + len(other_tasks) - 1)
+    with Fanout([*topic_tasks, *other_tasks], workers, order) as fanout:
         done = [fanout.result(k) for k in range(len(topic_tasks))]  # a misprediction raises here
         tally.problems.extend(clashes)
         for d in done:
@@ -132,12 +136,17 @@ def _rewritten(
         tally.relation_notes.extend(related.notes)
         writes = list(related.writes)
         parsed = dict(related.documents)
+        # The index needs only the records' relations: written here while the workers
+        # rewrite the other files, its tally merged after theirs, as if written last.
+        index_tally = Tally()
+        index = index_write(plan, records, view, routes, index_tally, related.edges)
         for k in range(len(topic_tasks), len(topic_tasks) + len(other_tasks)):
             other = fanout.result(k)
             tally.merge(other.tally)
             writes.extend(other.writes)
             parsed.update(other.documents())
-    writes.append(index_write(plan, records, view, routes, tally, related.edges))
+    tally.merge(index_tally)
+    writes.append(index)
     return writes, parsed
 
 

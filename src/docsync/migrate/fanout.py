@@ -54,17 +54,27 @@ def fork_safe() -> bool:
 
 
 class Fanout(Generic[T]):
-    """``tasks`` running in ``workers`` forked processes (0: each run here when read)."""
+    """``tasks`` running in ``workers`` forked processes (0: each run here when read).
 
-    def __init__(self, tasks: Sequence[Callable[[], T]], workers: int) -> None:
+    The workers take the tasks in ``order`` (indexes; by default, as given):
+    a long task put early leaves short ones for the end, so both workers end
+    together. Results are still read by index."""
+
+    def __init__(
+        self, tasks: Sequence[Callable[[], T]], workers: int, order: Sequence[int] | None = None
+    ) -> None:
         global _tasks
         self._tasks = tasks
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[object]] = []
+        taken = list(range(len(tasks))) if order is None else list(order)
+        if sorted(taken) != list(range(len(tasks))):
+            raise ValueError(f"order {taken} is not an order of {len(tasks)} tasks")
         if workers:
             _tasks = tasks  # a fork context forks in the first submit, before any thread
             self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-            self._futures = [self._pool.submit(_run_task, k) for k in range(len(tasks))]
+            submitted = {k: self._pool.submit(_run_task, k) for k in taken}
+            self._futures = [submitted[k] for k in range(len(tasks))]
 
     def result(self, index: int) -> T:
         """What task ``index`` returned (its exception, raised here, if it raised)."""

@@ -19,7 +19,7 @@ from ..model import Document, Edit, apply_edits
 from ..parse.markdown import parse
 from ..rewrite.references import RewriteError, rewrite_parsed
 from ..write.writer import FileWrite
-from .assemble import Assembled, Mispredicted, join_chunks
+from .assemble import Assembled, Mispredicted, join_chunks, parse_joined
 from .model import Problem, Topic
 from .routes import Routes
 from .stats import Tally
@@ -67,7 +67,7 @@ def rewrite_markdown(doc: Document, new_path: str, routes: Routes, tally: Tally)
 
 
 def topic_text(
-    topic: Topic, assembled: Assembled, routes: Routes, tally: Tally
+    topic: Topic, assembled: Assembled, routes: Routes, tally: Tally, source: Document | None = None
 ) -> tuple[str, Document | None]:
     """The topic's record text, and that text parsed at the topic's path when one rewrite
     made all of it.
@@ -75,14 +75,22 @@ def topic_text(
     Consecutive chunks of one source (the header and the body of a record that
     is not merged) are rewritten as one document: their links are relative to
     the same file, and a reference the header uses may be defined in the body.
+    ``source``, the parse of a topic's one whole source (:func:`.assemble.sole_source`),
+    spares the parse of its text where its body is a tail of it (:func:`.assemble.parse_joined`).
     """
     texts: list[str] = []
     last: Document | None = None
     known = assembled.parsed
-    for old_path, chunks in groupby(assembled.chunks, key=lambda chunk: chunk.old_path):
+    for old_path, group in groupby(assembled.chunks, key=lambda chunk: chunk.old_path):
+        chunks = list(group)
         text = join_chunks(chunk.text for chunk in chunks)
         # A topic of one source is parsed once: the whole text, to find its headings.
-        doc = replace(known, path=old_path) if known and known.text == text else parse(old_path, text)
+        if known and known.text == text:
+            doc = replace(known, path=old_path)
+        elif source is not None and source.path == old_path:
+            doc = parse_joined(old_path, text, source, chunks[-1].text)
+        else:
+            doc = parse(old_path, text)
         if assembled.predicted is not None:
             _check_prediction(assembled, doc)
         last = rewrite_markdown(doc, topic.path, routes, tally)

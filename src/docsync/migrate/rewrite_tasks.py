@@ -20,7 +20,7 @@ from ..workspace import cache as parse_cache
 from ..workspace.load import matches
 from ..workspace.pickles import dumps
 from ..write.writer import FileWrite
-from .assemble import Assembled
+from .assemble import Assembled, sole_source
 from .code_refs import code_files
 from .discover import LegacyRecord
 from .markdown_rewrite import other_documents, topic_text
@@ -94,7 +94,8 @@ def _topics(context: Context, topics: list[Topic]) -> Done:
     normalised: list[Normalised] = []
     for topic in topics:
         first = context.records[topic.parts[0].path].doc
-        text, doc = topic_text(topic, context.assembled[topic.slug], context.routes, tally)
+        source = sole_source(topic, context.records)
+        text, doc = topic_text(topic, context.assembled[topic.slug], context.routes, tally, source)
         write = FileWrite(topic.path, text, first.newline, first.bom)
         known = replace(doc, newline=first.newline, bom=first.bom) if doc is not None else None
         relations = context.view.relations
