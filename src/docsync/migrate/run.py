@@ -22,7 +22,7 @@ from ..model import Document
 from ..records.index import BEGIN as INDEX_BEGIN
 from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..repository import gitrepo, plumbing
+from ..repository import plumbing
 from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
@@ -279,7 +279,7 @@ def check_fresh(spec: PlanSpec, session: Session, origin: str) -> tuple[str, ...
         )
     if spec.hashes:
         _check_hashes(spec, session, origin)
-    if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
+    if spec.commit and not plumbing.is_ancestor(session.root, spec.commit):
         raise PlanError(
             f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain"
         )
