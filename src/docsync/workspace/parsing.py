@@ -167,6 +167,7 @@ def _in_workers(
     # and multiprocessing is a startup cost a cached run never needs.
     from concurrent.futures import Future, ProcessPoolExecutor
 
+    from ..parse import markdown  # noqa: F401  (before the fork: the workers inherit the parser)
     from . import parts
 
     # Largest files first and small batches keep both cores busy to the end
