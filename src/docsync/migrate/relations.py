@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..gates.links.check import link_url, resolve_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
@@ -89,6 +90,26 @@ def _in_code(doc: Document, offset: int) -> bool:
     return any(s.start <= offset < s.end for s in doc.code_spans)
 
 
+@cache
+def _phrase_patterns(phrases: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A line that starts with one of the ``phrases`` (an alternation), and a phrase anywhere;
+    built once per configuration, not once per record."""
+    line_start = re.compile(
+        rf"(?i)[ \t]*(?P<prefix>{_EMPHASIS}(?P<phrase>{phrases}){_EMPHASIS}"
+        rf"[ \t]*:?[ \t]*{_EMPHASIS}[ \t]*)(?=\S)"
+    )
+    return line_start, re.compile(rf"(?i)\b(?P<phrase>{phrases})\b[:*_ \t]*")
+
+
+def _first_words(phrases: Phrases) -> tuple[str, ...] | None:
+    """Each phrase's first word in lower case; None when a phrase has no word or is not
+    ASCII (then no line is passed over)."""
+    every = [*phrases.pairs, *phrases.pairs.values()]
+    if any(not p.split() or not p.isascii() for p in every):
+        return None
+    return tuple(sorted({p.split()[0].lower() for p in every}))
+
+
 class _Reader:
     """Reads one record's relation lines, status detail and front matter."""
 
@@ -106,19 +127,28 @@ class _Reader:
         self.edits: list[Edit] = []
         self.lines: list[str] = []
         self.notes: list[str] = []
-        self.line_start = re.compile(
-            rf"(?i)[ \t]*(?P<prefix>{_EMPHASIS}(?P<phrase>{phrases.pattern}){_EMPHASIS}"
-            rf"[ \t]*:?[ \t]*{_EMPHASIS}[ \t]*)(?=\S)"
-        )
-        self.anywhere = re.compile(rf"(?i)\b(?P<phrase>{phrases.pattern})\b[:*_ \t]*")
+        self.line_start, self.anywhere = _phrase_patterns(phrases.pattern)
+        self.first_words = _first_words(phrases)
 
     def reading(self) -> _Reading:
         for paragraph in self.doc.paragraphs:
-            if "blockquote" not in paragraph.containers:
+            if "blockquote" not in paragraph.containers and self._may_hold_a_phrase(paragraph.line_spans):
                 for span in paragraph.line_spans:
                     self._line(span)
         self._front_matter()
         return _Reading(tuple(self.edits), tuple(self.lines), tuple(self.notes))
+
+    def _may_hold_a_phrase(self, spans: tuple[Span, ...]) -> bool:
+        """False only when no line of ``spans`` can hold a phrase: every reading of a line
+        starts from a phrase matched in it (case aside), so from its first word. Decided for
+        ASCII text only, where ``lower`` is exactly what the patterns' case rule compares."""
+        if not spans or self.first_words is None:
+            return True
+        chunk = self.doc.text[min(s.start for s in spans) : max(s.end for s in spans)]
+        if not chunk.isascii():
+            return True
+        lowered = chunk.lower()
+        return any(word in lowered for word in self.first_words)
 
     def _quote(self, start: int, end: int) -> str:
         return " ".join(self.doc.text[start:end].split())
@@ -208,14 +238,17 @@ def _read(
 
 def _normalised(
     doc: Document, reading: _Reading, relations: Mapping[str, str]
-) -> Document:
+) -> tuple[Document, list[Mention]]:
+    """The text with ``reading``'s edits and lines, parsed, and the relations it writes."""
     text = apply_edits(doc.text, list(reading.edits))
     after = parse(doc.path, text, doc.newline, doc.bom) if text != doc.text else doc
-    present = {(m.edge, m.forward) for m in read_mentions(after, relations)}
+    mentions = read_mentions(after, relations)
+    present = {(m.edge, m.forward) for m in mentions}
     lines = [line for line in dict.fromkeys(reading.lines) if not _already(after, line, present, relations)]
     if not lines:
-        return after
-    return parse(doc.path, with_relation_lines(after, relations, lines), doc.newline, doc.bom)
+        return after, mentions  # the text read already: its relations are known
+    after = parse(doc.path, with_relation_lines(after, relations, lines), doc.newline, doc.bom)
+    return after, read_mentions(after, relations)
 
 
 def _already(doc: Document, line: str, present: set[tuple[Edge, bool]], relations: Mapping[str, str]) -> bool:
@@ -265,11 +298,11 @@ def normalise(
     relations in the gate's form, and the new text parsed."""
     doc = _documents([write], {write.path: parsed} if parsed is not None else {})[write.path]
     reading = _read(doc, Phrases(relations), titles, ids)
-    after = _normalised(doc, reading, relations)
+    after, mentions = _normalised(doc, reading, relations)
     normalised = Normalised(
         FileWrite(write.path, after.text, write.newline, write.bom),
         tuple(_notes(write.path, reading)),
-        tuple(read_mentions(after, relations)),
+        tuple(mentions),
     )
     return normalised, after
 

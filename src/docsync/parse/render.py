@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 import cmarkgfm
+from cmarkgfm import _cmark as _native
 from cmarkgfm.cmark import Options
 
 from .markdown import math_signature
@@ -31,10 +34,44 @@ from .markdown import math_signature
 __all__ = ["GithubRendering", "github_html", "github_rendering", "github_structure"]
 
 _OPTIONS = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
+# What cmarkgfm.github_flavored_markdown_to_html adds to the options and attaches.
+_GFM_OPTIONS = _OPTIONS | Options.CMARK_OPT_GITHUB_PRE_LANG
+_GFM_EXTENSIONS = ("table", "autolink", "tagfilter", "strikethrough", "tasklist")
+
+
+def _library_cmark(text: str) -> str:
+    """The page as the binding's own wrapper renders it (what :func:`_cmark` must equal)."""
+    html: str = cmarkgfm.github_flavored_markdown_to_html(text, options=_OPTIONS)
+    return html
+
+
+@cache
+def _extensions() -> tuple[Any, ...]:
+    """The GFM extensions, looked up once: the wrapper registers and finds all five by
+    name on every call, which costs as much as rendering a short page."""
+    _native.lib.cmark_gfm_core_extensions_ensure_registered()
+    found = tuple(_native.lib.cmark_find_syntax_extension(n.encode()) for n in _GFM_EXTENSIONS)
+    if any(e == _native.ffi.NULL for e in found):
+        raise ValueError("cmark-gfm lacks a GFM extension")
+    return found
 
 
 def _cmark(text: str) -> str:
-    html: str = cmarkgfm.github_flavored_markdown_to_html(text, options=_OPTIONS)
+    """cmark-gfm's HTML for ``text``: :func:`_library_cmark`'s calls, the extensions found once."""
+    lib = _native.lib
+    encoded = text.encode("utf-8")
+    parser = lib.cmark_parser_new(_GFM_OPTIONS)
+    try:
+        for extension in _extensions():
+            lib.cmark_parser_attach_syntax_extension(parser, extension)
+        lib.cmark_parser_feed(parser, encoded, len(encoded))
+        root = lib.cmark_parser_finish(parser)
+        if lib.cmark_node_get_type(root) == lib.CMARK_NODE_NONE:
+            raise ValueError("Error parsing markdown!")
+        raw = lib.cmark_render_html(root, _GFM_OPTIONS, lib.cmark_parser_get_syntax_extensions(parser))
+    finally:
+        lib.cmark_parser_free(parser)
+    html: str = _native.ffi.string(raw).decode("utf-8")
     return html
 
 
@@ -90,10 +127,10 @@ def github_structure(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str],
     targets left out, and its formulas: what a link rewrite must not change."""
     tags: list[str] = []
     depth = 0  # inside how many links: their text is the rewrite's to change
-    for match in _TAG.finditer(github_html(text)):
-        closing, name, attrs = match.groups()
-        if name.lower() == "a":
+    for closing, name, attrs in _TAG.findall(github_html(text)):
+        if name in ("a", "A"):  # the name is ASCII: the only two whose lower case is "a"
             depth = max(0, depth - 1) if closing else depth + 1
         elif not depth:
-            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs))}>")
+            # Both substitutions leave an empty string empty (most tags have no attributes).
+            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs)) if attrs else ''}>")
     return tuple(tags), math_signature(text)

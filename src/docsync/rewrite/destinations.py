@@ -6,7 +6,7 @@ import functools
 import html
 import posixpath
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -127,12 +127,18 @@ def _relpath(target: str, folder: str) -> str:
     return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _folder(path: str) -> str:
+    """The folder ``path`` is in ("." at the top): one per document, asked for each of its links."""
+    return posixpath.dirname(path) or "."
+
+
 def relative(new_path: str, target: str, written: str) -> str:
     """The path from ``new_path``'s folder to ``target``, in the style ``written`` used."""
     if written.startswith("/"):
         rel = "/" + target
     else:
-        rel = _relpath(target or ".", posixpath.dirname(new_path) or ".")
+        rel = _relpath(target or ".", _folder(new_path))
         if written.startswith("./") and rel != ".." and not rel.startswith("../"):
             rel = "./" if rel == "." else "./" + rel
     if written.endswith("/") and not rel.endswith("/"):
@@ -143,7 +149,7 @@ def relative(new_path: str, target: str, written: str) -> str:
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def locate(source: str, url: str) -> tuple[str, str] | None:
     """(path, fragment) a URL in ``source`` names; None if external or malformed.
 
@@ -198,9 +204,12 @@ def reliable_span(doc: Document, item: Link | Definition) -> bool:
     return item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
 
 
-def relative_destinations(doc: Document) -> Iterator[Destination]:
-    """Every relative destination of ``doc`` that parses, resolved against its own path."""
-    for item, url in link_targets(doc):
+def relative_destinations(
+    doc: Document, targets: Iterable[tuple[Link | Definition, str]] | None = None
+) -> Iterator[Destination]:
+    """Every relative destination of ``doc`` that parses, resolved against its own path
+    (``targets``: its :func:`link_targets`, when the caller has them)."""
+    for item, url in link_targets(doc) if targets is None else targets:
         if not reliable_span(doc, item):
             continue
         resolved = locate(doc.path, url)

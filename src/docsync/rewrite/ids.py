@@ -34,14 +34,48 @@ def prose_id_pattern(kinds: frozenset[str]) -> re.Pattern[str]:
     return _id_regex(kinds, r"(?!\w|/(?!\d)|[.\-]\w)")
 
 
+_KINDS_OF: dict[re.Pattern[str], frozenset[str]] = {}
+"""The kinds each id pattern was built from: a match of it starts with one, as written."""
+
+
 def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
-    return re.compile(
+    pattern = re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
         rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?P<version>-v\d{{1,3}})?{tail}"
     )
+    if all(kinds):
+        _KINDS_OF[pattern] = kinds
+    return pattern
+
+
+def id_matches(pattern: re.Pattern[str], text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, start, end)``, tried only where one of its kinds begins.
+
+    The pattern opens with a look-behind, so the regex engine has no literal to
+    skip ahead to and tries every position. A match of an id pattern starts where
+    its kind (non-empty, as written) does, and a look-behind sees the text before
+    ``start`` whatever ``start`` is: matching at each such position in turn, and
+    going on from the end of each match, finds what the search finds.
+    """
+    kinds = _KINDS_OF.get(pattern)
+    if kinds is None:
+        yield from pattern.finditer(text, start, end)
+        return
+    cursor = start
+    while True:
+        found = [at for kind in kinds if (at := text.find(kind, cursor, end)) >= 0]
+        if not found:
+            return
+        at = min(found)
+        match = pattern.match(text, at, end)
+        if match is None:
+            cursor = at + 1
+        else:
+            yield match
+            cursor = match.end()
 
 
 # The further numbers of a compound id: "RFC-041/057", "ADR 12 and 13", "ADR 3, 4 & 5".
@@ -122,7 +156,7 @@ def pattern_for(ids: Mapping[IdKey, IdTarget]) -> re.Pattern[str]:
 def mentions(
     text: str, start: int, end: int, ids: Mapping[IdKey, IdTarget], pattern: re.Pattern[str]
 ) -> Iterator[Mention]:
-    for match in pattern.finditer(text, start, end):
+    for match in id_matches(pattern, text, start, end):
         part = match.group("part")
         target, whole_only = lookup(
             ids, match.group("kind"), int(match.group("number")), int(part) if part else None

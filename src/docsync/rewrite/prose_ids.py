@@ -74,6 +74,11 @@ def prose_regions(doc: Document) -> Iterator[_Region]:
         for line in range(first, last + 1):
             start = doc.line_starts[line - 1]
             yield _Region(Span(start, start + len(doc.line_text(line))), False, heading=True)
+    yield from _table_rows(doc)
+
+
+def _table_rows(doc: Document) -> Iterator[_Region]:
+    """The table rows of :func:`prose_regions`, the only regions it marks ``table``."""
     for block in doc.blocks:
         if block.kind != BlockKind.TABLE:
             continue
@@ -122,10 +127,21 @@ def _prose_mentions(
     record's header is ``# ADR 3``)."""
     if not ids:
         return
-    by_line = _spans_by_line(doc)
-    pattern = prose_id_pattern(id_kinds(ids))
+    by_line: dict[int, list[Span]] | None = None
+    kinds = id_kinds(ids)
+    pattern = prose_id_pattern(kinds)
+    text = doc.text
     for region in prose_regions(doc):
+        start, end = region.span.start, region.span.end
+        # An id is its kind as written and more, inside one free stretch of the region:
+        # a region that holds none of the kinds holds no id (most lines).
+        if not any(text.find(kind, start, end) >= 0 for kind in kinds):
+            continue
+        if by_line is None:
+            by_line = _spans_by_line(doc)
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
+            if not any(text.find(kind, free.start, free.end) >= 0 for kind in kinds):
+                continue  # the same holds for each stretch between code, links and HTML
             for mention in mentions(doc.text, free.start, free.end, ids, pattern):
                 found = [mention, *compound(doc.text, mention, free.end, ids, pattern)]
                 for each in found:
@@ -246,6 +262,6 @@ def every_id_edit(
     """:func:`prose_id_edits` without its shortcut: every region and link read."""
     job = _IdRewrite(doc, new_path, ids, [], [], [])
     job.bare()
-    tables = [region.span for region in prose_regions(doc) if region.table]
+    tables = [region.span for region in _table_rows(doc)]
     job.link_texts(tables)
     return job.edits, list(dict.fromkeys(job.unresolved)), job.targets

@@ -34,7 +34,7 @@ from urllib.parse import unquote
 
 from ..errors import DocsyncError
 from ..gates.links.check import link_targets
-from ..model import Document, Edit, apply_edits
+from ..model import Definition, Document, Edit, Link, apply_edits
 from ..parse.markdown import parse
 from ..parse.render import github_structure
 from ..records.model import IdTarget
@@ -82,9 +82,9 @@ class RewriteStats:
     dangling: tuple[str, ...] = ()
 
 
-def _link_edits(doc: Document, moves: Moves) -> list[Edit]:
+def _link_edits(doc: Document, moves: Moves, destinations: list[Destination]) -> list[Edit]:
     edits: list[Edit] = []
-    for dest in relative_destinations(doc):
+    for dest in destinations:
         new_raw = rewritten_raw(dest, moves)
         if new_raw is None or new_raw == dest.raw:
             continue
@@ -128,21 +128,35 @@ def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
 # --------------------------------------------------------------------------- verification
 
 
-def _resolved_targets(doc: Document, source: str) -> Counter[tuple[str, str]]:
-    """Every destination of ``doc`` as (repository path, decoded fragment), or ("url", raw)."""
+_Targets = list[tuple[Link | Definition, str]]
+_Located = list[tuple[Link | Definition, str, tuple[str, str] | None]]
+
+
+def _located(doc: Document, source: str) -> _Located:
+    """Every destination of ``doc``, its URL and where it leads from ``source`` (None: an
+    unreliable span, or a URL that names no repository path); read once for both the
+    verification and the dangling links."""
+    return [
+        (item, url, locate(source, url) if reliable_span(doc, item) else None)
+        for item, url in link_targets(doc)
+    ]
+
+
+def _resolved_targets(located: _Located) -> Counter[tuple[str, str]]:
+    """Every destination as (repository path, decoded fragment), or ("url", raw)."""
     found: Counter[tuple[str, str]] = Counter()
-    for item, url in link_targets(doc):
-        resolved = locate(source, url) if reliable_span(doc, item) else None
+    for _item, url, resolved in located:
         found[("url", url) if resolved is None else (resolved[0], unquote(resolved[1]))] += 1
     return found
 
 
 def _expected_targets(
-    doc: Document, moves: Moves, id_targets: list[str]
+    targets: _Targets, moves: Moves, id_targets: list[str], before: list[Destination]
 ) -> Counter[tuple[str, str]]:
+    """Where each of ``targets`` (the document's before the rewrite) must lead after it."""
     expected: Counter[tuple[str, str]] = Counter()
-    destinations = {d.span: d for d in relative_destinations(doc)}
-    for item, url in link_targets(doc):
+    destinations = {d.span: d for d in before}
+    for item, url in targets:
         dest = destinations.get(item.dest_span) if item.dest_span is not None else None
         expected[("url", url) if dest is None else expected_target(dest, moves)] += 1
     expected.update((path, "") for path in id_targets)
@@ -154,7 +168,17 @@ def _block_shape(doc: Document) -> tuple[object, ...]:
     return (doc.blocks, tuple((p.lines, p.containers) for p in doc.paragraphs))
 
 
-def _verify(before: Document, after: Document, moves: Moves, id_links: list[str]) -> None:
+def _verify(
+    before: Document,
+    after: Document,
+    moves: Moves,
+    id_links: list[str],
+    targets: _Targets,
+    destinations: list[Destination],
+) -> _Located:
+    """Raises :class:`RewriteError` unless ``after`` is ``before`` rewritten as intended
+    (``targets``: ``before``'s link targets, ``destinations``: its relative ones); returns
+    ``after``'s destinations located from its new path, read on the way."""
     path = before.path
     if len(after.links) != len(before.links) + len(id_links):
         raise RewriteError(
@@ -162,8 +186,9 @@ def _verify(before: Document, after: Document, moves: Moves, id_links: list[str]
         )
     if len(after.definitions) != len(before.definitions):
         raise RewriteError(path, "the number of reference definitions changed")
-    got = _resolved_targets(after, moves.new_path)
-    want = _expected_targets(before, moves, id_links)
+    located = _located(after, moves.new_path)
+    got = _resolved_targets(located)
+    want = _expected_targets(targets, moves, id_links, destinations)
     if got != want:
         wrong = sorted((got - want).elements())[:3]
         raise RewriteError(path, f"links would resolve to unintended targets: {wrong}")
@@ -171,6 +196,7 @@ def _verify(before: Document, after: Document, moves: Moves, id_links: list[str]
         raise RewriteError(path, "the block structure of the document would change")
     if github_structure(before.text) != github_structure(after.text):
         raise RewriteError(path, "GitHub would render the document differently (cmark-gfm)")
+    return located
 
 
 # --------------------------------------------------------------------------- entry point
@@ -221,7 +247,9 @@ def rewrite_parsed(
     if doc.path != old_path:
         raise ValueError(f"document was parsed at {doc.path!r}, not at old_path {old_path!r}")
     context = Moves(old_path, new_path, moves, fragments, exists)
-    link_edits = _link_edits(doc, context) + _front_matter_edits(doc, context)
+    targets = list(link_targets(doc))
+    destinations = list(relative_destinations(doc, targets))
+    link_edits = _link_edits(doc, context, destinations) + _front_matter_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).
@@ -230,18 +258,19 @@ def rewrite_parsed(
     else:
         after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:
-        _verify(doc, after, context, id_links)
+        located = _verify(doc, after, context, id_links, targets, destinations)
+    else:
+        located = _located(after, new_path)
     stats = RewriteStats(
         links=len(link_edits),
         refs=len(id_edits),
         unresolved=tuple(unresolved),
-        dangling=tuple(_dangling(after, new_path, exists)),
+        dangling=tuple(_dangling(after, located, exists)),
     )
     return after, stats
 
 
-def _dangling(doc: Document, source: str, exists: Callable[[str], bool]) -> Iterator[str]:
-    for item, url in link_targets(doc):
-        resolved = locate(source, url) if reliable_span(doc, item) else None
+def _dangling(doc: Document, located: _Located, exists: Callable[[str], bool]) -> Iterator[str]:
+    for item, url, resolved in located:
         if resolved is not None and resolved[0] and not exists(resolved[0]):
             yield doc.text[item.dest_span.start : item.dest_span.end] if item.dest_span else url
