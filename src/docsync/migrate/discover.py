@@ -133,8 +133,12 @@ def numbered(name: str) -> tuple[int, str] | None:
     return int(match.group("number")), ascii_slug(match.group("rest") or "")
 
 
+@cache
 def record_name(name: str) -> RecordName | None:
-    """What a legacy record's file name says, or None when it is not a record name."""
+    """What a legacy record's file name says, or None when it is not a record name.
+
+    Remembered: finding the trees asks it of every name, then again of each
+    tree's names (their kind, whether unmistakable) and of each record's."""
     if is_template(name):
         return None
     dated = _DATED.match(name)

@@ -39,7 +39,12 @@ class Inputs:
 
 def topic_path(topic: Topic, inputs: Inputs) -> str:
     """``<target>/<state folder>/<yyyy-mm-dd>-<slug>.md``, or "" until state and date are known."""
-    folder = inputs.states.get(topic.state)
-    if folder is None or topic.date is None:
+    return path_for(topic.slug, topic.state, topic.date, inputs)
+
+
+def path_for(slug: str, state: str, day: date | None, inputs: Inputs) -> str:
+    """:func:`topic_path` of a topic with this slug, state and date, before it is made."""
+    folder = inputs.states.get(state)
+    if folder is None or day is None:
         return ""
-    return posixpath.join(inputs.target, folder, f"{topic.date.isoformat()}-{topic.slug}.md")
+    return posixpath.join(inputs.target, folder, f"{day.isoformat()}-{slug}.md")

@@ -9,14 +9,13 @@ decides every value of a spec, from a person's edited plan file or from
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 
 from ..records.model import RecordId, parse_id
 from .collisions import collisions
 from .derive import topic_date, topic_status
 from .discover import LegacyRecord, ascii_slug, normalized_title, part_id
-from .inputs import Inputs, topic_path
+from .inputs import Inputs, path_for
 from .model import KeptPage, Part, Plan, PlanSpec, Problem, Topic, TopicSpec
 from .retire import resolve_retirement, with_retirements
 from .suggest import suggest
@@ -164,8 +163,8 @@ def _topic(spec: TopicSpec, inputs: Inputs, problems: list[Problem]) -> Topic:
     ids = _ids(spec, parts, inputs, problems)
     if not parts:
         problems.append(Problem(slug, "topic has no valid source"))
-    topic = Topic(slug, title, state, detail, day, parts, ids, "", status_from, date_from)
-    return replace(topic, path=topic_path(topic, inputs))
+    path = path_for(slug, state, day, inputs)
+    return Topic(slug, title, state, detail, day, parts, ids, path, status_from, date_from)
 
 
 def _valid_part(part: Part, inputs: Inputs) -> bool:

@@ -50,7 +50,8 @@ def with_retirements(topic: Topic, retirements: Sequence[Retirement], inputs: In
         if topic.slug == retirement.keep_in:
             parts = (*topic.parts, Part(retirement.source))
             topic = replace(topic, parts=parts, retired=(*topic.retired, retirement.source))
-    return replace(topic, path=topic_path(topic, inputs))
+    path = topic_path(topic, inputs)
+    return topic if path == topic.path else replace(topic, path=path)
 
 
 def _earlier(topic: Topic, umbrella: str, inputs: Inputs) -> Topic:

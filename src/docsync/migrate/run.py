@@ -9,6 +9,7 @@ here writes; :mod:`.apply` does.
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -132,7 +133,7 @@ class _Found:
 
 
 def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
-    workspace = load_workspace(root, config=config, progress=progress)
+    workspace = load_workspace(root, config=config, progress=progress, eager=True)  # the view reads all
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
@@ -173,6 +174,7 @@ def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
 
 
 def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inputs:
+    hashes = _hashes(root, [*found.records, *found.indexes, *found.kept])  # before the dates: see load_session
     return Inputs(
         target=config.target,
         states=config.states,
@@ -181,7 +183,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         indexes=found.indexes,
         origins=dates.origins(list(found.records)),
         commit=dates.head_commit(),
-        hashes=_hashes(root, [*found.records, *found.indexes, *found.kept]),
+        hashes=hashes,
         tracked=frozenset(found.workspace.listing.tracked),
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
@@ -213,8 +215,9 @@ def load_session(start: Path, options: Options) -> Session:
     config = configured(load_config(root), options)
     with EarlyDates(root, config, options.progress) as dates:  # read while the files parse
         found = _find(root, config, _meanwhile(options.progress, options.meanwhile))
+        # What needs no dates comes first: the history may still be being read.
+        view = _view(root, config, found)
         inputs = _inputs(root, config, found, dates)
-    view = _view(root, config, found)
     return Session(root, config, found.records, inputs, view, found.problems)
 
 
@@ -294,7 +297,12 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
 
 
 def _hashes(root: Path, paths: list[str]) -> dict[str, str]:
-    return {p: "sha256:" + hashlib.sha256((root / p).read_bytes()).hexdigest() for p in paths}
+    base = str(root)  # joined as strings: a Path per file cost more than its hash
+    hashes: dict[str, str] = {}
+    for path in paths:
+        with open(os.path.join(base, path), "rb") as handle:
+            hashes[path] = "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+    return hashes
 
 
 # --------------------------------------------------------------------------- the plan
@@ -367,6 +375,10 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
         plan, session.view, session.config, today, record=options.adoption_record
     )
     view = adoption.view(session.view)
+    if plan.complete and not plan.empty:
+        from ..parse.markdown import prepare
+
+        prepare()  # before the rewrite forks its workers, which parse: they inherit it
     computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)
     changes = extend(
         adoption,

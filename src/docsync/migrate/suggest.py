@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..records.model import ID_PATTERN, parse_id
+from ..records.model import ID_PATTERN
 from .discover import LegacyRecord
 from .inputs import Inputs
 from .model import Suggestion, Topic
@@ -27,10 +27,15 @@ class _Profile:
 
     @classmethod
     def of(cls, topic: str, record: LegacyRecord) -> _Profile:
-        ids = (parse_id(m.group(0)) for m in ID_PATTERN.finditer(record.doc.text))
-        cited = frozenset(i.whole().key() for i in ids if i is not None)
         words = frozenset(w for w in record.name_slug.split("-") if w and not w.isdigit())
-        return cls(topic, record, words - _STOP_WORDS, cited)
+        return cls(topic, record, words - _STOP_WORDS, cited_ids(record.doc.text))
+
+
+def cited_ids(text: str) -> frozenset[tuple[str, int, int | None]]:
+    """The keys of the whole records ``text`` cites: ``parse_id(m.group(0)).whole().key()``
+    of each :data:`ID_PATTERN` match, read off the match's own groups (a match parses
+    to itself, so its groups are what parsing it again would find)."""
+    return frozenset((kind.upper(), int(number), None) for kind, number, _ in set(ID_PATTERN.findall(text)))
 
 
 def suggest(topics: Sequence[Topic], inputs: Inputs) -> Iterator[Suggestion]:

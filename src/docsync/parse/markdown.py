@@ -178,6 +178,12 @@ def _parser() -> MarkdownIt:
     return _build_parser(shortcuts=True)
 
 
+def prepare() -> None:
+    """Build the parser now, once per process: a process about to fork workers
+    that parse builds it once for them all (they inherit it)."""
+    _parser()
+
+
 def _dialect() -> MarkdownIt:
     """GitHub's Markdown (CommonMark, tables, strikethrough, footnotes, math,
     alerts) plus the docs-site syntax that carries structure: front matter,

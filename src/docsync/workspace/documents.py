@@ -179,11 +179,18 @@ class _Made(Mapping[str, object]):
         return len(self._all())
 
 
+def unpickled(path: str, blob: Blob) -> Document | None:
+    """The document of ``path`` that ``blob`` holds; None when it holds none (then
+    :func:`_unpickled` parses the file's bytes, as for a cache entry that does not load)."""
+    document = parse_cache.loads(blob) if len(blob) else None
+    return document if document is not None and document.path == path else None
+
+
 def _unpickled(path: str, blob: Blob, source: Source) -> Document | None:
     """A packed document; parsed from its bytes when only its summaries were
     kept, and again when the entry is corrupt or foreign."""
-    document = parse_cache.loads(blob) if len(blob) else None
-    if document is None or document.path != path:
+    document = unpickled(path, blob)
+    if document is None:
         document = parse_one(path, source_bytes(source)).document
     return document
 

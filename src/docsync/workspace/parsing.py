@@ -165,10 +165,14 @@ def _in_workers(
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
     # Imported here: a run served by the caches parses nothing and imports no parser,
     # and multiprocessing is a startup cost a cached run never needs.
+    import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from ..parse import markdown  # noqa: F401  (before the fork: the workers inherit the parser)
+    from ..parse.markdown import prepare
     from . import parts
+
+    if multiprocessing.get_start_method() == "fork":
+        prepare()  # inherited by the workers: built once here, not once in each of them
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
