@@ -8,7 +8,7 @@ design records under ``docs/``, many renamed several times across folders
 ``docs/archive/``), some edited in the same commit, among source files that
 change too. Then it times, each the best of ``--repeat`` runs:
 
-* docsync: ``first_proposed(read_history(root), records, blob_reader(root))`` in this
+* docsync: ``first_proposed(read_history(root), records, CatFile(root))`` in this
   process (the blob reader is what migrate passes, for similar restores);
 * floor: one ``git log --name-status -M`` over the whole repository, to /dev/null;
 * per file: one ``git log --follow --diff-filter=A --format=%ad --date=short
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from docsync.repository.gitrepo import blob_reader, read_history
+from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import Origin, first_proposed
 
 ZONES = ["-0800", "-0500", "+0000", "+0100", "+0530", "+0900", "+1400"]
@@ -229,15 +229,18 @@ def describe(root: Path, records: list[str]) -> str:
     )
 
 
+def _dates(root: Path, records: list[str]) -> dict[str, Origin]:
+    with CatFile(root) as read_blob:
+        return first_proposed(read_history(root), records, read_blob)
+
+
 def bench(root: Path, repeat: int, sample: int, quiet: bool = False) -> dict[str, object]:
     """Time the three; print the table unless ``quiet``; the figures as plain data."""
     say = (lambda *_: None) if quiet else print
     records = _run(["git", "ls-files", "docs"], cwd=root).split()
     say(describe(root, records))
-    ours = first_proposed(read_history(root), records, blob_reader(root))
-    t_docsync = best_of(
-        repeat, lambda: first_proposed(read_history(root), records, blob_reader(root))
-    )
+    ours = _dates(root, records)
+    t_docsync = best_of(repeat, lambda: _dates(root, records))
     floor = ["git", "log", "--name-status", "-M"]
     t_floor = best_of(
         repeat, lambda: subprocess.run(floor, cwd=root, stdout=subprocess.DEVNULL, check=True)

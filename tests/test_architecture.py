@@ -114,8 +114,8 @@ def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
 
 
 def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Path) -> None:
-    """The dry run's start-up counts against its floor: the check pipeline and the
-    apply (with its verdict, which runs a check) stay unloaded."""
+    """The dry run's start-up counts against its floor: the check pipeline, the
+    apply (with its verdict, which runs a check) and GitPython stay unloaded."""
     root = tmp_path / "repo"
     (root / "docs" / "adr").mkdir(parents=True)
     env = git_environ()
@@ -125,9 +125,12 @@ def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Pat
     )
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     subprocess.run(["git", "commit", "-qm", "first record"], cwd=root, check=True, env=env)
-    imported = _imported_by(root, "migrate")
+    imported = _imported_by(root, "migrate")  # the process dating the records forks from it: its too
     assert "docsync.migrate.plan" in imported
     assert not imported & {"docsync.check.check", "docsync.migrate.apply", "docsync.migrate.verdict"}
+    # It writes nothing: it reads history with plain git, and no journal is there to refuse.
+    assert not _packages(imported) & {"git", "gitdb"}
+    assert not imported & {"docsync.repository.gitrepo", "docsync.write.transaction"}
 
 
 _MUTATING_FUNCTIONS = {

@@ -284,10 +284,11 @@ def test_ctrl_c_while_starting_up_is_one_line(legacy: GitRepo, module: str) -> N
 
 
 def test_ctrl_c_while_gitpython_is_first_imported_is_one_line(legacy: GitRepo) -> None:
-    """GitPython is imported when a command first needs it, past start-up (``migrate``
-    reads history through it): a Ctrl-C then is still one line and exit 130."""
+    """GitPython is imported when a command first needs it, past start-up (``migrate
+    --apply`` writes through it; the dry run never imports it): a Ctrl-C then is still one
+    line and exit 130."""
     done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, "git", "migrate"], cwd=legacy.root,
+        [sys.executable, "-c", _CTRL_C_WHILE_IMPORTING, "git", "migrate", "--apply"], cwd=legacy.root,
         env=git_environ(), capture_output=True, text=True, check=False,
     )
     assert done.returncode == 130, done.stderr

@@ -11,7 +11,7 @@ import pytest
 from docsync.errors import GitError
 from docsync.migrate.discover import is_template
 from docsync.repository.commits import CommitChanges, FileChange
-from docsync.repository.gitrepo import blob_reader, is_shallow, read_history
+from docsync.repository.git_history import CatFile, is_shallow, read_blobs, read_history
 from docsync.repository.history import first_proposed, rename_map
 from tests.gitutil import GitRepo, dated
 
@@ -26,12 +26,10 @@ def repo(tmp_path: Path) -> GitRepo:
 def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
     """Every file at HEAD → (first-proposed date, path it was first added at)."""
     tracked = repo.git("ls-files", "-z").split("\0")
-    origins = first_proposed(
-        read_history(repo.root),
-        [p for p in tracked if p],
-        blob_reader(repo.root),
-        template=is_template,
-    )
+    with CatFile(repo.root) as read_blob:
+        origins = first_proposed(
+            read_history(repo.root), [p for p in tracked if p], read_blob, template=is_template
+        )
     return {path: (str(o.date), o.original_path) for path, o in origins.items()}
 
 
@@ -664,7 +662,22 @@ def test_history_is_read_with_a_constant_number_of_git_commands(
     read_history(repo.root)
     traced = [line.split("built-in: git ", 1)[1] for line in trace.read_text().splitlines()]
     commands = sorted(line.split()[0] for line in traced if not line.startswith("version"))
-    assert commands == ["diff-tree", "log"]
+    assert commands == ["diff-tree", "log", "rev-parse"]  # rev-parse: where the repository is
+
+
+def test_cat_file_reads_blobs_and_answers_none_for_what_git_lacks(repo: GitRepo) -> None:
+    repo.write("a.md", "# A\n\nfirst\r\nsecond, no newline at the end")
+    (repo.root / "empty.md").write_bytes(b"")
+    repo.commit()
+    blobs = {path: repo.git("rev-parse", f"HEAD:{path}").strip() for path in ("a.md", "empty.md")}
+    absent = "0" * 40
+    with CatFile(repo.root) as read:
+        assert read(blobs["a.md"]) == (repo.root / "a.md").read_bytes()
+        assert read(blobs["empty.md"]) == b""
+        assert read(absent) is None
+        assert read("not an id\nHEAD") is None
+        assert read(blobs["a.md"]) == (repo.root / "a.md").read_bytes()  # the process still answers
+    assert read_blobs(repo.root, [absent, blobs["empty.md"], blobs["empty.md"]]) == {blobs["empty.md"]: b""}
 
 
 # Renames for `docsync fix`.

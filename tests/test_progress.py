@@ -97,8 +97,8 @@ def test_the_core_reports_cold_parsing_and_stays_quiet_when_warm(repo: GitRepo) 
 
 
 def test_the_history_scan_reports_commits_read(repo: GitRepo) -> None:
+    from docsync.repository.git_history import read_history
     from docsync.repository.git_output import HISTORY
-    from docsync.repository.gitrepo import read_history
 
     for n in range(3):
         repo.write(f"docs/n{n}.md", f"# N{n}\n")

@@ -13,6 +13,7 @@ from ..config import Config
 from ..errors import DocsyncError
 from ..repository.plumbing import find_repo
 from ..workspace.load import relative_to_root
+from ..write.finished import no_journal
 from .output import say
 
 if TYPE_CHECKING:
@@ -102,12 +103,14 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     was killed left a journal, and every command that changes files refuses until it is resolved."""
     if abort and resume:
         raise DocsyncError("--abort and --continue exclude each other")
-    from ..write.transaction import abort as abort_pending
-    from ..write.transaction import refuse_pending
-
     if not (abort or resume):
-        refuse_pending(find_repo(Path.cwd()).git_dir)
+        git_dir = find_repo(Path.cwd()).git_dir
+        if not no_journal(git_dir):  # else nothing to refuse: the machinery stays unloaded
+            from ..write.transaction import refuse_pending
+
+            refuse_pending(git_dir)
         return None
+    from ..write.transaction import abort as abort_pending
     found = abort_pending(Path.cwd(), command)
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
     return found

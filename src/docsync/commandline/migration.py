@@ -78,9 +78,7 @@ def misuse(form: str, *, apply: bool, commit: bool, allow_dirty: bool) -> str | 
 
 def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose: bool) -> int:
     """Plan, and with ``--apply`` apply, the migration; the exit code."""
-    from ..migrate import planfile
     from ..migrate import run as migration
-    from ..migrate.show import as_json, render
 
     root = find_repo(Path.cwd()).root
     options = migration.Options(
@@ -90,20 +88,17 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
         adoption_record=request.adoption_record,
         today=date.fromisoformat(request.today),
         texts=request.apply,
+        meanwhile=_import_output,
     )
     with ProgressBar(output.stderr, enabled=form == "text") as progress:
         hook = progress if progress.can_show else None
         _, outcome = migration.run(Path.cwd(), replace(options, progress=hook))
     for warning in outcome.warnings:
         say(f"docsync: warning: {warning}")
-    plan = options.plan_file
-    rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
-    if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
-        say(f"{plan}: removed the comments of answered problems")
-    if write_plan is not None:
-        planfile.write(outcome.plan, write_plan)
-        say(f"wrote the plan to {write_plan}")
+    _plan_file(options.plan_file, write_plan, outcome)
     applied, judged = _applied(root, request, outcome) if request.apply else (None, None)
+    from ..migrate.show import as_json, render
+
     if form == "json":
         sys.stdout.write(as_json(outcome))
     else:
@@ -118,6 +113,25 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
     elif request.apply and not outcome.complete:
         say(f"docsync: refusing to apply: {len(outcome.problems)} unresolved items; nothing was changed")
     return outcome.exit_code
+
+
+def _import_output() -> None:
+    """What shows the plan, imported while the files parse (the run calls it then)."""
+    from ..migrate import show  # noqa: F401
+
+
+def _plan_file(plan: Path | None, write_plan: Path | None, outcome: Outcome) -> None:
+    """``--plan``'s file without the comments of answered problems; ``--write-plan``'s file."""
+    if plan is None and write_plan is None:
+        return
+    from ..migrate import planfile
+
+    rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
+    if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
+        say(f"{plan}: removed the comments of answered problems")
+    if write_plan is not None:
+        planfile.write(outcome.plan, write_plan)
+        say(f"wrote the plan to {write_plan}")
 
 
 def _applied(root: Path, request: MigrateRequest, outcome: Outcome) -> tuple[Applied, Verdict | None]:

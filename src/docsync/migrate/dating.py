@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ..config import Config
-from ..repository import gitrepo, history, plumbing
+from ..repository import git_history, history, plumbing
 from .discover import find_trees, is_template, lifecycle_folders, record_paths
 from .fanout import fork_safe
 from .inputs import Dated
@@ -48,12 +48,9 @@ def read_origins(root: Path, paths: Sequence[str], progress: Progress | None) ->
     """The day each of ``paths`` was first proposed, from one pass over history."""
     if not paths:
         return {}
-    origins = history.first_proposed(
-        gitrepo.read_history(root, progress),
-        paths,
-        gitrepo.blob_reader(root),
-        template=is_template,
-    )
+    commits = git_history.read_history(root, progress)
+    with git_history.CatFile(root) as read_blob:
+        origins = history.first_proposed(commits, paths, read_blob, template=is_template)
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
@@ -62,12 +59,12 @@ _Sent = tuple[list[str], dict[str, Dated], str | None] | None
 
 def _date_all(root: Path, config: Config, sink: Connection) -> None:
     """In the child: list the files, date the records, read HEAD's commit, send (paths,
-    dates, commit); None on failure. Only the child then loads GitPython."""
+    dates, commit); None on failure."""
     sent: _Sent = None
     try:
         listing = plumbing.list_files(root)
         paths = candidates(sorted(set(listing.tracked) | listing.untracked), config)
-        sent = (paths, read_origins(root, paths, None), gitrepo.head_commit(root))
+        sent = (paths, read_origins(root, paths, None), plumbing.head_commit(root))
     except BaseException:
         sent = None
     sink.send(sent)
@@ -103,7 +100,7 @@ class EarlyDates:
     def head_commit(self) -> str | None:
         """HEAD's commit as the child read it (with the dates), or read here."""
         sent = self._received()
-        return sent[2] if sent is not None else gitrepo.head_commit(self._root)
+        return sent[2] if sent is not None else plumbing.head_commit(self._root)
 
     def _received(self) -> _Sent:
         if self._source is None:

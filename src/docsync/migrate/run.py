@@ -11,19 +11,18 @@ from __future__ import annotations
 import hashlib
 import os
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config, Source, conventions_beside
 from ..config import load as load_config
 from ..errors import PlanError
 from ..model import Document
-from ..records.index import BEGIN as INDEX_BEGIN
-from ..records.index import INDEX_NAMES, parse_former_ids
 from ..records.model import Record
-from ..repository import gitrepo, plumbing
+from ..repository import plumbing
 from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
@@ -33,9 +32,6 @@ from ..workspace.load import (
     parse_files,
     read_text,
 )
-from . import planfile
-from .adoption import extend, plan_adoption
-from .changes import ChangeSet, Computing, compute
 from .dating import EarlyDates
 from .discover import (
     LegacyRecord,
@@ -54,6 +50,9 @@ from .plan import infer_spec, resolve
 from .repo_view import RepoView
 from .tree import read_tree_record, tree_paths
 
+if TYPE_CHECKING:
+    from .changes import ChangeSet
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -69,6 +68,9 @@ class Options:
     """Whether the writes' final texts are wanted (to apply them). A dry run shows the
     writes' paths and counts only: it re-wraps no paragraph and keeps no rewritten
     document's parse but the records'. Every rewrite is still made and verified."""
+    meanwhile: Callable[[], object] | None = None
+    """Called once while the files parse (see :func:`_meanwhile`): the command line
+    imports there what it needs afterwards (the plan's output)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,8 @@ def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
     A re-run would otherwise read the generated block as prose and carry it
     over, one more block on every run.
     """
+    from ..records.index import BEGIN as INDEX_BEGIN
+
     if posixpath.dirname(path) != config.target:
         return False
     text = read_text(root, path, limit)
@@ -210,11 +214,39 @@ def load_session(start: Path, options: Options) -> Session:
     root = plumbing.find_repo(start).root
     config = configured(load_config(root), options)
     with EarlyDates(root, config, options.progress) as dates:  # read while the files parse
-        found = _find(root, config, options.progress)
+        found = _find(root, config, _meanwhile(options.progress, options.meanwhile))
         # What needs no dates comes first: the history may still be being read.
         view = _view(root, config, found)
         inputs = _inputs(root, config, found, dates)
     return Session(root, config, found.records, inputs, view, found.problems)
+
+
+def _import_later() -> None:
+    """The modules the run needs once the files are parsed: reading the records and the
+    tree's index, planning the adoption, computing the changes (half the dry run's imports)."""
+    from ..records import index, tree  # noqa: F401
+    from . import adoption, changes  # noqa: F401
+
+
+def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> Progress:
+    """The parse's progress hook, which imports what the run needs after the parse (and
+    calls ``also``) on its first call: the parse makes it once every file is read, when
+    the workers are parsing them, so the imports share the cores with the workers
+    instead of waiting for the parse to end. Were it called earlier or not at all, each
+    module would still be imported where it is used."""
+    pending = True
+
+    def hear(step: str, done: int, total: int) -> None:
+        nonlocal pending
+        if pending:
+            pending = False
+            _import_later()
+            if also is not None:
+                also()
+        if progress is not None:
+            progress(step, done, total)
+
+    return hear
 
 
 def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
@@ -253,6 +285,8 @@ def _tree(workspace: Workspace, paths: list[str], config: Config) -> Iterator[Re
 
 def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, str]:
     """The former-id table of an index an earlier migration wrote, as repository paths."""
+    from ..records.index import INDEX_NAMES, parse_former_ids
+
     for name in INDEX_NAMES:
         path = posixpath.join(target, name)
         text = read_text(root, path, 10_000_000)
@@ -287,7 +321,7 @@ def check_fresh(spec: PlanSpec, session: Session, origin: str) -> tuple[str, ...
         )
     if spec.hashes:
         _check_hashes(spec, session, origin)
-    if spec.commit and not gitrepo.is_ancestor(session.root, spec.commit):
+    if spec.commit and not plumbing.is_ancestor(session.root, spec.commit):
         raise PlanError(
             f"{origin} is stale: it was computed at {spec.commit[:10]}, which HEAD does not contain"
         )
@@ -320,6 +354,8 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
     if options.plan_file is None:
         spec = infer_spec(session.inputs)
     else:
+        from . import planfile
+
         spec = planfile.read(options.plan_file)
         warnings = check_fresh(spec, session, str(options.plan_file))
         _check_removals(spec, session.inputs, str(options.plan_file))
@@ -330,6 +366,9 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
 def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
+    from .adoption import extend, plan_adoption  # imported while the files parsed (_meanwhile)
+    from .changes import Computing, compute
+
     plan, warnings = plan_for(session, options)
     today = options.today or date.today()
     adoption = plan_adoption(

@@ -1,7 +1,7 @@
 """What git prints, read: history logs, raw diffs and error messages.
 
-Pure text in, plain data out; :mod:`docsync.repository.gitrepo` runs the
-commands (it is the one module that imports GitPython).
+Pure text in, plain data out; :mod:`docsync.repository.git_history` runs the
+history commands.
 
 History is one `git log` over every commit reachable from HEAD, then one
 `git diff-tree --stdin` for the merges, against each of their parents.

@@ -1,8 +1,9 @@
-"""Everything docsync reads from git. The only module that imports GitPython.
+"""The git commands that change a repository. The only module that imports GitPython.
 
-Plain data goes out: repository paths, what the index tracks, and (in
-:mod:`docsync.repository.history`'s terms) the history of files. Nothing here knows
-Markdown.
+What docsync only reads from git it asks with plain ``git`` subprocesses
+(:mod:`docsync.repository.plumbing`, :mod:`docsync.repository.git_history`), so a
+command that writes nothing (``check``, a migration's dry run) never imports
+GitPython. Nothing here knows Markdown.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,37 +35,8 @@ else:
 
 from ..errors import GitError
 from ..write import writer
-from .commits import UNSHALLOW_FIX, CommitChanges
-from .git_output import (
-    LOG_FORMAT,
-    LOG_OPTIONS,
-    RAW_DIFF,
-    batches,
-    check_warnings,
-    commit_counter,
-    first_line,
-    merge_parents,
-    missing_object,
-    missing_object_error,
-    parse_log,
-    parse_merge_diffs,
-    with_merge_diffs,
-    z_list,
-)
-
-
-def blob_reader(root: Path) -> Callable[[str], bytes | None]:
-    """The content of a blob by id, through git's persistent cat-file process; None if missing."""
-    odb = open_repo(root).odb
-
-    def read(blob: str) -> bytes | None:
-        try:
-            data: bytes = odb.stream(bytes.fromhex(blob)).read()
-        except (ValueError, OSError, git.exc.GitError, KeyError):
-            return None
-        return data
-
-    return read
+from . import plumbing
+from .git_output import batches, first_line, z_list
 
 
 def open_repo(start: Path) -> git.Repo:
@@ -80,117 +51,6 @@ def open_repo(start: Path) -> git.Repo:
     if repo.bare or repo.working_tree_dir is None:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
     return repo
-
-
-def head_commit(root: Path) -> str | None:
-    repo = open_repo(root)
-    try:
-        return repo.head.commit.hexsha
-    except ValueError:
-        return None
-
-
-def is_shallow(root: Path) -> bool:
-    """Whether the repository holding ``root`` is a shallow clone."""
-    return _is_shallow(open_repo(root))
-
-
-
-def read_history(
-    root: Path, progress: Callable[[str, int, int], None] | None = None
-) -> list[CommitChanges]:
-    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
-
-    Raises :class:`GitError` for a shallow clone, or when git skipped rename
-    detection, since either would date records wrongly. ``progress`` hears
-    (:data:`HISTORY`, commits read, commits in all); counting them costs one
-    more git command, so it runs only when someone listens.
-    """
-    repo = open_repo(root)
-    if _is_shallow(repo):
-        raise GitError(
-            f"{repo.working_tree_dir} is a shallow clone, so git history does not reach "
-            f"back to when records were first proposed; {UNSHALLOW_FIX}"
-        )
-    try:
-        tokens = _stream_git(repo, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--")
-        history = parse_log(tokens, _commit_counter(repo, progress))
-    except GitError:
-        if not repo.head.is_valid():
-            return []
-        raise
-    merges = merge_parents(history)
-    if not merges:
-        return history
-    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    output = _run_git(repo, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines)
-    diffs = parse_merge_diffs(iter(output.split("\0")), merges)
-    return [with_merge_diffs(commit, diffs) for commit in history]
-
-
-def _is_shallow(repo: git.Repo) -> bool:
-    """What `git rev-parse --is-shallow-repository` checks, without starting git."""
-    return Path(repo.common_dir, "shallow").is_file()
-
-
-def _run_git(repo: git.Repo, command: str, *args: str, stdin: str) -> str:
-    """Run one git command with ``stdin`` as its input; all its output at once."""
-    try:
-        with tempfile.TemporaryFile() as feed:
-            feed.write(stdin.encode())
-            feed.seek(0)
-            run = getattr(repo.git, command.replace("-", "_"))
-            _, out, err = run(
-                *args, istream=feed, with_extended_output=True, strip_newline_in_stdout=False
-            )
-    except git.GitCommandError as exc:
-        raise GitError(f"git {command} failed: {str(exc.stderr).strip()}") from None
-    check_warnings(str(err))
-    return str(out)
-
-
-def _stream_git(repo: git.Repo, command: str, *args: str) -> Iterator[str]:
-    """The NUL-separated fields of a git command's output, as git writes them.
-
-    Parsing while git still computes diffs keeps both cores busy.
-    """
-    process = getattr(repo.git, command.replace("-", "_"))(*args, as_process=True)
-    stdout, stderr = process.proc.stdout, process.proc.stderr
-    rest = b""
-    while chunk := stdout.read1(1 << 16):
-        done, separator, rest = (rest + chunk).rpartition(b"\0")
-        if separator:
-            yield from done.decode("utf-8", "surrogateescape").split("\0")
-    if rest:
-        yield rest.decode("utf-8", "surrogateescape")
-    err = stderr.read().decode("utf-8", "replace")
-    try:
-        process.wait(stderr=err)
-    except git.GitCommandError:
-        failed = GitError(f"git {command} failed: {err.strip()}")
-        raise _missing_object(repo, err) or failed from None
-    check_warnings(err)
-
-
-def _missing_object(repo: git.Repo, stderr: str) -> GitError | None:
-    """A missing object named, with what it means: a partial clone or a mirror without it."""
-    sha = missing_object(stderr)
-    if sha is None:
-        return None
-    partial = bool(repo.git.config("--get", "extensions.partialClone", with_exceptions=False))
-    return missing_object_error(sha, str(repo.working_tree_dir), partial)
-
-
-def _commit_counter(
-    repo: git.Repo, progress: Callable[[str, int, int], None] | None
-) -> Callable[[int], None] | None:
-    if progress is None:
-        return None
-    try:
-        total = int(repo.git.rev_list("--count", "HEAD"))
-    except (git.GitCommandError, ValueError):
-        return None
-    return commit_counter(total, progress)
 
 
 # --------------------------------------------------------------------------- writing (migrate --apply)
@@ -220,16 +80,6 @@ def dirty_files(root: Path) -> list[str]:
     """Tracked files with uncommitted changes (staged or not)."""
     output = _git(root, "status", "--porcelain", "-z", "--untracked-files=no")
     return [entry[3:] for entry in z_list(output) if len(entry) > 3 and entry[2] == " "]
-
-
-def is_ancestor(root: Path, commit: str) -> bool:
-    """Whether ``commit`` is HEAD or one of its ancestors."""
-    repo = open_repo(root)
-    try:
-        repo.git.merge_base("--is-ancestor", commit, "HEAD")
-    except git.GitCommandError:
-        return False
-    return True
 
 
 def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
@@ -313,22 +163,10 @@ def index_file(root: Path) -> Path:
 
 def set_head(root: Path, head: str | None) -> None:
     """Point HEAD (its branch) back at ``head``; None: back to an unborn branch."""
-    now = head_commit(root)
+    now = plumbing.head_commit(root)
     if now == head:
         return
     if head is None:
         _mutating(root, "update-ref", "-d", "HEAD")
     else:
         _mutating(root, "update-ref", "-m", "docsync: roll back", "HEAD", head)
-
-
-def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by id, through git's object database (one cat-file process)."""
-    repo = open_repo(root)
-    found: dict[str, bytes] = {}
-    for sha in dict.fromkeys(shas):
-        try:
-            found[sha] = repo.odb.stream(bytes.fromhex(sha)).read()
-        except (ValueError, git.BadName, git.BadObject):
-            continue
-    return found

@@ -1,6 +1,6 @@
 """When each design record was first proposed, and where moved files went.
 
-Pure logic over plain data; :func:`docsync.repository.gitrepo.read_history` reads the
+Pure logic over plain data; :func:`docsync.repository.git_history.read_history` reads the
 history (every commit reachable from HEAD, in one pass) and this module
 replays it oldest first, carrying each file's *origin* (the commit that first
 added its content) along renames, moves and merges, so the answer for every
@@ -83,7 +83,7 @@ def first_proposed(
 ) -> dict[str, Origin]:
     """The origin of each of ``paths`` (repository-relative, as at HEAD).
 
-    ``history`` is what :func:`docsync.repository.gitrepo.read_history` returns: HEAD
+    ``history`` is what :func:`docsync.repository.git_history.read_history` returns: HEAD
     first, every commit listed before its parents. Paths that HEAD does not
     track (not committed yet) are left out of the result. With ``read_blob``
     (blob id → content), a file re-added with content similar to a deleted

@@ -3,9 +3,9 @@ repository is, what it tracks, what changed. No GitPython here.
 
 A pre-commit run is mostly start-up, and importing GitPython is a tenth of a
 second of it; a check asks git only these read-only questions, so it runs
-them itself (the history reader and every command that writes keep using
-:mod:`docsync.repository.gitrepo`). Errors are the one-line ``GitError`` s
-the rest of docsync raises for git.
+them itself (so does :mod:`docsync.repository.git_history`, the history reader;
+every command that writes keeps using :mod:`docsync.repository.gitrepo`).
+Errors are the one-line ``GitError`` s the rest of docsync raises for git.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class _Failed(Exception):
         self.stderr = stderr
 
 
-def _executable() -> str:
+def executable() -> str:
     """git, as GitPython would find it (``GIT_PYTHON_GIT_EXECUTABLE`` or ``git`` on PATH)."""
     name = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
     found = shutil.which(name)
@@ -59,7 +59,7 @@ def _run(cwd: Path, *args: str) -> str:
     """git's stdout (decoded as GitPython decodes it); :class:`_Failed` with its stderr."""
     try:
         done = subprocess.run(
-            [_executable(), *args], cwd=cwd, capture_output=True, check=False, stdin=subprocess.DEVNULL
+            [executable(), *args], cwd=cwd, capture_output=True, check=False, stdin=subprocess.DEVNULL
         )
     except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
         raise _Failed(f"not a git repository: {exc.strerror}") from None
@@ -90,6 +90,25 @@ def _not_a_work_tree(start: Path, stderr: str) -> GitError:
     if "work tree" in stderr:
         return GitError(f"{start} is a bare repository; docsync needs a working tree")
     return GitError(f"git rev-parse failed: {first_line(stderr)}")
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's commit; None on a branch without commits yet."""
+    try:
+        return _run(root, "rev-parse", "-q", "--verify", "HEAD^{commit}").strip()
+    except _Failed as failed:
+        if failed.stderr:  # -q: silent when HEAD names no commit, so this is another failure
+            raise _not_a_work_tree(root, failed.stderr) from None
+        return None
+
+
+def is_ancestor(root: Path, commit: str) -> bool:
+    """Whether ``commit`` is HEAD or one of its ancestors."""
+    try:
+        _run(root, "merge-base", "--is-ancestor", commit, "HEAD")
+    except _Failed:
+        return False
+    return True
 
 
 def list_files(root: Path) -> Listing:

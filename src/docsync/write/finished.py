@@ -7,7 +7,27 @@ like ``check``, does not import the transaction machinery to start.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+JOURNAL = "docsync/journal"
+"""Where in the git directory a run journals what it changes (:mod:`docsync.write.transaction`)."""
+STATE = f"{JOURNAL}/state.json"
+
 _finished: list[str] = []
+
+
+def no_journal(git_dir: Path) -> bool:
+    """Whether no unfinished run left a journal: the state file is plainly absent, so
+    a command need not import the transaction machinery to know. Anything else (the
+    file, or an unreadable path to it) is for :func:`~docsync.write.transaction.pending`."""
+    try:
+        os.stat(git_dir / STATE)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def record(command: str) -> None:

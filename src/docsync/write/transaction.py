@@ -35,12 +35,11 @@ from typing import Any
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
 from . import finished, snapshot, writer
+from .finished import JOURNAL, STATE
 from .packs import Packs, state_from
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
-JOURNAL = "docsync/journal"
-STATE = f"{JOURNAL}/state.json"
 FORMAT = 2
 """2: the saved bytes in pack files (``pack-N``); 1: one ``blob-<sha256>`` file each (still read)."""
 
@@ -124,7 +123,7 @@ class Transaction:
         refuse_pending(git_dir)
         _remove_leftover_journal(git_dir)
         index = gitrepo.index_file(root)
-        txn = cls(root, git_dir, command, redo, gitrepo.head_commit(root))
+        txn = cls(root, git_dir, command, redo, plumbing.head_commit(root))
         txn.index = index.read_bytes() if index.is_file() else None
         try:
             if txn.index is not None:

@@ -21,7 +21,7 @@ from ...model import Document, Finding, Heading
 from ...parse.markdown import SourceError, parse_bytes
 from ...parse.slugs import site_heading_id
 from ...repository.commits import CommitChanges
-from ...repository.gitrepo import read_blobs, read_history
+from ...repository.git_history import read_blobs, read_history
 from ...repository.history import rename_map, versions
 from ...rewrite.references import RewriteError, rewrite_document
 from ...workspace.load import Workspace

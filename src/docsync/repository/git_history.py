@@ -1,0 +1,236 @@
+"""Git history and blobs, read by plain ``git`` subprocesses. No GitPython here.
+
+A migration's dry run reads history once (to date the records) and never
+writes, so it need not pay GitPython's import (a tenth of a second, in the
+process that dates the records while the parse workers want both cores).
+The commands and their arguments are the ones
+:mod:`docsync.repository.gitrepo` ran through GitPython, with the same
+environment (git's messages in English, ``LC_ALL=C``, since some are read)
+and the same answers: a shallow clone and skipped rename detection are
+errors, a repository without commits has no history, merges get their diffs
+against every parent from one ``git diff-tree --stdin``, and blobs come
+from one ``git cat-file --batch`` process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from ..errors import GitError
+from .commits import UNSHALLOW_FIX, CommitChanges
+from .git_output import (
+    LOG_FORMAT,
+    LOG_OPTIONS,
+    RAW_DIFF,
+    check_warnings,
+    commit_counter,
+    merge_parents,
+    missing_object,
+    missing_object_error,
+    parse_log,
+    parse_merge_diffs,
+    with_merge_diffs,
+)
+from .plumbing import executable, find_repo, head_commit
+
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def _environment() -> dict[str, str]:
+    """git's messages untranslated, as GitPython asked for them: some are read."""
+    return {**os.environ, "LANGUAGE": "C", "LC_ALL": "C"}
+
+
+def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [executable(), *args],
+        cwd=root,
+        env=_environment(),
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+    )
+
+
+def _decoded(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def is_shallow(root: Path) -> bool:
+    """Whether the repository holding ``root`` is a shallow clone (its common git
+    directory has a ``shallow`` file, as git itself decides)."""
+    return (_common_dir(find_repo(root).git_dir) / "shallow").is_file()
+
+
+def _common_dir(git_dir: Path) -> Path:
+    """The git directory a linked work tree shares with its main one (its ``commondir``)."""
+    try:
+        shared = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir
+    return (git_dir / shared).resolve()
+
+
+def read_history(
+    root: Path, progress: Callable[[str, int, int], None] | None = None
+) -> list[CommitChanges]:
+    """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
+
+    Raises :class:`GitError` for a shallow clone, or when git skipped rename
+    detection, since either would date records wrongly. ``progress`` hears
+    (:data:`~docsync.repository.git_output.HISTORY`, commits read, commits in
+    all); counting them costs one more git command, so it runs only when
+    someone listens.
+    """
+    repo = find_repo(root)
+    if (_common_dir(repo.git_dir) / "shallow").is_file():
+        raise GitError(
+            f"{repo.root} is a shallow clone, so git history does not reach "
+            f"back to when records were first proposed; {UNSHALLOW_FIX}"
+        )
+    try:
+        tokens = _stream_log(repo.root)
+        history = parse_log(tokens, _commit_counter(repo.root, progress))
+    except GitError:
+        if head_commit(repo.root) is None:
+            return []
+        raise
+    merges = merge_parents(history)
+    if not merges:
+        return history
+    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
+    done = _git(repo.root, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines.encode())
+    err = _decoded(done.stderr)
+    if done.returncode != 0:
+        raise GitError(f"git diff-tree failed: {err.strip()}")
+    check_warnings(err)
+    diffs = parse_merge_diffs(iter(_decoded(done.stdout).split("\0")), merges)
+    return [with_merge_diffs(commit, diffs) for commit in history]
+
+
+def _stream_log(root: Path) -> Iterator[str]:
+    """The NUL-separated fields of ``git log``'s output, as git writes them.
+
+    Parsing while git still computes diffs keeps both cores busy. git's
+    stderr goes to a file, so that a chatty git never blocks on a full pipe.
+    """
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            [executable(), "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
+            cwd=root,
+            env=_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+        )
+        with process:
+            stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
+            rest = b""
+            while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
+                done, separator, rest = (rest + chunk).rpartition(b"\0")
+                if separator:
+                    yield from _decoded(done).split("\0")
+            if rest:
+                yield _decoded(rest)
+        errors.seek(0)
+        err = errors.read().decode("utf-8", "replace")
+    if process.returncode != 0:
+        failed = GitError(f"git log failed: {err.strip()}")
+        raise _missing_object(root, err) or failed
+    check_warnings(err)
+
+
+def _missing_object(root: Path, stderr: str) -> GitError | None:
+    """A missing object named, with what it means: a partial clone or a mirror without it."""
+    sha = missing_object(stderr)
+    if sha is None:
+        return None
+    partial = bool(_git(root, "config", "--get", "extensions.partialClone").stdout.strip())
+    return missing_object_error(sha, str(root), partial)
+
+
+def _commit_counter(
+    root: Path, progress: Callable[[str, int, int], None] | None
+) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    counted = _git(root, "rev-list", "--count", "HEAD")
+    try:
+        total = int(counted.stdout) if counted.returncode == 0 else None
+    except ValueError:
+        total = None
+    return None if total is None else commit_counter(total, progress)
+
+
+def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by id (those git has), through one cat-file process."""
+    with CatFile(root) as read:
+        found = {sha: read(sha) for sha in dict.fromkeys(shas)}
+    return {sha: data for sha, data in found.items() if data is not None}
+
+
+class CatFile:
+    """The content of a blob by id (None if missing), through one ``git cat-file
+    --batch`` process, started on first use and ended by :meth:`close`."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __call__(self, blob: str) -> bytes | None:
+        if not _OBJECT_ID.fullmatch(blob):
+            return None
+        process = self._started()
+        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
+        stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
+        try:
+            stdin.write(blob.encode("ascii") + b"\n")
+            stdin.flush()
+            header = stdout.readline().split()
+            if len(header) != 3:  # "<id> missing", or git is gone
+                return None
+            data = stdout.read(int(header[2]))
+            stdout.read(1)  # the newline after the content
+        except (OSError, ValueError):
+            return None
+        return data
+
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self._process is None:
+            self._process = subprocess.Popen(
+                [executable(), "cat-file", "--batch"],
+                cwd=self._root,
+                env=_environment(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        return self._process
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            if process.stdin is not None:
+                process.stdin.close()
+            if process.stdout is not None:
+                process.stdout.close()
+            process.wait()
+
+    def __enter__(self) -> CatFile:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
