@@ -19,27 +19,23 @@ from ..model import (
     Definition,
     Document,
     Heading,
-    LineSpan,
     Link,
     LinkKind,
     Paragraph,
     Span,
-    constructor,
     line_starts_of,
     position_of,
 )
+from .constructors import new_block as _block
+from .constructors import new_heading as _heading
+from .constructors import new_line_span as _line_span
+from .constructors import new_link as _new_link
+from .constructors import new_paragraph as _paragraph
+from .constructors import new_span as _span
 from .inline_rules import RECORDED
 from .positions import cell_mapper, content_line_offsets, line_mapper, paragraph_lines
 from .scanned import definitions, html_targets
 from .slugs import Slugger
-
-_span = constructor(Span)
-_line_span = constructor(LineSpan)
-_paragraph = constructor(Paragraph)
-_block = constructor(Block)
-_heading = constructor(Heading)
-_new_link = constructor(Link)
-# The model's constructors, without the dataclass __init__ (see model.constructor).
 
 
 class TokenLike(Protocol):

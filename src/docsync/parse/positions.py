@@ -12,9 +12,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 
-from ..model import Span, constructor
-
-_span = constructor(Span)  # the model's constructor, without the dataclass __init__
+from ..model import Span
+from .constructors import new_span as _span
 
 
 def content_line_offsets(

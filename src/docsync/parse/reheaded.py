@@ -49,30 +49,22 @@ from __future__ import annotations
 import re
 
 from ..model import (
-    Anchor,
-    Block,
     BlockKind,
-    Definition,
     Document,
-    Heading,
     LineSpan,
-    Link,
-    Paragraph,
     Span,
-    constructor,
     line_starts_of,
 )
 from . import chunks
+from .constructors import new_anchor as _anchor
+from .constructors import new_block as _block
+from .constructors import new_definition as _definition
+from .constructors import new_heading as _heading
+from .constructors import new_line_span as _line_span
+from .constructors import new_link as _link
+from .constructors import new_paragraph as _paragraph
+from .constructors import new_span as _span
 from .slugs import Slugger
-
-_span = constructor(Span)
-_line_span = constructor(LineSpan)
-_link = constructor(Link)
-_paragraph = constructor(Paragraph)
-_block = constructor(Block)
-_heading = constructor(Heading)
-_anchor = constructor(Anchor)
-_definition = constructor(Definition)
 
 
 def reheaded(doc: Document, start: int, head: str, path: str) -> Document | None:

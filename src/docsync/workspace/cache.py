@@ -48,6 +48,7 @@ _PARSER_SOURCES = (
     "parse/core_rules.py",
     "parse/build.py",
     "parse/chunks.py",
+    "parse/constructors.py",
     "parse/positions.py",
     "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
