@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..records.model import ID_PATTERN
+from ..records.model import ID_PATTERN, RecordId
 from .discover import LegacyRecord
 from .inputs import Inputs
 from .model import Suggestion, Topic
@@ -35,7 +35,7 @@ def cited_ids(text: str) -> frozenset[tuple[str, int, int | None]]:
     """The keys of the whole records ``text`` cites: ``parse_id(m.group(0)).whole().key()``
     of each :data:`ID_PATTERN` match, read off the match's own groups (a match parses
     to itself, so its groups are what parsing it again would find)."""
-    return frozenset((kind.upper(), int(number), None) for kind, number, _ in set(ID_PATTERN.findall(text)))
+    return frozenset(RecordId(kind, int(number)).key() for kind, number, _ in set(ID_PATTERN.findall(text)))
 
 
 def suggest(topics: Sequence[Topic], inputs: Inputs) -> Iterator[Suggestion]:

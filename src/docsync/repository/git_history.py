@@ -67,7 +67,11 @@ def _decoded(data: bytes) -> str:
 def is_shallow(root: Path) -> bool:
     """Whether the repository holding ``root`` is a shallow clone (its common git
     directory has a ``shallow`` file, as git itself decides)."""
-    return (_common_dir(find_repo(root).git_dir) / "shallow").is_file()
+    return _shallow(find_repo(root).git_dir)
+
+
+def _shallow(git_dir: Path) -> bool:
+    return (_common_dir(git_dir) / "shallow").is_file()
 
 
 def _common_dir(git_dir: Path) -> Path:
@@ -91,7 +95,7 @@ def read_history(
     someone listens.
     """
     repo = find_repo(root)
-    if (_common_dir(repo.git_dir) / "shallow").is_file():
+    if _shallow(repo.git_dir):
         raise GitError(
             f"{repo.root} is a shallow clone, so git history does not reach "
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
