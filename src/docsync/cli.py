@@ -181,7 +181,7 @@ def check(
     textual = form in (Format.text, Format.concise)
     from .check.check import run_check  # only `check` needs the gates: other commands start faster
 
-    with _errors(), ProgressBar(output.stderr if textual and not quiet else None) as progress:
+    with _errors(), ProgressBar(output.terminal_stderr() if textual and not quiet else None) as progress:
         stdin = arguments.stdin(paths, stdin_filename)
         result = run_check(
             Path.cwd(),
@@ -223,7 +223,7 @@ def fix(
         asked = arguments.fix_request(
             found.redo if found is not None else None, paths, gate, select, ignore, config_path
         )
-        with ProgressBar(output.stderr) as progress:
+        with ProgressBar(output.terminal_stderr()) as progress:
             from .check.fix import run_fix
 
             result = run_fix(Path.cwd(), write=not dry, progress=progress, **asked)
@@ -389,7 +389,7 @@ def init(
         found = _unfinished("init", abort, resume)
         if found is not None:
             options = adopt.InitOptions(**found.redo)
-        with ProgressBar(output.stderr) as progress:
+        with ProgressBar(output.terminal_stderr()) as progress:
             result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)
         output.stdout.print(report.visible_diff(adopt.describe(result)), markup=False, end="")

@@ -3,6 +3,7 @@ what ``fix`` did, what ``new`` and ``move`` changed. Paths are shown from where 
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 from collections.abc import Callable
@@ -75,6 +76,57 @@ def _console(on_stderr: bool) -> Console:
         else Console(stderr=on_stderr, highlight=False, soft_wrap=True, force_terminal=forced)
     )
     return made
+
+
+def terminal_stderr() -> Console | None:
+    """The stderr console for a progress bar, or None when stderr cannot be a terminal.
+
+    A bar shows only where rich's ``Console.is_terminal`` holds. This answers the
+    cases where it cannot hold without making the console (nor importing rich: a
+    tenth of a run's start-up, before its files parse); else the console answers.
+    """
+    return None if _not_a_terminal(sys.stderr) else _console(True)
+
+
+def _not_a_terminal(stream: object) -> bool:
+    """Whether rich would call ``stream`` no terminal, by the rules it applies first
+    (a forced terminal, then ``TTY_COMPATIBLE``, then ``FORCE_COLOR``, then ``isatty``);
+    False where only rich can tell (it also says no to Jupyter and IDLE)."""
+    if _color is Color.always:  # a forced terminal
+        return False
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "0"
+    forced = os.environ.get("FORCE_COLOR")
+    if forced is not None:
+        return forced == ""
+    file = getattr(stream, "rich_proxied_file", stream)
+    isatty = getattr(file, "isatty", None)
+    try:
+        return isatty is None or not isatty()
+    except ValueError:  # a closed stream
+        return True
+
+
+def uncoloured(console: Console) -> bool:
+    """Whether ``console`` prints plain characters as they are: no colour system (not a
+    terminal, or ``NO_COLOR``), UTF-8, not muted, not a notebook."""
+    return (
+        console.color_system is None
+        and not console.is_jupyter
+        and not console.quiet
+        and codecs.lookup(console.encoding).name == "utf-8"
+    )
+
+
+def write_as_is(console: Console, text: str) -> None:
+    """``text`` written to ``console``'s stream as rich writes what it has rendered
+    (flushed; a closed pipe ends the command as it does in rich)."""
+    try:
+        console.file.write(text)
+        console.file.flush()
+    except BrokenPipeError:
+        console.on_broken_pipe()
 
 
 def say(text: str) -> None:

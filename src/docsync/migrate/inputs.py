@@ -6,9 +6,12 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from .discover import LegacyRecord
-from .model import Topic
+
+if TYPE_CHECKING:
+    from .model import Topic
 
 
 @dataclass(frozen=True, slots=True)

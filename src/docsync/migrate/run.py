@@ -23,7 +23,6 @@ from ..errors import PlanError
 from ..model import Document
 from ..records.model import Record
 from ..repository import plumbing
-from ..suggest import did_you_mean
 from ..workspace.load import (
     Progress,
     Workspace,
@@ -44,14 +43,12 @@ from .discover import (
     record_paths,
 )
 from .inputs import Inputs
-from .kept_pages import kept_pages, kept_reason
-from .model import Plan, PlanSpec, Problem
-from .plan import infer_spec, resolve
-from .repo_view import RepoView
 from .tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
     from .changes import ChangeSet
+    from .model import Plan, PlanSpec, Problem
+    from .repo_view import RepoView
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +129,11 @@ class _Found:
     kept: dict[str, str]  # another tool's pages in a legacy tree → why they are kept
 
 
-def _find(root: Path, config: Config, progress: Progress | None) -> _Found:
-    workspace = load_workspace(root, config=config, progress=progress, eager=True)  # the view reads all
+def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -> _Found:
+    root = repo.root
+    workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo)  # the view reads all
+    from .kept_pages import kept_pages, kept_reason  # imported while the files parsed
+
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
@@ -192,6 +192,8 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
 
 
 def _view(root: Path, config: Config, found: _Found) -> RepoView:
+    from .repo_view import RepoView  # imported while the files parsed
+
     documents = {**found.workspace.documents, **{r.path: r.doc for r in found.records.values()}}
     return RepoView(
         documents=documents,
@@ -211,10 +213,11 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
 
 def load_session(start: Path, options: Options) -> Session:
     """Read the repository holding ``start`` once: config, records, history, the tree so far."""
-    root = plumbing.find_repo(start).root
+    repo = plumbing.find_repo(start)
+    root = repo.root
     config = configured(load_config(root), options)
     with EarlyDates(root, config, options.progress) as dates:  # read while the files parse
-        found = _find(root, config, _meanwhile(options.progress, options.meanwhile))
+        found = _find(repo, config, _meanwhile(options.progress, options.meanwhile))
         # What needs no dates comes first: the history may still be being read.
         view = _view(root, config, found)
         inputs = _inputs(root, config, found, dates)
@@ -222,10 +225,10 @@ def load_session(start: Path, options: Options) -> Session:
 
 
 def _import_later() -> None:
-    """The modules the run needs once the files are parsed: reading the records and the
-    tree's index, planning the adoption, computing the changes (half the dry run's imports)."""
+    """The modules the run needs once the files are parsed: the records' and tree's index,
+    the plan, its adoption, the changes (half the dry run's imports)."""
     from ..records import index, tree  # noqa: F401
-    from . import adoption, changes  # noqa: F401
+    from . import adoption, changes, kept_pages, model, plan, repo_view  # noqa: F401
 
 
 def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> Progress:
@@ -265,6 +268,8 @@ def _records(
         (tree, path, rid, slug) for tree in trees for path, rid, slug in record_paths(tree, paths)
     ]
     documents = _documents(workspace, [path for _, path, _, _ in found])
+    from .model import Problem  # imported while the files parsed
+
     records: dict[str, LegacyRecord] = {}
     problems: list[Problem] = []
     for tree, path, rid, slug in found:
@@ -341,6 +346,8 @@ def _check_hashes(spec: PlanSpec, session: Session, origin: str) -> None:
 
 def _check_removals(spec: PlanSpec, inputs: Inputs, origin: str) -> None:
     """Refuse a ``[pages] remove`` entry that is not a kept page: it would remove something else."""
+    from ..suggest import did_you_mean
+
     kept = inputs.kept or {}
     for path in spec.remove_pages:
         if path not in kept:
@@ -350,6 +357,8 @@ def _check_removals(spec: PlanSpec, inputs: Inputs, origin: str) -> None:
 
 def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]:
     """The plan (inferred, or read from the plan file) and the warnings reading it gave."""
+    from .plan import infer_spec, resolve  # imported while the files parsed
+
     warnings: tuple[str, ...] = ()
     if options.plan_file is None:
         spec = infer_spec(session.inputs)

@@ -1,9 +1,11 @@
-"""The plan for people (a rich renderable) and for programs (JSON). Nothing here prints."""
+"""The plan for people (lines, and rich's renderable of them) and for programs (JSON).
+Nothing here prints."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -56,34 +58,49 @@ def _count(number: int, one: str, many: str = "") -> str:
     return f"{number} {one if number == 1 else many or one + 's'}"
 
 
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the report for people: its words, rich's style for them, and whether it
+    is cut to the console's width with ``…`` (a record's line); the others are never cut."""
+
+    text: str
+    style: str = ""
+    clip: bool = False
+
+    def rich(self) -> Text:
+        if self.clip:
+            return Text(self.text, style=self.style, no_wrap=True, overflow="ellipsis")
+        return Text(self.text, style=self.style)
+
+
 LISTED = 5  # findings of one kind listed before the rest are only counted (all with --verbose)
 
 
-def _listed(lines: list[str], what: str, style: str, verbose: bool) -> Iterator[Text]:
+def _listed(lines: list[str], what: str, style: str, verbose: bool) -> Iterator[Line]:
     shown = lines if verbose else lines[:LISTED]
-    yield from (Text(line, style=style) for line in shown)
+    yield from (Line(line, style=style) for line in shown)
     if len(lines) > len(shown):
-        yield Text(f"… and {len(lines) - len(shown)} more {what} (--verbose lists them)", style=style)
+        yield Line(f"… and {len(lines) - len(shown)} more {what} (--verbose lists them)", style=style)
 
 
-def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType]:
+def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[Line]:
     changes = outcome.changes
     stats = changes.stats
     if outcome.complete:
-        yield Text(
+        yield Line(
             f"{_count(len(changes.moves), 'record moves', 'records move')}, "
             f"{_count(len(changes.removals), 'file is removed', 'files are removed')}, "
             f"{_count(len(changes.writes), 'file is written', 'files are written')}."
         )
-        yield Text(
+        yield Line(
             f"Rewritten: {_count(stats.links, 'link')} and {_count(stats.refs, 'id')} in "
             f"Markdown, {_count(stats.code_paths, 'path')} and {_count(stats.code_refs, 'id')} "
             "in other files."
         )
     if changes.adoption_record:
-        yield Text(f"adoption record: {changes.adoption_record}")
+        yield Line(f"adoption record: {changes.adoption_record}")
     if changes.conventions:
-        yield Text(f"conventions doc: {changes.conventions}")
+        yield Line(f"conventions doc: {changes.conventions}")
     unresolved = [
         f"unresolved id: {path}: '{written}' names no record; left as it is"
         for path, written in stats.unresolved
@@ -97,22 +114,62 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[RenderableType
     broken = [f"broken link after migration: {p}: '{d}'" for p, d in stats.dangling]
     yield from _listed(broken, "links the migration breaks", "yellow", verbose)
     if stats.already_broken:
-        yield Text(
+        yield Line(
             f"{_count(stats.already_broken, 'link was', 'links were')} broken before the "
             "migration already and stay so (docsync check --gate links lists them)",
             style="dim",
         )
-    yield from (Text(line, style="yellow") for line in stats.tool_pointers)
+    yield from (Line(line, style="yellow") for line in stats.tool_pointers)
     note = "not a record, outside the lifecycle folders (the layout gate reports it)"
     yield from _listed([f"{note}: {p}" for p in stats.outside], "such files", "yellow", verbose)
     for path, note in stats.relation_notes:
-        yield Text(f"relation not recorded: {path}: {note}", style="yellow")
+        yield Line(f"relation not recorded: {path}: {note}", style="yellow")
 
 
 SUGGESTIONS_SHOWN = 3
 
 
 def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> RenderableType:
+    """The dry run's report as rich prints it: :func:`report`'s lines."""
+    return rendered(report(outcome, width=width, verbose=verbose))
+
+
+def rendered(lines: Sequence[Line]) -> RenderableType:
+    """``lines`` as one rich renderable, each line a :class:`~rich.text.Text` (in a group
+    even when alone: a lone Text printed is joined anew, without its overflow)."""
+    return Group(*(line.rich() for line in lines))
+
+
+# Characters rich prints as they are, one column each: no control code it strips, no tab
+# it expands, no wide or zero-width character (tests/test_plain_output.py checks each).
+_AS_IS = frozenset(
+    [chr(c) for c in range(0x20, 0x7F)]
+    + [chr(c) for c in range(0xA1, 0x250) if c != 0xAD]  # Latin-1 to Latin Extended-B, no soft hyphen
+    + ["→", "…", "\u2013", "\u2014", "\u2018", "\u2019", "\u201c", "\u201d"]  # the plan's arrow and cut, dashes, quotes
+)
+
+
+def as_printed(lines: Sequence[Line], width: int) -> str | None:
+    """What rich prints for :func:`rendered` ``(lines)`` on a console of ``width`` columns
+    with no colour system (soft wrap on), when each line is simply written: a line of
+    plain characters only, a record's line longer than ``width`` cut with ``…``, nothing
+    for rich to crop. None when rich may do more (it prints them then)."""
+    out: list[str] = []
+    for line in lines:
+        text = line.text
+        if not _AS_IS.issuperset(text) or width < 2:
+            return None
+        if len(text) > width:
+            if text[-1] == " ":
+                return None  # rich crops spaces past the width first
+            if line.clip:
+                text = text[: width - 1] + "…"
+        out.append(text)
+    out.append("")
+    return "\n".join(out)
+
+
+def report(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> list[Line]:
     """The dry run's report, questions first, then one line per record, then the counts.
 
     Each record's line fits in ``width`` columns. ``verbose`` adds where each
@@ -120,18 +177,18 @@ def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> Rende
     """
     plan = outcome.plan
     if plan.empty and not outcome.problems:
-        return Text(nothing_to_do(outcome))
-    parts: list[RenderableType] = list(_questions(outcome, verbose))
-    parts.append(Text(f"Migration plan → {plan.target}", style="bold"))
+        return [Line(nothing_to_do(outcome))]
+    parts: list[Line] = list(_questions(outcome, verbose))
+    parts.append(Line(f"Migration plan → {plan.target}", style="bold"))
     parts.extend(_record_lines(plan, width, verbose))
-    parts.extend(Text(line) for r in plan.retirements for line in _retirement_lines(r))
+    parts.extend(Line(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(_suggestion_lines(plan, width, verbose=verbose))
-    parts.extend(Text(page_line(page)) for page in plan.pages)
+    parts.extend(Line(page_line(page)) for page in plan.pages)
     parts.extend(_summary(outcome, verbose))
-    return Group(*parts)
+    return parts
 
 
-def _questions(outcome: Outcome, verbose: bool) -> Iterator[Text]:
+def _questions(outcome: Outcome, verbose: bool) -> Iterator[Line]:
     """What the user must answer before the plan can be applied, one line each.
 
     Questions that say the same of many records (640 records without a
@@ -140,7 +197,7 @@ def _questions(outcome: Outcome, verbose: bool) -> Iterator[Text]:
     """
     if not outcome.problems:
         return
-    yield Text(
+    yield Line(
         f"{_count(len(outcome.problems), 'question')} to answer before --apply "
         "(all: --verbose; answer: --write-plan):",
         style="bold red",
@@ -154,7 +211,7 @@ def _questions(outcome: Outcome, verbose: bool) -> Iterator[Text]:
         else:
             lines = [f"  ? {len(paths)} records: {message} ({paths[0]}, {paths[1]}, …)"]
         # Never cut: what to answer is the point of the line.
-        yield from (Text(line, style="red") for line in lines)
+        yield from (Line(line, style="red") for line in lines)
 
 
 def _clipped(line: str, width: int, verbose: bool) -> str:
@@ -162,17 +219,17 @@ def _clipped(line: str, width: int, verbose: bool) -> str:
     return line if verbose or len(line) <= width else line[: width - 1] + "…"
 
 
-def _record_lines(plan: Plan, width: int, verbose: bool) -> Iterator[Text]:
+def _record_lines(plan: Plan, width: int, verbose: bool) -> Iterator[Line]:
     """``old → new`` (the new path's folder is the state, its name starts with the date)."""
-    yield Text(
+    yield Line(
         f"  {_count(len(plan.topics), 'record')}: old name → new path in {plan.target}/"
         " (…: same name; ?: asked)",
         style="dim",
     )
     for topic in plan.topics:
-        yield Text(fit_record_line(topic, plan.target, width), no_wrap=True, overflow="ellipsis")
+        yield Line(fit_record_line(topic, plan.target, width), clip=True)
         if verbose:
-            yield from (Text(f"      {line}", style="dim") for line in _details(topic))
+            yield from (Line(f"      {line}", style="dim") for line in _details(topic))
 
 
 def _details(topic: Topic) -> Iterator[str]:
@@ -228,18 +285,18 @@ def _shortened(name: str, length: int) -> str:
     return name[:head] + "…" + name[len(name) - tail :]
 
 
-def _suggestion_lines(plan: Plan, width: int, *, verbose: bool) -> Iterator[Text]:
+def _suggestion_lines(plan: Plan, width: int, *, verbose: bool) -> Iterator[Line]:
     shown = plan.suggestions if verbose else plan.suggestions[:SUGGESTIONS_SHOWN]
     if not plan.suggestions:
         return
     rest = len(plan.suggestions) - len(shown)
-    yield Text(
+    yield Line(
         f"{_count(len(plan.suggestions), 'look-alike pair')} not merged"
         + (f"; the first {len(shown)} (all: --verbose, the plan file):" if rest else ":"),
         style="cyan",
     )
     for s in shown:
-        yield Text(_clipped(f"  {s.first} ~ {s.second} ({s.reason})", width, verbose), style="cyan")
+        yield Line(_clipped(f"  {s.first} ~ {s.second} ({s.reason})", width, verbose), style="cyan")
 
 
 # --------------------------------------------------------------------------- JSON

@@ -19,7 +19,7 @@ from ..config import Config
 from ..config import load as load_config
 from ..errors import DocsyncError
 from ..model import Document, Finding
-from ..repository.plumbing import Listing, find_repo, list_files
+from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
 from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
@@ -294,6 +294,7 @@ def load_workspace(
     summarizers: Mapping[str, SummarizerFactory] | None = None,
     *,
     eager: bool = False,
+    repo: RepoPaths | None = None,
 ) -> Workspace:
     """Discover and parse the repository holding ``start``.
 
@@ -303,9 +304,10 @@ def load_workspace(
     and so are ``summarizers``, each made of the workspace as known before
     parsing, as one (:class:`~docsync.workspace.summaries.Combined`): their
     results are read by name (:meth:`Documents.made`). ``eager``: the caller
-    reads every document (see :func:`parse_files`).
+    reads every document (see :func:`parse_files`). ``repo``: where ``start`` is, when the
+    caller has asked git already (a question less, a git process fewer).
     """
-    repo = find_repo(start)
+    repo = repo or find_repo(start)
     config = config or load_config(repo.root)
     listing = list_files(repo.root)
     everything = discover(repo.root, listing, config)
