@@ -4,7 +4,7 @@ Each is held to the plain form it replaces: a workspace whose documents are
 unpickled as the parse workers send them (``eager``) to one that unpickles
 them when read, the cited ids read off a match's groups to parsing each
 match again, the hashes read through strings to the ones read through
-``Path``, a remembered record name to the name read again, and the
+``Path`` (and those the dating child reads to those read here), a remembered record name to the name read again, and the
 model's unpickler with its found-classes table to refusing what it refused.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config
-from docsync.migrate import discover, run
+from docsync.config import load as load_config
+from docsync.migrate import dating, discover, run
 from docsync.migrate.suggest import cited_ids
 from docsync.parse.markdown import parse
 from docsync.records.model import ID_PATTERN, parse_id
@@ -114,9 +116,25 @@ def test_hashes_are_the_files_sha256(tmp_path: Path) -> None:
     for path, data in files.items():
         (tmp_path / path).write_bytes(data)
     expected = {p: "sha256:" + hashlib.sha256((tmp_path / p).read_bytes()).hexdigest() for p in files}
-    assert run._hashes(tmp_path, list(files)) == expected
+    assert {p: dating.source_hash(str(tmp_path), p) for p in files} == expected
     with pytest.raises(FileNotFoundError):
-        run._hashes(tmp_path, ["missing.md"])
+        dating.source_hash(str(tmp_path), "missing.md")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])  # read here (no child), read by the child
+def test_hashes_the_dating_child_reads_are_the_hashes_read_here(migration_repo: GitRepo, jobs: int) -> None:
+    for n in (1, 2, 3):
+        migration_repo.write(f"docs/adr/{n:04d}-record-{n}.md", f"# Record {n}\n\nStatus: Accepted\n")
+    migration_repo.commit("records")
+    (migration_repo.root / "docs/adr/0003-record-3.md").unlink()  # tracked, gone: the child cannot read it
+    config = replace(run.configured(load_config(migration_repo.root), run.Options()), jobs=jobs)
+    base = str(migration_repo.root)
+    asked = ["docs/adr/0001-record-1.md", "README.md", "docs/adr/0002-record-2.md"]  # README: no record
+    with dating.EarlyDates(migration_repo.root, config, None) as early:
+        assert early.forked == (jobs == 2)
+        assert early.hashes(asked) == {p: dating.source_hash(base, p) for p in asked}
+        with pytest.raises(FileNotFoundError):  # read here, which says why it cannot be
+            early.hashes(["docs/adr/0003-record-3.md"])
 
 
 # --------------------------------------------------------------------------- the unpickler

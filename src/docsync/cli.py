@@ -25,7 +25,6 @@ from .commandline import arguments, output, records
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
 from .commandline.progress import ProgressBar
-from .report import formats as report
 from .write.finished import finished_count
 
 if TYPE_CHECKING:
@@ -392,7 +391,8 @@ def init(
         with ProgressBar(output.terminal_stderr()) as progress:
             result = adopt.plan_init(Path.cwd(), options, progress)
         adopt.apply(result)
-        output.stdout.print(report.visible_diff(adopt.describe(result)), markup=False, end="")
+        from .report.formats import visible_diff
+        output.stdout.print(visible_diff(adopt.describe(result)), markup=False, end="")
     raise typer.Exit(result.exit_code)
 
 

@@ -12,9 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..gates.rules import all_rules, by_code
 from ..model import Finding
-from ..report import formats as report
 from ..repository.plumbing import find_repo
 
 if TYPE_CHECKING:
@@ -131,12 +129,16 @@ def write_as_is(console: Console, text: str) -> None:
 
 def say(text: str) -> None:
     """One line for people on stderr, every control character shown as an escape."""
-    _console(True).print(report.visible(text), markup=False)
+    from ..report.formats import visible  # the reports' module: imported when first written
+
+    _console(True).print(visible(text), markup=False)
 
 
 def show(text: str) -> None:
     """One line on stdout, every control character shown as an escape."""
-    _console(False).print(report.visible(text), markup=False)
+    from ..report.formats import visible
+
+    _console(False).print(visible(text), markup=False)
 
 
 def here(path: str) -> str:
@@ -157,6 +159,8 @@ def check_report(
     result: CheckResult, shown: list[Finding], form: Format, *, quiet: bool, statistics: bool, verbose: bool
 ) -> None:
     """The findings ``shown`` (or their statistics), the config used with ``--verbose``, the hint."""
+    from ..report import formats as report
+
     textual = form in (Format.text, Format.concise)
     if verbose:
         used = result.config if result.config != "(defaults)" else "none found, the defaults"
@@ -171,6 +175,8 @@ def check_report(
 
 def emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:
     """Findings in ``output``'s format on stdout."""
+    from ..report import formats as report
+
     if output is Format.text:
         report.print_text(_console(False), files, findings, summary_line=not quiet)
         return
@@ -182,21 +188,28 @@ def emit(output: Format, files: int, findings: list[Finding], quiet: bool = Fals
     if output is Format.json:  # in pieces: a report of many findings is never one string
         sys.stdout.writelines(report.json_pieces(files, findings))
         return
-    sys.stdout.write(_MACHINE[output](files, findings))
+    sys.stdout.write(_machine(output)(files, findings))
 
 
-_MACHINE: dict[Format, Callable[[int, list[Finding]], str]] = {
-    Format.json: report.as_json,
-    Format.json_lines: lambda files, findings: report.as_json_lines(findings),
-    Format.github: lambda files, findings: report.as_github(findings),
-    Format.gitlab: lambda files, findings: report.as_gitlab(findings),
-    Format.sarif: lambda files, findings: report.as_sarif(findings),
-    Format.junit: report.as_junit,
-}
+def _machine(output: Format) -> Callable[[int, list[Finding]], str]:
+    """The machine-readable formats' writers."""
+    from ..report import formats as report
+
+    writers: dict[Format, Callable[[int, list[Finding]], str]] = {
+        Format.json: report.as_json,
+        Format.json_lines: lambda files, findings: report.as_json_lines(findings),
+        Format.github: lambda files, findings: report.as_github(findings),
+        Format.gitlab: lambda files, findings: report.as_gitlab(findings),
+        Format.sarif: lambda files, findings: report.as_sarif(findings),
+        Format.junit: report.as_junit,
+    }
+    return writers[output]
 
 
 def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
     """What ``fix`` did (or would do), what it left, and what it could not write."""
+    from ..report import formats as report
+
     for change in result.fixes:
         if diff:
             sys.stdout.write(report.visible_diff(change.diff()))
@@ -232,6 +245,8 @@ class GraphFormat(StrEnum):
 
 def rules(code: str | None) -> int:
     """Every rule code, or one explained; the exit code (2 for an unknown code)."""
+    from ..gates.rules import all_rules, by_code
+
     if code is None:
         for rule in all_rules():
             _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)

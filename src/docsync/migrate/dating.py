@@ -19,7 +19,9 @@ count belongs to this process.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
+import os
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -54,17 +56,34 @@ def read_origins(root: Path, paths: Sequence[str], progress: Progress | None) ->
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
-_Sent = tuple[list[str], dict[str, Dated], str | None] | None
+def source_hash(base: str, path: str) -> str:
+    """``sha256:`` and the hex digest of the file's bytes: what a plan file's ``[hashes]`` hold."""
+    with open(os.path.join(base, path), "rb") as handle:  # a Path per file cost more than its hash
+        return "sha256:" + hashlib.sha256(handle.read()).hexdigest()
+
+
+def _readable_hashes(base: str, paths: Sequence[str]) -> dict[str, str]:
+    hashes: dict[str, str] = {}
+    for path in paths:
+        try:
+            hashes[path] = source_hash(base, path)
+        except OSError:
+            continue  # read again where it is asked for, which says why it cannot be
+    return hashes
+
+
+_Sent = tuple[list[str], dict[str, Dated], str | None, dict[str, str]] | None
 
 
 def _date_all(root: Path, config: Config, sink: Connection) -> None:
-    """In the child: list the files, date the records, read HEAD's commit, send (paths,
-    dates, commit); None on failure."""
+    """In the child: list the files, date the records, read HEAD's commit, hash the records,
+    send (paths, dates, commit, hashes); None on failure."""
     sent: _Sent = None
     try:
         listing = plumbing.list_files(root)
         paths = candidates(sorted(set(listing.tracked) | listing.untracked), config)
-        sent = (paths, read_origins(root, paths, None), plumbing.head_commit(root))
+        dates = read_origins(root, paths, None)
+        sent = (paths, dates, plumbing.head_commit(root), _readable_hashes(str(root), paths))
     except BaseException:
         sent = None
     sink.send(sent)
@@ -101,6 +120,14 @@ class EarlyDates:
         """HEAD's commit as the child read it (with the dates), or read here."""
         sent = self._received()
         return sent[2] if sent is not None else plumbing.head_commit(self._root)
+
+    def hashes(self, paths: Sequence[str]) -> dict[str, str]:
+        """The :func:`source_hash` of each of ``paths``: the child's, read after the dates,
+        or read here."""
+        sent = self._received()
+        known = sent[3] if sent is not None else {}
+        base = str(self._root)
+        return {path: known.get(path) or source_hash(base, path) for path in paths}
 
     def _received(self) -> _Sent:
         if self._source is None:

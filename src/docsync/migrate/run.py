@@ -8,8 +8,6 @@ here writes; :mod:`.apply` does.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import posixpath
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -174,7 +172,7 @@ def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
 
 
 def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inputs:
-    hashes = _hashes(root, [*found.records, *found.indexes, *found.kept])  # before the dates: see load_session
+    hashes = dates.hashes([*found.records, *found.indexes, *found.kept])
     return Inputs(
         target=config.target,
         states=config.states,
@@ -299,15 +297,6 @@ def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, s
             found = parse_former_ids(text)
             return {k: posixpath.normpath(posixpath.join(target, v)) for k, v in found.items()}
     return {}
-
-
-def _hashes(root: Path, paths: list[str]) -> dict[str, str]:
-    base = str(root)  # joined as strings: a Path per file cost more than its hash
-    hashes: dict[str, str] = {}
-    for path in paths:
-        with open(os.path.join(base, path), "rb") as handle:
-            hashes[path] = "sha256:" + hashlib.sha256(handle.read()).hexdigest()
-    return hashes
 
 
 # --------------------------------------------------------------------------- the plan

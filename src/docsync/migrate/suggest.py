@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..records.model import ID_PATTERN, RecordId
 from .discover import LegacyRecord
@@ -23,12 +24,16 @@ class _Profile:
     topic: str
     record: LegacyRecord
     words: frozenset[str]
-    cited: frozenset[tuple[str, int, int | None]]
 
     @classmethod
     def of(cls, topic: str, record: LegacyRecord) -> _Profile:
         words = frozenset(w for w in record.name_slug.split("-") if w and not w.isdigit())
-        return cls(topic, record, words - _STOP_WORDS, cited_ids(record.doc.text))
+        return cls(topic, record, words - _STOP_WORDS)
+
+    @cached_property
+    def cited(self) -> frozenset[tuple[str, int, int | None]]:
+        """Read when the record is in a pair compared (most are in none), once."""
+        return cited_ids(self.record.doc.text)
 
 
 def cited_ids(text: str) -> frozenset[tuple[str, int, int | None]]:

@@ -57,15 +57,33 @@ def executable() -> str:
 
 def _run(cwd: Path, *args: str) -> str:
     """git's stdout (decoded as GitPython decodes it); :class:`_Failed` with its stderr."""
+    return _run_all(cwd, args)[0]
+
+
+def _run_all(cwd: Path, *commands: tuple[str, ...]) -> list[str]:
+    """Each command's stdout as :func:`_run` gives it, the commands run at once (each is
+    a git process of its own); the first failure's :class:`_Failed`, in their order."""
+    running: list[subprocess.Popen[bytes]] = []
     try:
-        done = subprocess.run(
-            [executable(), *args], cwd=cwd, capture_output=True, check=False, stdin=subprocess.DEVNULL
-        )
+        for args in commands:
+            running.append(
+                subprocess.Popen(
+                    [executable(), *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                )
+            )
+        done = [(process.communicate(), process.returncode) for process in running]
     except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
         raise _Failed(f"not a git repository: {exc.strerror}") from None
-    if done.returncode != 0:
-        raise _Failed(done.stderr.decode("utf-8", "surrogateescape").strip())
-    return done.stdout.decode("utf-8", "surrogateescape")
+    finally:
+        for process in running:
+            if process.returncode is None:
+                process.kill()
+                process.wait()
+    for (_, err), code in done:
+        if code != 0:
+            raise _Failed(err.decode("utf-8", "surrogateescape").strip())
+    return [out.decode("utf-8", "surrogateescape") for (out, _), _ in done]
 
 
 def find_repo(start: Path) -> RepoPaths:
@@ -114,8 +132,11 @@ def is_ancestor(root: Path, commit: str) -> bool:
 def list_files(root: Path) -> Listing:
     """Tracked paths with their modes, and untracked non-ignored paths."""
     try:
-        staged = _run(root, "ls-files", "-s", "-z", "--full-name")
-        others = _run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")
+        staged, others = _run_all(
+            root,
+            ("ls-files", "-s", "-z", "--full-name"),
+            ("ls-files", "-o", "--exclude-standard", "-z", "--full-name"),
+        )
     except _Failed as failed:
         raise GitError(f"git ls-files failed: {failed.stderr}") from None
     tracked: dict[str, str] = {}
