@@ -35,14 +35,24 @@ _RUNS_PER_WORKER = 4  # tasks of each kind per worker: small enough that both co
 
 @dataclass(frozen=True)
 class Done:
-    """What one task made: its writes, the rewritten documents kept (pickled by a worker,
-    whose pickling would be slower), its tally."""
+    """What one task made: its writes, the rewritten documents kept, its tally."""
 
     writes: list[FileWrite]
     tally: Tally
     parsed: dict[str, bytes | Document] = field(default_factory=dict)
+    """Pickled (:meth:`packed`) when made in a forked process."""
     normalised: list[Normalised] = field(default_factory=list)
     """Records: each with its own relations read (:func:`.relations.normalise`)."""
+
+    def packed(self) -> Done:
+        """Fit to travel from a forked process: its documents pickled by the parse cache's
+        pickler, which is faster both ways than the pickling of the whole result."""
+        if not self.parsed:
+            return self
+        parsed: dict[str, bytes | Document] = {
+            p: d if isinstance(d, bytes) else dumps(d) for p, d in self.parsed.items()
+        }
+        return replace(self, parsed=parsed)
 
     def documents(self) -> Iterator[tuple[str, Document]]:
         for path, kept in self.parsed.items():
@@ -53,7 +63,7 @@ class Done:
 
 @dataclass(frozen=True)
 class Context:
-    """What every task reads (inherited by a forked worker, never pickled)."""
+    """What every task reads (inherited by a forked process, never pickled)."""
 
     plan: Plan
     assembled: Mapping[str, Assembled]
@@ -64,11 +74,6 @@ class Context:
     titles: Mapping[str, str]
     """Every record the tree will hold, by path: its title."""
     keep_parsed: bool
-    forked: bool = False
-    """Whether the tasks run in forked workers: then their documents travel back pickled."""
-
-    def kept(self, document: Document) -> bytes | Document:
-        return dumps(document) if self.forked else document
 
 
 def _runs(items: Sequence[str], workers: int) -> list[Sequence[str]]:
@@ -102,7 +107,7 @@ def _topics(context: Context, topics: list[Topic]) -> Done:
         done, after = normalise(write, known, context.titles, relations, context.routes.ids)
         normalised.append(done)
         if context.keep_parsed:
-            parsed[topic.path] = context.kept(after)
+            parsed[topic.path] = after
     return Done([], tally, parsed, normalised)
 
 
@@ -137,7 +142,7 @@ def _documents(context: Context, paths: Sequence[str], links_only: bool) -> Done
     for write, doc in other_documents(documents, set(), routes, tally):
         writes.append(write)
         if context.keep_parsed:
-            parsed[write.path] = context.kept(doc)
+            parsed[write.path] = doc
     return Done(writes, tally, parsed)
 
 
