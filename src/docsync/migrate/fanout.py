@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -125,17 +126,25 @@ class Fanout(Generic[T]):
 
     def _serve(self, sink: Connection) -> None:
         """In a forked process: take and run tasks until none is left, sending each outcome."""
-        while (index := self._take()) is not None:
-            outcome = self._run(index)
-            if outcome.error is None and self._pack is not None:
-                outcome = _Outcome(self._pack(outcome.value))  # type: ignore[arg-type]
-            try:
-                sink.send((index, outcome))
-            except Exception as error:  # what does not pickle travels as text
-                made = repr(outcome.error) if outcome.error is not None else "its result"
-                failed = RuntimeError(f"task {index}: {made} does not pickle ({error!r})")
-                sink.send((index, _Outcome(error=failed)))
-        sink.close()
+        try:
+            while (index := self._take()) is not None:
+                sink.send_bytes(self._packed(index, self._run(index)))
+        except OSError:
+            pass  # this process's parent reads no more: nothing else is wanted
+        finally:
+            sink.close()
+
+    def _packed(self, index: int, outcome: _Outcome[T]) -> bytes:
+        """``(index, outcome)`` pickled, what it made through ``pack``; what does not pickle
+        travels as the text of an error."""
+        if outcome.error is None and self._pack is not None:
+            outcome = _Outcome(self._pack(outcome.value))  # type: ignore[arg-type]
+        try:
+            return bytes(ForkingPickler.dumps((index, outcome)))
+        except Exception as error:
+            made = repr(outcome.error) if outcome.error is not None else "its result"
+            failed = RuntimeError(f"task {index}: {made} does not pickle ({error!r})")
+            return bytes(ForkingPickler.dumps((index, _Outcome(error=failed))))
 
     def result(self, index: int) -> T:
         """What task ``index`` returned (its exception, raised here, if it raised)."""
@@ -181,10 +190,15 @@ class Fanout(Generic[T]):
         value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        if self._next is not None:
+            with self._next.get_lock():
+                self._next.value = len(self._order)  # no task left to take
         for child in self._children:
             if kind is not None:
                 child.terminate()  # what it would still send is not wanted
-            child.join()
+                child.join()
+            # Else it has sent all and is ending: multiprocessing reaps it (at its next fork,
+            # or at exit), and nothing here waits while the system frees its memory.
         for source in self._sources:
             source.close()
         self._children, self._sources = [], []

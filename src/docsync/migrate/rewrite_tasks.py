@@ -30,7 +30,7 @@ from .repo_view import RepoView
 from .routes import Routes
 from .stats import Tally
 
-_RUNS_PER_WORKER = 4  # tasks of each kind per worker: small enough that both cores end together
+_SHORTEST_RUN = 8  # files: a task costs little more than its files, but each result travels on its own
 
 
 @dataclass(frozen=True)
@@ -76,18 +76,28 @@ class Context:
     keep_parsed: bool
 
 
-def _runs(items: Sequence[str], workers: int) -> list[Sequence[str]]:
-    if not items:
-        return []
-    size = max(1, -(-len(items) // (max(1, workers) * _RUNS_PER_WORKER)))
-    return [items[k : k + size] for k in range(0, len(items), size)]
+def _runs(items: Sequence[str], workers: int, later: int = 0) -> list[Sequence[str]]:
+    """``items`` in contiguous runs that shrink as the work left does: each about a
+    ``1 / (4 * workers)`` share of what is left (``later``: the files of the tasks taken
+    after these), and no shorter than :data:`_SHORTEST_RUN`. The first tasks are long,
+    and the last ones, whose ends decide when all the processes end, are short."""
+    shares = 4 * max(1, workers)
+    runs: list[Sequence[str]] = []
+    start = 0
+    while start < len(items):
+        size = max(_SHORTEST_RUN, -(-(len(items) - start + later) // shares))
+        runs.append(items[start : start + size])
+        start += size
+    return runs
 
 
 def topic_tasks(context: Context, workers: int) -> list[Callable[[], Done]]:
     slugs = [t.slug for t in context.plan.topics]
     topics = {t.slug: t for t in context.plan.topics}
+    others = len(context.view.documents) - len(slugs)  # about as many as :func:`other_tasks` rewrites
     return [
-        partial(_topics, context, [topics[s] for s in run]) for run in _runs(slugs, workers)
+        partial(_topics, context, [topics[s] for s in run])
+        for run in _runs(slugs, workers, max(0, others))
     ]
 
 
@@ -122,7 +132,7 @@ def other_tasks(context: Context, workers: int) -> list[Callable[[], Done]]:
         p for p in links_only if p not in context.skip and (p not in view.documents or p in fixtures)
     )
     tasks: list[Callable[[], Done]] = [
-        partial(_documents, context, run, False) for run in _runs(gated, workers)
+        partial(_documents, context, run, False) for run in _runs(gated, workers, len(outside))
     ]
     tasks += [partial(_documents, context, run, True) for run in _runs(outside, workers)]
     tasks.append(partial(_code, context))
