@@ -196,9 +196,7 @@ class Fanout(Generic[T]):
         for child in self._children:
             if kind is not None:
                 child.terminate()  # what it would still send is not wanted
-                child.join()
-            # Else it has sent all and is ending: multiprocessing reaps it (at its next fork,
-            # or at exit), and nothing here waits while the system frees its memory.
+            child.join()  # reaped here: the command ends without teardown (see __main__)
         for source in self._sources:
             source.close()
         self._children, self._sources = [], []
