@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pygments.lexers import LEXERS, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from docsync.parse.lexing import lexer_class
+from docsync.parse.lexing import _lexer, lexer_class
 
 
 def _pygments(name: str) -> type | None:
@@ -59,3 +59,31 @@ def test_every_pattern_gets_pygments_choice() -> None:
 )
 def test_any_name_gets_pygments_choice(name: str) -> None:
     assert lexer_class(name) is _pygments(name)
+
+
+_SHARED = ["a.py", "b.py", "run.sh", "x.c", "y.h", "app.js", "cfg.yaml", "tool.rb"]
+
+
+def test_one_lexer_of_a_class_reads_every_file_of_it() -> None:
+    assert _lexer("a.py") is _lexer("b.py") is _lexer("other.py")
+    assert _lexer("x.c") is not _lexer("a.py")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_SHARED),
+            st.text(alphabet="ab #/*'\"\\\n\t=(){}<>$`-", max_size=60),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_a_shared_lexer_reads_each_text_as_a_new_one_would(texts: list[tuple[str, str]]) -> None:
+    """One after another, in one lexer per class, each text gets a fresh lexer's tokens."""
+    for name, text in texts:
+        fresh = type(_lexer(name))(stripnl=False, ensurenl=False)
+        assert list(_lexer(name).get_tokens_unprocessed(text)) == list(
+            fresh.get_tokens_unprocessed(text)
+        )

@@ -12,6 +12,7 @@ apply's computation would.
 from __future__ import annotations
 
 import io
+import multiprocessing
 import os
 import threading
 import time
@@ -49,35 +50,67 @@ def _fails() -> int:
     raise ValueError("task 1 failed")
 
 
-def test_tasks_run_in_forked_workers_and_come_back_in_order() -> None:
-    tasks: list[Callable[[], object]] = [_pid, _pid, _pid, lambda: "last"]
+_FORK = multiprocessing.get_context("fork")
+_PATIENCE = 60  # seconds a rendezvous waits for its other half before the test fails
+
+
+def _rendezvous(then: Callable[[bool], object]) -> list[Callable[[], object]]:
+    """Two tasks that each wait for the other to start: they end only when two processes run
+    them at once, one each; each then returns ``then(in_a_child)``."""
+    parent, started = os.getpid(), (_FORK.Event(), _FORK.Event())
+
+    def half(mine: int) -> object:
+        started[mine].set()
+        assert started[1 - mine].wait(_PATIENCE), "both tasks ran in one process"
+        return then(os.getpid() != parent)
+
+    return [lambda: half(0), lambda: half(1)]
+
+
+def _read_all(fanout: Fanout[object], count: int) -> list[object]:
+    """Each result, or the exception reading it raised."""
+    results: list[object] = []
+    for k in range(count):
+        try:
+            results.append(fanout.result(k))
+        except Exception as error:
+            results.append(error)
+    return results
+
+
+def test_tasks_run_here_and_in_a_forked_process_and_come_back_in_order() -> None:
+    tasks = [*_rendezvous(lambda _: os.getpid()), _pid, lambda: "last"]
     with Fanout(tasks, 2) as fanout:
+        assert fanout.forked
         results = [fanout.result(k) for k in range(len(tasks))]
-    assert results[-1] == "last"  # a lambda: never pickled, the worker inherited it
-    assert all(isinstance(pid, int) and pid != os.getpid() for pid in results[:3])
+    assert results[-1] == "last"  # a lambda: never pickled, the child inherited it
+    assert os.getpid() in results[:2] and len(set(results[:2])) == 2
 
 
-def test_without_workers_each_task_runs_here_when_read() -> None:
+@pytest.mark.parametrize("workers", [0, 1])
+def test_without_a_fork_each_task_runs_here_when_read(workers: int) -> None:
     ran: list[int] = []
     tasks = [lambda: ran.append(0) or 0, lambda: ran.append(1) or os.getpid()]
-    with Fanout(tasks, 0) as fanout:
-        assert ran == []
+    with Fanout(tasks, workers) as fanout:
+        assert ran == [] and not fanout.forked
         assert fanout.result(0) == 0 and ran == [0]
         assert fanout.result(1) == os.getpid()
 
 
-def _stamp(k: int) -> Callable[[], tuple[int, int]]:
-    return lambda: (k, time.monotonic_ns())
+def _stamp(k: int) -> Callable[[], tuple[int, int, int]]:
+    return lambda: (k, os.getpid(), time.monotonic_ns())
 
 
-def test_the_workers_take_the_tasks_in_the_order_given_and_results_are_read_by_index() -> None:
-    with Fanout([_stamp(k) for k in range(4)], 1, [2, 0, 3, 1]) as fanout:
-        results = [fanout.result(k) for k in range(4)]
-    assert [k for k, _ in results] == [0, 1, 2, 3]
-    ran = sorted(range(4), key=lambda k: results[k][1])  # one worker: one after another
-    assert ran == [2, 0, 3, 1]
+def test_each_process_takes_the_tasks_in_the_order_given_and_results_are_read_by_index() -> None:
+    order = [5, 2, 7, 0, 3, 6, 1, 4]
+    with Fanout([_stamp(k) for k in range(8)], 2, order) as fanout:
+        results = [fanout.result(k) for k in range(8)]
+    assert [k for k, _, _ in results] == list(range(8))
+    for pid in {pid for _, pid, _ in results}:  # one after another within a process
+        ran = sorted((when, k) for k, by, when in results if by == pid)
+        assert [k for _, k in ran] == [k for k in order if results[k][1] == pid]
     with pytest.raises(ValueError, match="not an order"):
-        Fanout([_pid, _pid], 1, [0, 0])
+        Fanout([_pid, _pid], 2, [0, 0])
 
 
 @pytest.mark.parametrize("workers", [0, 2])
@@ -86,6 +119,64 @@ def test_a_task_that_raises_raises_where_its_result_is_read(workers: int) -> Non
         fanout.result(0)
         with pytest.raises(ValueError, match="task 1 failed"):
             fanout.result(1)
+
+
+def _raise_where(in_child: bool) -> object:
+    raise ValueError(f"raised in {'a child' if in_child else 'this process'}")
+
+
+class _Unpicklable(Exception):
+    def __init__(self) -> None:
+        super().__init__("holds a lambda")
+        self.hook = lambda: None
+
+
+def _unpicklable_in_a_child(in_child: bool) -> object:
+    if in_child:
+        raise _Unpicklable()
+    return "here"
+
+
+def test_what_a_child_raises_is_raised_here_as_what_this_process_raises() -> None:
+    with Fanout(_rendezvous(_raise_where), 2) as fanout:
+        raised = _read_all(fanout, 2)
+    assert sorted(str(e) for e in raised if isinstance(e, ValueError)) == [
+        "raised in a child", "raised in this process",
+    ]
+    with Fanout(_rendezvous(_unpicklable_in_a_child), 2) as fanout:
+        raised = _read_all(fanout, 2)
+    assert "here" in raised
+    assert any(isinstance(e, RuntimeError) and "holds a lambda" in str(e) for e in raised)
+
+
+def _die_in_a_child(in_child: bool) -> object:
+    if in_child:
+        os._exit(3)
+    return "here"
+
+
+def test_a_task_whose_child_died_runs_here() -> None:
+    with Fanout(_rendezvous(_die_in_a_child), 2) as fanout:
+        children = list(fanout._children)
+        assert _read_all(fanout, 2) == ["here", "here"]
+    assert [child.exitcode for child in children] == [3]
+
+
+def test_a_run_that_stops_early_stops_its_children() -> None:
+    started = _FORK.Event()
+
+    def forever_in_a_child() -> object:
+        if os.getpid() != parent:
+            started.set()
+            threading.Event().wait()
+        return "here"
+
+    parent = os.getpid()
+    with pytest.raises(RuntimeError), Fanout([forever_in_a_child] * 2, 2) as fanout:
+        children = list(fanout._children)
+        assert started.wait(_PATIENCE)
+        raise RuntimeError("a misprediction, say")
+    assert children and not any(child.is_alive() for child in children)
 
 
 def test_no_fork_with_one_job_one_task_or_another_thread() -> None:

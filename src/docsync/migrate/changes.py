@@ -118,16 +118,14 @@ def _rewritten(
     routes = plan_routes(plan, assembled, records, view)
     skip = set(records) | set(plan.indexes) | set(plan.removed_pages) | {index_path(plan)}
     titles = {r.path: r.title for r in all_records(plan, view)}
-    context = Context(
-        plan, assembled, records, view, routes, frozenset(skip), titles, options.keep_parsed, workers > 0
-    )
+    context = Context(plan, assembled, records, view, routes, frozenset(skip), titles, options.keep_parsed)
     topic_tasks, other_tasks = tasks.topic_tasks(context, workers), tasks.other_tasks(context, workers)
     clashes = [p for t in plan.topics for p in _label_clashes(t, assembled[t.slug])]
     # The records first (their results are read first), then the code files, the longest
     # of the other tasks, so that short ones end the run (other_tasks' last is the code's).
     order = [*range(len(topic_tasks) + len(other_tasks) - 1)]
     order.insert(len(topic_tasks), len(topic_tasks) + len(other_tasks) - 1)
-    with Fanout([*topic_tasks, *other_tasks], workers, order) as fanout:
+    with Fanout([*topic_tasks, *other_tasks], workers, order, Done.packed) as fanout:
         done = [fanout.result(k) for k in range(len(topic_tasks))]  # a misprediction raises here
         tally.problems.extend(clashes)
         for d in done:

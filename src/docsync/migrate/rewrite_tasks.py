@@ -30,19 +30,29 @@ from .repo_view import RepoView
 from .routes import Routes
 from .stats import Tally
 
-_RUNS_PER_WORKER = 4  # tasks of each kind per worker: small enough that both cores end together
+_SHORTEST_RUN = 8  # files: a task costs little more than its files, but each result travels on its own
 
 
 @dataclass(frozen=True)
 class Done:
-    """What one task made: its writes, the rewritten documents kept (pickled by a worker,
-    whose pickling would be slower), its tally."""
+    """What one task made: its writes, the rewritten documents kept, its tally."""
 
     writes: list[FileWrite]
     tally: Tally
     parsed: dict[str, bytes | Document] = field(default_factory=dict)
+    """Pickled (:meth:`packed`) when made in a forked process."""
     normalised: list[Normalised] = field(default_factory=list)
     """Records: each with its own relations read (:func:`.relations.normalise`)."""
+
+    def packed(self) -> Done:
+        """Fit to travel from a forked process: its documents pickled by the parse cache's
+        pickler, which is faster both ways than the pickling of the whole result."""
+        if not self.parsed:
+            return self
+        parsed: dict[str, bytes | Document] = {
+            p: d if isinstance(d, bytes) else dumps(d) for p, d in self.parsed.items()
+        }
+        return replace(self, parsed=parsed)
 
     def documents(self) -> Iterator[tuple[str, Document]]:
         for path, kept in self.parsed.items():
@@ -53,7 +63,7 @@ class Done:
 
 @dataclass(frozen=True)
 class Context:
-    """What every task reads (inherited by a forked worker, never pickled)."""
+    """What every task reads (inherited by a forked process, never pickled)."""
 
     plan: Plan
     assembled: Mapping[str, Assembled]
@@ -64,25 +74,30 @@ class Context:
     titles: Mapping[str, str]
     """Every record the tree will hold, by path: its title."""
     keep_parsed: bool
-    forked: bool = False
-    """Whether the tasks run in forked workers: then their documents travel back pickled."""
-
-    def kept(self, document: Document) -> bytes | Document:
-        return dumps(document) if self.forked else document
 
 
-def _runs(items: Sequence[str], workers: int) -> list[Sequence[str]]:
-    if not items:
-        return []
-    size = max(1, -(-len(items) // (max(1, workers) * _RUNS_PER_WORKER)))
-    return [items[k : k + size] for k in range(0, len(items), size)]
+def _runs(items: Sequence[str], workers: int, later: int = 0) -> list[Sequence[str]]:
+    """``items`` in contiguous runs that shrink as the work left does: each about a
+    ``1 / (4 * workers)`` share of what is left (``later``: the files of the tasks taken
+    after these), and no shorter than :data:`_SHORTEST_RUN`. The first tasks are long,
+    and the last ones, whose ends decide when all the processes end, are short."""
+    shares = 4 * max(1, workers)
+    runs: list[Sequence[str]] = []
+    start = 0
+    while start < len(items):
+        size = max(_SHORTEST_RUN, -(-(len(items) - start + later) // shares))
+        runs.append(items[start : start + size])
+        start += size
+    return runs
 
 
 def topic_tasks(context: Context, workers: int) -> list[Callable[[], Done]]:
     slugs = [t.slug for t in context.plan.topics]
     topics = {t.slug: t for t in context.plan.topics}
+    others = len(context.view.documents) - len(slugs)  # about as many as :func:`other_tasks` rewrites
     return [
-        partial(_topics, context, [topics[s] for s in run]) for run in _runs(slugs, workers)
+        partial(_topics, context, [topics[s] for s in run])
+        for run in _runs(slugs, workers, max(0, others))
     ]
 
 
@@ -102,7 +117,7 @@ def _topics(context: Context, topics: list[Topic]) -> Done:
         done, after = normalise(write, known, context.titles, relations, context.routes.ids)
         normalised.append(done)
         if context.keep_parsed:
-            parsed[topic.path] = context.kept(after)
+            parsed[topic.path] = after
     return Done([], tally, parsed, normalised)
 
 
@@ -117,7 +132,7 @@ def other_tasks(context: Context, workers: int) -> list[Callable[[], Done]]:
         p for p in links_only if p not in context.skip and (p not in view.documents or p in fixtures)
     )
     tasks: list[Callable[[], Done]] = [
-        partial(_documents, context, run, False) for run in _runs(gated, workers)
+        partial(_documents, context, run, False) for run in _runs(gated, workers, len(outside))
     ]
     tasks += [partial(_documents, context, run, True) for run in _runs(outside, workers)]
     tasks.append(partial(_code, context))
@@ -137,7 +152,7 @@ def _documents(context: Context, paths: Sequence[str], links_only: bool) -> Done
     for write, doc in other_documents(documents, set(), routes, tally):
         writes.append(write)
         if context.keep_parsed:
-            parsed[write.path] = context.kept(doc)
+            parsed[write.path] = doc
     return Done(writes, tally, parsed)
 
 
