@@ -4,8 +4,8 @@ A process pool feeds its workers through threads of this process and reads
 their results through another, and a worker that sends a batch's results
 waits while the pipe is full. Those threads need the interpreter lock, which
 this process holds while it imports what the run needs next and unpickles
-the documents that came back: on a dry run the workers sat idle for a third
-of the parse, waiting for them. Forked once every file is read, a worker has
+the documents that came back: on a dry run each worker sat idle for a fifth
+to a third of its life, waiting for them. Forked once every file is read, a worker has
 all the files (the fork's copy of them), takes batches by number from a
 counter it shares with the other workers, writes each batch's results to a
 file of its own and says where in a note on a pipe that never fills. This
