@@ -9,6 +9,7 @@ worker reported is parsed here, as if there were no workers.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,23 @@ def test_a_batch_no_worker_reported_is_parsed_here(tmp_path: Path) -> None:
         document = made if isinstance(made, Document) or made is None else unpickled(path, made)
         assert (document, problem) == (expected.document, expected.problem)
         assert summary == (None if path in here or document is None else len(document.links))
+
+
+def test_without_a_temporary_file_every_file_is_parsed_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path)
+    pending = _pending(repo)
+    heard: list[int] = []
+    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == [(0, _sizes(pending[:2]))]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == []  # and no error
+    assert heard == [1, 1]
+    results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), None))
+    expected = [(p, *_parsed(p, data)) for p, data in pending]
+    assert sorted(results, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])
+
+
+def _parsed(path: str, data: bytes) -> tuple[Document | None, object, None]:
+    parsed = parsing.parse_one(path, data)
+    return parsed.document, parsed.problem, None

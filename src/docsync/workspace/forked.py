@@ -11,8 +11,8 @@ counter it shares with the other workers, writes each batch's results to a
 file of its own and says where in a note on a pipe that never fills. This
 process reads the notes, and the results they point to, when it is ready to.
 
-A batch no worker reported (a worker killed, or one that raised) is left to
-the caller, which parses it here: as if there were no workers, so an error
+A batch no worker reported (a worker killed, or one that raised; or all of
+them, when no temporary file or pipe could be made) is left to the caller, which parses it here: as if there were no workers, so an error
 in the parse is raised here as it would be without them.
 """
 
@@ -74,9 +74,16 @@ def run(
     particular order; a batch not among them was not done. ``started`` is called
     once the workers are."""
     context = multiprocessing.get_context("fork")
-    taken = context.Value("i", 0)
-    outs: list[IO[bytes]] = [tempfile.TemporaryFile() for _ in range(workers)]  # noqa: SIM115 (closed below)
-    read_notes, write_notes = os.pipe()
+    outs: list[IO[bytes]] = []
+    try:
+        taken = context.Value("i", 0)
+        outs.extend(tempfile.TemporaryFile() for _ in range(workers))  # noqa: SIM115 (closed below)
+        read_notes, write_notes = os.pipe()
+    except OSError:  # no temporary file, no pipe: no batch is done, all are parsed here
+        for out in outs:
+            out.close()
+        started()
+        return
     processes = [
         context.Process(
             target=_serve, args=(batches, work, taken, k, outs[k].fileno(), write_notes), daemon=True
