@@ -223,7 +223,8 @@ def _parse_files(
 
     def unread() -> Iterator[tuple[str, bytes]]:
         """The files the cache does not have, largest first, read as the parse asks for
-        them; all read before the first is parsed (:func:`parse_pending`)."""
+        them; all read before the first is parsed (:func:`parse_pending`), which says
+        when (``started``): then the progress hook first hears of them."""
         for path, status in sorted(to_read, key=lambda item: item[1].st_size, reverse=True):
             data = bytes_of(root, path)
             if isinstance(data, Finding):
@@ -235,6 +236,8 @@ def _parse_files(
             if not cached(path, key, data):
                 contents[path] = data
                 yield path, data
+
+    def started() -> None:
         if progress is not None:
             progress(PARSING, 0, len(contents))
 
@@ -250,7 +253,9 @@ def _parse_files(
     summaries: dict[str, object] = {}
     fresh: set[str] = set()
     parse_problems: list[Finding] = []
-    results = parse_pending(unread(), len(to_read), config, summarize, keep_summaries=context is not None)
+    results = parse_pending(
+        unread(), len(to_read), config, summarize, keep_summaries=context is not None, started=started
+    )
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
             progress(PARSING, done, len(contents))

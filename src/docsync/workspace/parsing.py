@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -110,6 +111,12 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
     return out
 
 
+def _parse_forked(summarize: Summarize | None, keep_summaries: bool, batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
+    """:func:`_parse_batch` in a forked worker (:mod:`.forked`), which no pool started."""
+    _start_worker(summarize, keep_summaries)
+    return _parse_batch(batch)
+
+
 def _parse_part(job: parts.PartJob) -> parts.PartDone:
     """One part of a very large file, with the cyclic collector off: the part's
     tokens and document are a million objects that live until the part is
@@ -134,6 +141,7 @@ def parse_pending(
     config: Config,
     summarize: Summarize | None,
     keep_summaries: bool = False,
+    started: Callable[[], None] = lambda: None,
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
     """Parse results as they come, in no particular order: (path, the document
     or a worker's pickle of it, problem, summary). Documents parsed here get no
@@ -141,19 +149,23 @@ def parse_pending(
     parses whole, and the summary is :class:`Packed`.
 
     ``pending`` is read as it is needed, largest file first (its bytes are best
-    read by the caller meanwhile); ``expected`` is at most how many it holds. The
-    workers start once :data:`_PARALLEL_THRESHOLD` files are pending, and parse
-    while the rest are read. All of ``pending`` is read before the first result."""
+    read by the caller meanwhile); ``expected`` is at most how many it holds. All
+    of ``pending`` is read before the first result; ``started`` is called then,
+    once the workers (if any) are parsing: what the caller does there shares the
+    cores with them. Forked workers (:mod:`.forked`) start once every file is
+    read; a pool's start once :data:`_PARALLEL_THRESHOLD` files are pending,
+    and parse while the rest are read."""
     items = iter(pending)
     first = list(islice(items, _PARALLEL_THRESHOLD))
     workers = _workers(config, len(first) if len(first) < _PARALLEL_THRESHOLD else max(expected, len(first)))
     if workers == 1:
         here = [*first, *items]
+        started()
         for path, data in here:
             parsed = parse_one(path, data)
             yield path, parsed.document, parsed.problem, None
         return
-    yield from _in_workers(chain(first, items), expected, workers, summarize, keep_summaries)
+    yield from _in_workers(chain(first, items), expected, workers, summarize, keep_summaries, started)
 
 
 def _in_workers(
@@ -162,6 +174,7 @@ def _in_workers(
     workers: int,
     summarize: Summarize | None,
     keep_summaries: bool,
+    started: Callable[[], None],
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
     # Imported here: a run served by the caches parses nothing and imports no parser,
     # and multiprocessing is a startup cost a cached run never needs.
@@ -169,7 +182,7 @@ def _in_workers(
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from ..parse.markdown import prepare
-    from . import parts
+    from . import forked, parts
 
     if multiprocessing.get_start_method() == "fork":
         prepare()  # inherited by the workers: built once here, not once in each of them
@@ -178,6 +191,12 @@ def _in_workers(
     # (the last batch, of the smallest files, is all that can leave a worker idle).
     # A very large file goes first, in parts, one per worker (see parts.py).
     size = max(8, min(32, expected // (workers * 8)))
+    if forked.can_fork():
+        everything = list(pending)
+        if not any(parts.jobs(path, data, workers, summarize) for path, data in everything):
+            yield from _in_forked(everything, size, workers, summarize, keep_summaries, started)
+            return
+        pending = iter(everything)
     batches: list[Future[list[_Sent]]] = []
     in_parts: list[Future[parts.PartDone]] = []
     split: dict[str, bytes] = {}
@@ -200,6 +219,7 @@ def _in_workers(
                 batch = []
         if batch:
             batches.append(pool.submit(_parse_batch, batch))
+        started()
         for done in batches:
             yield from done.result()
         collect = parts.collector(summarize)
@@ -207,6 +227,30 @@ def _in_workers(
             joined = collect(future.result())
             if joined is not None:
                 yield _whole_if_needed(joined, split)
+
+
+def _in_forked(
+    items: list[tuple[str, bytes]],
+    size: int,
+    workers: int,
+    summarize: Summarize | None,
+    keep_summaries: bool,
+    started: Callable[[], None],
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    """The batches parsed by forked workers (see :mod:`.forked`); any that none
+    reported parsed here, as without workers."""
+    from . import forked
+
+    batches = [items[k : k + size] for k in range(0, len(items), size)]
+    done: set[int] = set()
+    for index, sent in forked.run(batches, workers, partial(_parse_forked, summarize, keep_summaries), started):
+        done.add(index)
+        yield from sent
+    for index, batch in enumerate(batches):
+        if index not in done:
+            for path, data in batch:
+                parsed = parse_one(path, data)
+                yield path, parsed.document, parsed.problem, None
 
 
 def _whole_if_needed(

@@ -14,6 +14,7 @@ import dataclasses
 import io
 import pickle
 from collections.abc import Callable
+from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -42,11 +43,17 @@ _ALLOWED = {
 
 
 def layout() -> str:
-    """The model's field layout: a document pickled under another layout is not loaded."""
-    return ";".join(
+    """The model's field layout and which fields are pickled in line (:data:`_IN_LINE`):
+    a document pickled under another layout is not loaded."""
+    fields = ";".join(
         f"{cls.__name__}({','.join(f.name for f in dataclasses.fields(cls))})"
         for cls in _MODEL_CLASSES
     )
+    in_line = ";".join(
+        f"{cls.__name__}({','.join(f'{name}={shape}' for name, shape in shapes.items())})"
+        for cls, shapes in _IN_LINE.items()
+    )
+    return f"{fields}|in line: {in_line}"
 
 
 # The libraries under the parser, by distribution and module name: a document
@@ -98,9 +105,97 @@ def _by_constructor(cls: type) -> Callable[[Any], tuple[Any, tuple[Any, ...]]]:
     return lambda obj: (build, values(obj))
 
 
+# --------------------------------------------------------------------------- spans in line
+#
+# A document holds tens of thousands of spans and line spans, most of them in
+# its links, headings, definitions, blocks and paragraphs. Pickled each on
+# its own, as its builder called with (start, end), every one costs a
+# reduction both ways: a reducer call, a tuple and a memo entry to pickle it,
+# a builder call to load it. So the classes that hold them are pickled with
+# their numbers in line, and their builders make them again in their own
+# straight-line code: a span or line span field as its two numbers (a
+# ``None`` as two ``None``), a tuple of spans as one flat tuple of numbers.
+
+SPAN, MAYBE_SPAN, LINES, SPANS = "span", "span or None", "lines", "spans"
+_IN_LINE: dict[type, dict[str, str]] = {
+    model.Heading: {"span": SPAN},
+    model.Definition: {"span": SPAN, "dest_span": SPAN},
+    model.Link: {"span": SPAN, "dest_span": MAYBE_SPAN, "text_span": MAYBE_SPAN},
+    model.Block: {"lines": LINES},
+    model.Paragraph: {"lines": LINES, "line_spans": SPANS, "protected": SPANS},
+    model.Document: {"code_spans": SPANS, "math_spans": SPANS},
+}
+"""Per class, the fields pickled in line and how (the others are pickled as they are)."""
+
+_new_span = _BUILDERS[model.Span]
+_span_ends = attrgetter("start", "end")
+
+
+def flat_spans(spans: tuple[model.Span, ...]) -> tuple[int, ...]:
+    """(start, end, start, end, ...) of ``spans``."""
+    return tuple(chain.from_iterable(map(_span_ends, spans)))
+
+
+def spans_of(flat: tuple[int, ...]) -> tuple[model.Span, ...]:
+    """:func:`flat_spans`'s spans back."""
+    if type(flat) is not tuple or len(flat) % 2:
+        raise pickle.UnpicklingError("not a run of spans")
+    ends = iter(flat)
+    return tuple(map(_new_span, ends, ends))
+
+
+_SETTERS: dict[str, Any] = {
+    "_new": object.__new__, "_Span": model.Span, "_LineSpan": model.LineSpan,
+    "_spans_of": spans_of, "_flat_spans": flat_spans,
+    **{f"_{name}": cls.__dict__[name].__set__ for cls in (model.Span, model.LineSpan) for name in cls.__slots__},
+}  # fmt: skip
+"""What the generated builders and reducers call: the spans' classes and their slots' setters."""
+
+
+def _field_code(i: int, name: str, shape: str | None) -> tuple[list[str], list[str], list[str]]:
+    """For field ``i`` (``name``) pickled as ``shape``: the builder's parameters and
+    lines (which set the field through ``_set{i}``), and the reducer's values."""
+    if shape is None:
+        return [f"a{i}"], [f"_set{i}(self, a{i})"], [f"o.{name}"]
+    if shape == SPANS:
+        return [f"a{i}"], [f"_set{i}(self, _spans_of(a{i}))"], [f"_flat_spans(o.{name})"]
+    kind, one, two = ("LineSpan", "first", "last") if shape == LINES else ("Span", "start", "end")
+    make = [f"v = _new(_{kind})", f"_{one}(v, a{i})", f"_{two}(v, b{i})", f"_set{i}(self, v)"]
+    if shape == MAYBE_SPAN:
+        build = [f"if a{i} is None:", f"    _set{i}(self, None)", "else:", *[f"    {line}" for line in make]]
+        return [f"a{i}", f"b{i}"], build, [f"None if o.{name} is None else o.{name}.{end}" for end in (one, two)]
+    return [f"a{i}", f"b{i}"], make, [f"o.{name}.{end}" for end in (one, two)]
+
+
+def _in_line(cls: type, shapes: dict[str, str]) -> tuple[Callable[..., Any], Callable[[Any], Any]]:
+    """The builder and the reducer of ``cls`` with ``shapes``'s fields in line (see above),
+    generated as :func:`_builder` is: one straight-line function each."""
+    namespace: dict[str, Any] = {**_SETTERS, "_cls": cls}
+    params: list[str] = []
+    build: list[str] = ["self = _new(_cls)"]
+    values: list[str] = []
+    for i, f in enumerate(dataclasses.fields(cls)):
+        namespace[f"_set{i}"] = cls.__dict__[f.name].__set__
+        more_params, more_build, more_values = _field_code(i, f.name, shapes.get(f.name))
+        params, build, values = params + more_params, build + more_build, values + more_values
+    name = f"_build_{cls.__name__}_in_line"
+    body = "".join(f"    {line}\n" for line in [*build, "return self"])
+    exec(f"def {name}({', '.join(params)}):\n{body}", namespace)
+    builder: Callable[..., Any] = namespace[name]
+    builder.__module__ = __name__
+    globals()[name] = builder  # pickle names it by module and qualified name
+    exec(f"def reduce(o):\n    return {name}, ({', '.join(values)},)\n", namespace)
+    reduce: Callable[[Any], Any] = namespace["reduce"]
+    return builder, reduce
+
+
+_IN_LINE_PAIRS = {cls: _in_line(cls, shapes) for cls, shapes in _IN_LINE.items()}
+_ALLOWED |= {(__name__, build.__qualname__) for build, _ in _IN_LINE_PAIRS.values()}
+
 _DISPATCH: dict[type, Callable[[Any], Any]] = {
     **copyreg.dispatch_table,
     **{cls: _by_constructor(cls) for cls in _MODEL_CLASSES},
+    **{cls: reduce for cls, (_, reduce) in _IN_LINE_PAIRS.items()},
 }
 
 

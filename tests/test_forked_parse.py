@@ -1,0 +1,140 @@
+"""Parse workers forked with every file read give what the one-process parse gives.
+
+Held to the plain forms they replace: :func:`forked.run` reports each batch's
+work once (and nothing of a worker that died), the parse in forked workers
+gives each file's document and problem as parsing it here does, and a batch no
+worker reported is parsed here, as if there were no workers.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docsync.config import Config
+from docsync.model import Document
+from docsync.workspace import forked, parsing
+from docsync.workspace.documents import unpickled
+from docsync.workspace.load import load_workspace
+from tests.gitutil import GitRepo
+
+_batches = st.lists(
+    st.lists(st.tuples(st.text(max_size=4), st.binary(max_size=6)), min_size=1, max_size=3), max_size=7
+)
+
+
+def _sizes(batch: forked.Batch) -> list[int]:
+    return [len(data) for _, data in batch]
+
+
+@settings(max_examples=15, deadline=None)
+@given(_batches, st.integers(1, 3))
+def test_each_batch_is_reported_once_with_its_work(batches: list[forked.Batch], workers: int) -> None:
+    heard: list[int] = []
+    reported = list(forked.run(batches, workers, _sizes, lambda: heard.append(1)))
+    assert sorted(index for index, _ in reported) == list(range(len(batches)))
+    assert all(made == _sizes(batches[index]) for index, made in reported)
+    assert heard == [1]
+
+
+def _dies_on_a_b(batch: forked.Batch) -> list[int]:
+    if any(path == "b" for path, _ in batch):
+        os._exit(3)
+    return _sizes(batch)
+
+
+def _raises_on_a_c(batch: forked.Batch) -> list[int]:
+    if any(path == "c" for path, _ in batch):
+        raise RuntimeError("c")
+    return _sizes(batch)
+
+
+@pytest.mark.parametrize("work", [_dies_on_a_b, _raises_on_a_c])
+def test_a_batch_whose_worker_ended_is_not_reported(work: forked.Batch) -> None:
+    batches = [[("a", b"1")], [("b", b"22")], [("c", b"333")], [("d", b"4444")], [("e", b"")]]
+    reported = dict(forked.run(batches, 2, work, lambda: None))  # type: ignore[arg-type]
+    failing = 1 if work is _dies_on_a_b else 2
+    assert failing not in reported
+    assert reported == {k: _sizes(b) for k, b in enumerate(batches) if k != failing}
+
+
+_ODD_FILES = {
+    "docs/nul.md": b"# A\0B\n",
+    "docs/latin1.md": "# caf\xe9\n".encode("latin-1"),
+    "docs/crlf.md": b"# Head\r\n\r\nSee [x](y.md).\r\n",
+    "docs/bom.md": "\ufeff# Bom [z](#bom)\n".encode(),
+    "docs/empty.md": b"",
+}
+
+
+def _repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo.init(tmp_path / "repo")
+    for n in range(120):
+        body = "".join(f"\nParagraph {k}: [next](page{n + 1}.md#p-{k}) `code {k}`.\n" for k in range(n % 9))
+        repo.write(f"docs/page{n}.md", f"# Page {n}\n\n<a name='p-{n}'></a>\n{body}")
+    for path, data in _ODD_FILES.items():
+        (repo.root / path).write_bytes(data)
+    repo.commit("pages")
+    return repo
+
+
+def test_forked_workers_parse_as_one_process_does(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    assert forked.can_fork()  # so jobs = 2 parses in forked workers
+    one = load_workspace(repo.root, config=Config(jobs=1, cache=False))
+    two = load_workspace(repo.root, config=Config(jobs=2, cache=False), eager=True)
+    assert len(one.documents) == 123  # the NUL and latin-1 files are problems, not documents
+    assert dict(two.documents) == dict(one.documents)
+    assert two.problems == one.problems and len(one.problems) == 2
+
+
+def _pending(repo: GitRepo) -> list[tuple[str, bytes]]:
+    files = [(f"docs/{p}", (repo.root / "docs" / p).read_bytes()) for p in os.listdir(repo.root / "docs")]
+    return sorted(files, key=lambda item: -len(item[1]))
+
+
+def _fails_on_page7(document: Document) -> int:
+    if document.path == "docs/page7.md":
+        raise RuntimeError("a summarizer that fails")
+    return len(document.links)
+
+
+def test_a_batch_no_worker_reported_is_parsed_here(tmp_path: Path) -> None:
+    """Its files come back as documents parsed here, without summaries; the rest as the workers' pickles."""
+    repo = _repo(tmp_path)
+    pending = _pending(repo)
+    results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), _fails_on_page7))
+    assert sorted(path for path, *_ in results) == sorted(path for path, _ in pending)
+    here = {path for path, made, _, _ in results if isinstance(made, Document)}
+    assert "docs/page7.md" in here and 0 < len(here) <= 32
+    for path, made, problem, summary in results:
+        data = dict(pending)[path]
+        expected = parsing.parse_one(path, data)
+        document = made if isinstance(made, Document) or made is None else unpickled(path, made)
+        assert (document, problem) == (expected.document, expected.problem)
+        assert summary == (None if path in here or document is None else len(document.links))
+
+
+def test_without_a_temporary_file_every_file_is_parsed_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path)
+    pending = _pending(repo)
+    heard: list[int] = []
+    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == [(0, _sizes(pending[:2]))]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == []  # and no error
+    assert heard == [1, 1]
+    results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), None))
+    expected = [(p, *_parsed(p, data)) for p, data in pending]
+    assert sorted(results, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])
+
+
+def _parsed(path: str, data: bytes) -> tuple[Document | None, object, None]:
+    parsed = parsing.parse_one(path, data)
+    return parsed.document, parsed.problem, None
