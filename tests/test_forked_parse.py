@@ -9,7 +9,6 @@ worker reported is parsed here, as if there were no workers.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -120,14 +119,18 @@ def test_a_batch_no_worker_reported_is_parsed_here(tmp_path: Path) -> None:
         assert summary == (None if path in here or document is None else len(document.links))
 
 
-def test_without_a_temporary_file_every_file_is_parsed_here(
+def test_without_a_memory_file_every_file_is_parsed_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _repo(tmp_path)
     pending = _pending(repo)
     heard: list[int] = []
     assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == [(0, _sizes(pending[:2]))]
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+
+    def refused(name: str, flags: int = 0) -> int:
+        raise OSError(24, "Too many open files")  # what the system says when none can be made
+
+    monkeypatch.setattr(os, "memfd_create", refused)
     assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == []  # and no error
     assert heard == [1, 1]
     results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), None))

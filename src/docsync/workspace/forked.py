@@ -12,7 +12,7 @@ file of its own and says where in a note on a pipe that never fills. This
 process reads the notes, and the results they point to, when it is ready to.
 
 A batch no worker reported (a worker killed, or one that raised; or all of
-them, when no temporary file or pipe could be made) is left to the caller, which parses it here: as if there were no workers, so an error
+them, when no memory file or pipe could be made) is left to the caller, which parses it here: as if there were no workers, so an error
 in the parse is raised here as it would be without them.
 """
 
@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import pickle
 import struct
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
@@ -35,9 +34,19 @@ _NOTE = struct.Struct("<iiqq")
 
 
 def can_fork() -> bool:
-    """Whether workers may be forked here: the start method is fork and no other thread is
-    alive (a fork copies only the calling thread; a lock another one holds stays held)."""
-    return multiprocessing.get_start_method() == "fork" and threading.active_count() == 1
+    """Whether workers may be forked here: the start method is fork, no other thread is
+    alive (a fork copies only the calling thread; a lock another one holds stays held),
+    and the system makes files in memory for their results."""
+    return (
+        hasattr(os, "memfd_create")
+        and multiprocessing.get_start_method() == "fork"
+        and threading.active_count() == 1
+    )
+
+
+def _memory_file() -> IO[bytes]:
+    """A file in memory for one worker's results (never on a disk, inside the repository or out)."""
+    return os.fdopen(os.memfd_create("docsync-parse", os.MFD_CLOEXEC), "w+b")
 
 
 def _serve(
@@ -77,9 +86,9 @@ def run(
     outs: list[IO[bytes]] = []
     try:
         taken = context.Value("i", 0)
-        outs.extend(tempfile.TemporaryFile() for _ in range(workers))  # noqa: SIM115 (closed below)
+        outs.extend(_memory_file() for _ in range(workers))
         read_notes, write_notes = os.pipe()
-    except OSError:  # no temporary file, no pipe: no batch is done, all are parsed here
+    except OSError:  # no memory file, no pipe: no batch is done, all are parsed here
         for out in outs:
             out.close()
         started()
