@@ -161,9 +161,7 @@ def parse_pending(
     if workers == 1:
         here = [*first, *items]
         started()
-        for path, data in here:
-            parsed = parse_one(path, data)
-            yield path, parsed.document, parsed.problem, None
+        yield from _parsed_here(here)
         return
     yield from _in_workers(chain(first, items), expected, workers, summarize, keep_summaries, started)
 
@@ -191,9 +189,11 @@ def _in_workers(
     # (the last batch, of the smallest files, is all that can leave a worker idle).
     # A very large file goes first, in parts, one per worker (see parts.py).
     size = max(8, min(32, expected // (workers * 8)))
+    planned: dict[str, list[parts.PartJob]] | None = None  # each file's parts, when known
     if forked.can_fork():
         everything = list(pending)
-        if not any(parts.jobs(path, data, workers, summarize) for path, data in everything):
+        planned = {path: parts.jobs(path, data, workers, summarize) for path, data in everything}
+        if not any(planned.values()):
             yield from _in_forked(everything, size, workers, summarize, keep_summaries, started)
             return
         pending = iter(everything)
@@ -206,7 +206,7 @@ def _in_workers(
             ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries))
         )
         for path, data in pending:
-            jobs = parts.jobs(path, data, workers, summarize)
+            jobs = planned[path] if planned is not None else parts.jobs(path, data, workers, summarize)
             if jobs:
                 if not split:  # its summaries are a hundred thousand findings the collector need not walk
                     stack.enter_context(collector_paused())
@@ -248,9 +248,14 @@ def _in_forked(
         yield from sent
     for index, batch in enumerate(batches):
         if index not in done:
-            for path, data in batch:
-                parsed = parse_one(path, data)
-                yield path, parsed.document, parsed.problem, None
+            yield from _parsed_here(batch)
+
+
+def _parsed_here(items: Iterable[tuple[str, bytes]]) -> Iterator[tuple[str, Document | None, Finding | None, None]]:
+    """Each of ``items`` parsed in this process, as :func:`parse_pending` yields results."""
+    for path, data in items:
+        parsed = parse_one(path, data)
+        yield path, parsed.document, parsed.problem, None
 
 
 def _whole_if_needed(
