@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 
 from docsync.migrate.run import Outcome
-from docsync.migrate.show import NOTHING_TO_DO, as_json, render
+from docsync.migrate.show import NOTHING_TO_DO, as_json, rendered, report
 from tests.migrate_memory import changes, plan_of
 
 FILES = {
@@ -20,7 +20,7 @@ FILES = {
 def _text(outcome: Outcome, width: int = 240, *, verbose: bool = False) -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, soft_wrap=True)
-    console.print(render(outcome, width=width, verbose=verbose))
+    console.print(rendered(report(outcome, width=width, verbose=verbose)))
     return out.getvalue()
 
 

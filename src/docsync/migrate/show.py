@@ -129,11 +129,6 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[Line]:
 SUGGESTIONS_SHOWN = 3
 
 
-def render(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> RenderableType:
-    """The dry run's report as rich prints it: :func:`report`'s lines."""
-    return rendered(report(outcome, width=width, verbose=verbose))
-
-
 def rendered(lines: Sequence[Line]) -> RenderableType:
     """``lines`` as one rich renderable, each line a :class:`~rich.text.Text` (in a group
     even when alone: a lone Text printed is joined anew, without its overflow)."""
@@ -163,7 +158,7 @@ def as_printed(lines: Sequence[Line], width: int) -> str | None:
             if text[-1] == " ":
                 return None  # rich crops spaces past the width first
             if line.clip:
-                text = text[: width - 1] + "…"
+                text = _clipped(text, width, verbose=False)
         out.append(text)
     out.append("")
     return "\n".join(out)
