@@ -33,7 +33,7 @@ from docsync.migrate.dating import EarlyDates, candidates, read_origins
 from docsync.migrate.fanout import Fanout, fork_safe, workers_for
 from docsync.migrate.markdown_rewrite import topic_text
 from docsync.migrate.routes import Routes
-from docsync.migrate.show import as_json, render
+from docsync.migrate.show import as_json, rendered, report
 from docsync.migrate.stats import Tally
 from tests.gitutil import GitRepo, git
 from tests.migrate_memory import changes, inputs, plan_of
@@ -266,7 +266,7 @@ def test_the_dry_run_shows_what_the_apply_computes(tmp_path: Path) -> None:
 
 def _text(outcome: migration.Outcome, *, verbose: bool = False) -> str:
     out = io.StringIO()
-    Console(file=out, width=80, color_system=None).print(render(outcome, width=80, verbose=verbose))
+    Console(file=out, width=80, color_system=None).print(rendered(report(outcome, width=80, verbose=verbose)))
     return out.getvalue()
 
 
