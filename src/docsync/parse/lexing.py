@@ -22,6 +22,7 @@ from pygments.plugin import find_plugin_lexers
 from pygments.token import Comment
 
 from ..model import Span
+from .lexer_plugins import none_declared
 
 __all__ = ["comment_spans", "lexer_class"]
 
@@ -35,9 +36,15 @@ def _globs() -> tuple[tuple[str, str, str | type[Lexer]], ...]:
     found: list[tuple[str, str, str | type[Lexer]]] = []
     for _module, name, _aliases, patterns, _mimetypes in LEXERS.values():
         found += [(glob, _tail(glob), name) for glob in patterns]
-    for cls in find_plugin_lexers():
+    for cls in _plugin_lexers():
         found += [(glob, _tail(glob), cls) for glob in cls.filenames]
     return tuple(found)
+
+
+def _plugin_lexers() -> list[type[Lexer]]:
+    """Pygments' plugin lexers, as ``find_plugin_lexers`` finds them; without reading every
+    distribution's metadata where no distribution can declare one (see :mod:`.lexer_plugins`)."""
+    return [] if none_declared() else list(find_plugin_lexers())
 
 
 def _tail(glob: str) -> str:
