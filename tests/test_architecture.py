@@ -131,6 +131,10 @@ def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Pat
     # It writes nothing: it reads history with plain git, and no journal is there to refuse.
     assert not _packages(imported) & {"git", "gitdb"}
     assert not imported & {"docsync.repository.gitrepo", "docsync.write.transaction"}
+    # Its report on a pipe is written as it is, with no console: rich and Pygments' plugin
+    # scan (importlib.metadata, email) stay unloaded; JSON is only for --format json.
+    assert not _packages(imported) & {"rich", "email", "json"}
+    assert "importlib.metadata" not in imported
 
 
 _MUTATING_FUNCTIONS = {

@@ -167,3 +167,116 @@ def test_a_piped_dry_run_imports_no_rich_before_its_files_parse(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert "→ docs/rfc" in done.stdout  # the report, written plain
     assert seen.read_text().split("|")[0] == ""
+
+
+def _latin1() -> object:
+    return io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+
+
+@pytest.mark.parametrize("columns", [None, "64", "0", "wide"])
+@pytest.mark.parametrize("compatible", [None, "0", "1"])
+@pytest.mark.parametrize("force_color", [None, "", "1"])
+@pytest.mark.parametrize("color", list(output.Color))
+def test_the_plain_stdout_width_is_the_consoles_where_it_prints_plain(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None, compatible: str | None, force_color: str | None, color: output.Color
+) -> None:
+    """Where :func:`output.plain_stdout_width` answers, the stdout console the command
+    makes has that width and prints plain characters as they are; on a pipe it answers."""
+    for name, value in (("COLUMNS", columns), ("TTY_COMPATIBLE", compatible), ("FORCE_COLOR", force_color)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    try:
+        for kind, stream in [*_streams(), ("latin-1", _latin1())]:
+            monkeypatch.setattr(sys, "stdout", stream)
+            output.use_color(color)
+            width = output.plain_stdout_width()
+            console = output._console(False)
+            if width is not None:
+                assert (console.width, output.uncoloured(console)) == (width, True), kind
+            forced = compatible == "1" or force_color == "1" or color is output.Color.always
+            if kind in ("pipe", "closed") and not forced:
+                assert width is not None, kind  # the shortcut is taken where it can be
+            if kind == "terminal" and stream is not None:
+                stream.close()  # type: ignore[attr-defined]
+    finally:
+        output.use_color(output.Color.auto)
+
+
+# Runs the dry run as `python -m docsync migrate` does; "plain" as the command is, "console"
+# without the width told before a console is made (the way before), "rich" with every line
+# printed by rich. Writes the rich modules imported by the end to the file it is given.
+_WRAPPED = """
+import os, sys
+from docsync.commandline import output
+from docsync.migrate import show
+mode, seen = sys.argv[1:]
+if mode != "plain":
+    output.plain_stdout_width = lambda: None
+if mode == "rich":
+    show.as_printed = lambda lines, width: None
+from docsync.cli import main
+try:
+    main(["migrate"])
+except SystemExit as done:
+    code = done.code
+sys.stdout.flush()
+open(seen, "w").write(" ".join(sorted(m for m in sys.modules if m.split(".")[0] == "rich")))
+os._exit(code or 0)
+"""
+
+
+def _terminal_of(columns: int) -> tuple[int, int]:
+    """A pseudo-terminal of ``columns`` columns: its two ends (the second is the terminal)."""
+    import fcntl
+    import struct
+    import termios
+
+    primary, secondary = os.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    return primary, secondary
+
+
+@pytest.mark.parametrize(
+    ("width_from", "width"), [("stdin a terminal of 57 columns", 57), ("COLUMNS=64", 64), ("nothing", 80)]
+)
+def test_a_piped_dry_run_writes_what_rich_prints_and_never_imports_rich(
+    tmp_path: Path, width_from: str, width: int
+) -> None:
+    """Its record lines fitted to the width rich finds, written byte for byte as rich prints them."""
+    root = tmp_path / "repo"
+    (root / "docs" / "adr").mkdir(parents=True)
+    env = git_environ()
+    env.pop("COLUMNS", None)
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
+    for number in range(1, 71):  # enough files for the parse workers; long names are shortened
+        long = "-with-a-name-long-enough-to-be-cut" * (number % 3)
+        (root / "docs" / "adr" / f"{number:04d}-record-{number}{long}.md").write_text(
+            f"# {number}. Record {number}\n\nStatus: Accepted\n\nSee ADR-{max(1, number - 1)}.\n"
+        )
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "records"], cwd=root, check=True, env=env)
+    ends = _terminal_of(57) if width_from.startswith("stdin") else ()
+    stdin = ends[1] if ends else subprocess.DEVNULL
+    if width_from.startswith("COLUMNS"):
+        env["COLUMNS"] = "64"
+    printed: dict[str, str] = {}
+    imported: dict[str, str] = {}
+    try:
+        for mode in ("plain", "console", "rich"):
+            seen = tmp_path / f"{mode}.txt"
+            done = subprocess.run(
+                [sys.executable, "-c", _WRAPPED, mode, str(seen)],
+                cwd=root, env=env, stdin=stdin, capture_output=True, text=True, check=False,
+            )
+            assert done.returncode == 0, done.stderr
+            printed[mode], imported[mode] = done.stdout, seen.read_text()
+    finally:
+        for end in ends:
+            os.close(end)
+    assert "→ docs/rfc" in printed["plain"]
+    assert max(len(line) for line in printed["plain"].splitlines() if line.startswith("  00")) == width
+    assert printed["plain"] == printed["console"] == printed["rich"]
+    assert imported["plain"] == ""
+    assert "rich.console" in imported["console"].split()  # the wrapper sees rich where it is there

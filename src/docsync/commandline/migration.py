@@ -4,7 +4,7 @@ the run, the plan file, the apply and what it says afterwards."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -18,7 +18,6 @@ from .progress import ProgressBar
 if TYPE_CHECKING:
     from ..migrate.apply import Applied
     from ..migrate.run import Outcome
-    from ..migrate.show import Line
     from ..migrate.verdict import Verdict
 
 
@@ -96,12 +95,12 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
         say(f"docsync: warning: {warning}")
     _plan_file(options.plan_file, write_plan, outcome)
     applied, judged = _applied(session.root, request, outcome) if request.apply else (None, None)
-    from ..migrate.show import as_json, report
-
     if form == "json":
+        from ..migrate.show import as_json
+
         sys.stdout.write(as_json(outcome))
     else:
-        _print_report(report(outcome, width=output.stdout.width, verbose=verbose))
+        _print_report(outcome, verbose)
     if applied is not None and applied.applied:
         for path in applied.forced:
             say(f"note: {path} is ignored by .gitignore; staged it deliberately (git add -f)")
@@ -114,17 +113,24 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
     return outcome.exit_code
 
 
-def _print_report(lines: Sequence[Line]) -> None:
+def _print_report(outcome: Outcome, verbose: bool) -> None:
     """The plan's report on stdout, as rich prints it; written at once where rich would
-    write each line as it is (no colour, plain characters): a twentieth of the time."""
-    from ..migrate.show import as_printed, rendered
+    write each line as it is (no colour, plain characters): a twentieth of the time. Where
+    stdout is surely plain (not a terminal), neither the console nor rich is made for it."""
+    from ..migrate.show import as_printed, report
 
-    console = output.stdout
-    text = as_printed(lines, console.width) if output.uncoloured(console) else None
+    plain = output.plain_stdout_width()
+    width = output.stdout.width if plain is None else plain
+    lines = report(outcome, width=width, verbose=verbose)
+    text = as_printed(lines, width) if plain is not None or output.uncoloured(output.stdout) else None
     if text is None:
-        console.print(rendered(lines))
+        from ..migrate.show import rendered
+
+        output.stdout.print(rendered(lines))
+    elif plain is not None:
+        output.write_plain(text)
     else:
-        output.write_as_is(console, text)
+        output.write_as_is(output.stdout, text)
 
 
 def _import_output() -> None:

@@ -3,6 +3,7 @@ what ``fix`` did, what ``new`` and ``move`` changed. Paths are shown from where 
 
 from __future__ import annotations
 
+import builtins
 import codecs
 import os
 import sys
@@ -115,6 +116,49 @@ def uncoloured(console: Console) -> bool:
         and not console.quiet
         and codecs.lookup(console.encoding).name == "utf-8"
     )
+
+
+def plain_stdout_width() -> int | None:
+    """The stdout console's width where it surely prints plain characters as they are
+    (:func:`uncoloured` holds of it), told without making it, nor importing rich; None
+    where only the console can tell.
+
+    That is where rich calls stdout no terminal by the rules it applies first (see
+    :func:`_not_a_terminal`), outside Windows and notebooks, on a UTF-8 stream. The
+    width is rich's then: ``COLUMNS`` when it is a number, else the first of stdin,
+    stdout and stderr that is a terminal (80 when none is, or it says 0 columns).
+    """
+    stream = sys.stdout
+    if stream is None or os.name == "nt" or hasattr(builtins, "get_ipython") or not _not_a_terminal(stream):
+        return None
+    file = getattr(stream, "rich_proxied_file", stream)
+    try:
+        if codecs.lookup((getattr(file, "encoding", "utf-8") or "utf-8").lower()).name != "utf-8":
+            return None
+    except LookupError:
+        return None  # the console says what it makes of it
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns)
+    for descriptor in (0, 1, 2):
+        try:
+            return os.get_terminal_size(descriptor).columns or 80
+        except (AttributeError, ValueError, OSError):
+            continue
+    return 80
+
+
+def write_plain(text: str) -> None:
+    """``text`` on stdout as :func:`write_as_is` writes it to the stdout console, without
+    one (where :func:`plain_stdout_width` knows its width)."""
+    file = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+    try:
+        file.write(text)
+        file.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)  # as rich's Console.on_broken_pipe
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 def write_as_is(console: Console, text: str) -> None:

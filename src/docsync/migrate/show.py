@@ -3,17 +3,17 @@ Nothing here prints."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from rich.console import Group, RenderableType
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from .assemble import status_line
 from .model import KeptPage, Plan, Problem, Retirement, Topic
 from .run import Outcome
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.text import Text
 
 NOTHING_TO_DO = "Nothing to migrate: no legacy record trees with numbered records were found."
 
@@ -68,6 +68,8 @@ class Line:
     clip: bool = False
 
     def rich(self) -> Text:
+        from rich.text import Text  # only where rich prints: a plain report is written as it is
+
         if self.clip:
             return Text(self.text, style=self.style, no_wrap=True, overflow="ellipsis")
         return Text(self.text, style=self.style)
@@ -132,6 +134,8 @@ SUGGESTIONS_SHOWN = 3
 def rendered(lines: Sequence[Line]) -> RenderableType:
     """``lines`` as one rich renderable, each line a :class:`~rich.text.Text` (in a group
     even when alone: a lone Text printed is joined anew, without its overflow)."""
+    from rich.console import Group
+
     return Group(*(line.rich() for line in lines))
 
 
@@ -313,6 +317,8 @@ def _topic_json(topic: Topic) -> dict[str, Any]:
 
 
 def as_json(outcome: Outcome) -> str:
+    import json  # only here: the text report and the dry run's other paths need none
+
     plan, changes = outcome.plan, outcome.changes
     payload = {
         "target": plan.target,

@@ -10,7 +10,6 @@ rest and the generated index changes only where the graph did.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -140,6 +139,8 @@ def dot(graph: Graph) -> str:
 
 def as_json(graph: Graph) -> str:
     """``{"records": [...], "relations": [...]}`` with repository paths."""
+    import json  # only here: the index a migration writes, and mermaid and dot, need none
+
     data = {
         "records": [
             {"path": r.path, "title": r.title, "state": r.state, "date": r.first_proposed.isoformat()}
