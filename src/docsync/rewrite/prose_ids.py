@@ -233,6 +233,8 @@ class _IdRewrite:
     edits: list[Edit]
     unresolved: list[str]
     targets: list[str]
+    pattern: re.Pattern[str]
+    """The table's id pattern (:func:`.ids.pattern_for`), read once for every link text."""
 
     def bare(self) -> None:
         for region, mention in _prose_mentions(self.doc, self.ids, self.new_path):
@@ -270,7 +272,7 @@ class _IdRewrite:
         if link.kind != _INLINE or not self.ids:
             return
         text = self.doc.text[text_span.start : text_span.end]
-        match = pattern_for(self.ids).match(text)
+        match = self.pattern.match(text)
         if match is None or match.start() != 0 or match.group("version"):
             return
         rest = _ID_SEPARATOR.match(text, match.end())
@@ -286,7 +288,7 @@ class _IdRewrite:
     def _sole_id(self, link: Link) -> IdTarget | None:
         if link.kind not in _TITLED or not self.ids:
             return None
-        match = pattern_for(self.ids).fullmatch(link.text.strip())
+        match = self.pattern.fullmatch(link.text.strip())
         if match is None or match.group("version"):  # "[RFC-057-v2](…)" names a version
             return None
         part = match.group("part")
@@ -326,7 +328,7 @@ def every_id_edit(
     doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
 ) -> tuple[list[Edit], list[str], list[str]]:
     """:func:`prose_id_edits` without its shortcut: every region and link read."""
-    job = _IdRewrite(doc, new_path, ids, [], [], [])
+    job = _IdRewrite(doc, new_path, ids, [], [], [], pattern_for(ids))
     job.bare()
     tables = [region.span for region in _table_rows(doc)]
     job.link_texts(tables)
