@@ -14,7 +14,9 @@
   ``references._expected_targets`` reads the targets ``_link_edits`` found;
 - ``references._resolved_targets`` counts in one ``Counter`` call, and
   ``destinations.unquoted`` skips ``unquote`` for a text without ``%``;
-- ``record_links.relative_destination`` is kept per pair;
+- ``record_links.relative_destination`` is kept per pair, ``record_links._escape`` returns
+  a text without the characters it escapes as it is, and ``destinations._relpath``
+  normalises a path of plain parts without ``posixpath.normpath``;
 - enum members read once into module constants.
 
 Each is held here to the form it replaced, written out again as it was.
@@ -22,6 +24,7 @@ Each is held here to the form it replaced, written out again as it was.
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from urllib.parse import unquote
@@ -387,3 +390,27 @@ def test_a_whole_rewrite_is_unchanged_by_the_lean_forms() -> None:
         "| <code>ADR 7</code> | [me](#new) |\n"
     )
     assert stats == references.RewriteStats(links=2, refs=5, unresolved=())
+
+
+def _escape_as_it_was(text: str, specials: str) -> str:
+    return "".join(("&#124;" if c == "|" else f"\\{c}") if c in specials else c for c in text)
+
+
+@PROPERTY
+@given(st.text(alphabet="ab[]|`\\ é", max_size=16), st.sampled_from(["[]", "[]|"]))
+def test_escape_is_as_it_was(text: str, specials: str) -> None:
+    assert record_links._escape(text, specials) == _escape_as_it_was(text, specials)
+
+
+_PARTS = st.lists(st.sampled_from(["a", "docs", "x.md", "", ".", "..", "...", ".a", "a."]), max_size=5)
+
+
+@PROPERTY
+@given(_PARTS.map("/".join))
+def test_normal_is_normpath(path: str) -> None:
+    assert destinations._normal(path) == posixpath.normpath(path)
+
+
+def test_normal_examples() -> None:
+    for path in ["", ".", "a//b", "/a", "a/", "a/./b", "a/../b", "../a", "docs/rfc/x.md", ".a/b.", "..."]:
+        assert destinations._normal(path) == posixpath.normpath(path)

@@ -118,8 +118,7 @@ def github_rendering(text: str) -> GithubRendering:
     return GithubRendering(_collapsed(github_html(text)).strip(), math_signature(text))
 
 
-# A tag, whole and in parts: a tag without attributes is kept as written (most are).
-_TAG = re.compile(r"(<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>)")
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
 _LINK_ATTRS = re.compile(r'\s(?:href|src)="[^"]*"')
 
 
@@ -128,11 +127,10 @@ def github_structure(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str],
     targets left out, and its formulas: what a link rewrite must not change."""
     tags: list[str] = []
     depth = 0  # inside how many links: their text is the rewrite's to change
-    for whole, closing, name, attrs in _TAG.findall(github_html(text)):
+    for closing, name, attrs in _TAG.findall(github_html(text)):
         if name in ("a", "A"):  # the name is ASCII: the only two whose lower case is "a"
             depth = max(0, depth - 1) if closing else depth + 1
         elif not depth:
-            # Both substitutions leave an empty string empty: a tag without attributes is
-            # "<", its slash, its name and ">", as written.
-            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs))}>" if attrs else whole)
+            # Both substitutions leave an empty string empty (most tags have no attributes).
+            tags.append(f"<{closing}{name}{_SPACE.sub(' ', _LINK_ATTRS.sub('', attrs)) if attrs else ''}>")
     return tuple(tags), math_signature(text)

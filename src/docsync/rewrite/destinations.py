@@ -116,7 +116,7 @@ def _relpath(target: str, folder: str) -> str:
     asks the same pairs thousands of times), by their parts: the library's asks the disk
     for the working directory on every call. Paths that climb out of the repository
     depend on that directory, so they still go to the library."""
-    to, start = posixpath.normpath(target), posixpath.normpath(folder)
+    to, start = _normal(target), _normal(folder)
     if to.startswith(("/", "..")) or start.startswith(("/", "..")):
         return posixpath.relpath(target, folder)
     parts = [] if to == "." else to.split("/")
@@ -125,6 +125,15 @@ def _relpath(target: str, folder: str) -> str:
     while common < min(len(parts), len(base)) and parts[common] == base[common]:
         common += 1
     return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
+
+
+def _normal(path: str) -> str:
+    """``posixpath.normpath(path)``, which leaves a path of plain parts (none empty, ``.`` or
+    ``..``: every repository path) as it is, without the library's walk over its parts."""
+    parts = path.split("/")
+    if "" in parts or "." in parts or ".." in parts:
+        return posixpath.normpath(path)
+    return path
 
 
 @functools.lru_cache(maxsize=1 << 12)

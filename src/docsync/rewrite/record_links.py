@@ -61,6 +61,8 @@ def link_text(title: str, *, table: bool = False) -> str:
 def _escape(text: str, specials: str) -> str:
     # A pipe is written as an entity, not as "\\|": both keep the cell whole on
     # GitHub, but the entity keeps the cell's source equal to its content.
+    if not any(c in text for c in specials):
+        return text  # most titles: no character of them would change
     return "".join(("&#124;" if c == "|" else f"\\{c}") if c in specials else c for c in text)
 
 
