@@ -116,7 +116,7 @@ def _relpath(target: str, folder: str) -> str:
     asks the same pairs thousands of times), by their parts: the library's asks the disk
     for the working directory on every call. Paths that climb out of the repository
     depend on that directory, so they still go to the library."""
-    to, start = posixpath.normpath(target), posixpath.normpath(folder)
+    to, start = _normal(target), _normal(folder)
     if to.startswith(("/", "..")) or start.startswith(("/", "..")):
         return posixpath.relpath(target, folder)
     parts = [] if to == "." else to.split("/")
@@ -125,6 +125,15 @@ def _relpath(target: str, folder: str) -> str:
     while common < min(len(parts), len(base)) and parts[common] == base[common]:
         common += 1
     return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
+
+
+def _normal(path: str) -> str:
+    """``posixpath.normpath(path)``, which leaves a path of plain parts (none empty, ``.`` or
+    ``..``: every repository path) as it is, without the library's walk over its parts."""
+    parts = path.split("/")
+    if "" in parts or "." in parts or ".." in parts:
+        return posixpath.normpath(path)
+    return path
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -189,6 +198,12 @@ class Destination:
         return html.unescape(raw) if self.html else markdown_url(raw)
 
 
+# The kinds as constants: reading a member off its enum class costs more than the test.
+_BRACKETED = frozenset({LinkKind.INLINE, LinkKind.IMAGE})
+_IMAGE = LinkKind.IMAGE
+_HTML_KINDS = frozenset({LinkKind.HTML_HREF, LinkKind.HTML_SRC})
+
+
 def reliable_span(doc: Document, item: Link | Definition) -> bool:
     """Whether the parser's spans for ``item`` can be trusted enough to splice."""
     span = item.dest_span
@@ -198,10 +213,10 @@ def reliable_span(doc: Document, item: Link | Definition) -> bool:
         return item.span.start <= span.start and span.end <= item.span.end
     if not (item.span.start <= span.start and span.end <= item.span.end):
         return False
-    if item.kind in (LinkKind.INLINE, LinkKind.IMAGE):
-        opener = "![" if item.kind == LinkKind.IMAGE else "["
+    if item.kind in _BRACKETED:
+        opener = "![" if item.kind == _IMAGE else "["
         return doc.text.startswith(opener, item.span.start)
-    return item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
+    return item.kind in _HTML_KINDS
 
 
 def relative_destinations(
@@ -217,7 +232,7 @@ def relative_destinations(
             continue
         assert item.dest_span is not None
         span = item.dest_span
-        is_html = isinstance(item, Link) and item.kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC)
+        is_html = isinstance(item, Link) and item.kind in _HTML_KINDS
         angle = (
             not is_html
             and doc.text[span.start - 1 : span.start] == "<"
@@ -232,8 +247,23 @@ def rewritten_raw(dest: Destination, moves: Moves) -> str | None:
     (or is left as written, :meth:`Moves.left_as_written`)."""
     if moves.left_as_written(dest):
         return None
+    return _rewritten(dest, moves, moves.target(dest.path), moves.fragment(dest.path, dest.fragment))
+
+
+def planned(dest: Destination, moves: Moves) -> tuple[str | None, tuple[str, str]]:
+    """:func:`rewritten_raw` and :func:`expected_target` of ``dest`` at once: whether it is
+    left as written, where its path lives now and its renamed fragment, read once for both."""
+    if moves.left_as_written(dest):
+        return None, _kept_target(dest, moves)
     target = moves.target(dest.path)
     renamed = moves.fragment(dest.path, dest.fragment)
+    fragment = renamed if renamed is not None else unquoted(dest.fragment)
+    return _rewritten(dest, moves, target, renamed), (target, fragment)
+
+
+def _rewritten(dest: Destination, moves: Moves, target: str, renamed: str | None) -> str | None:
+    """:func:`rewritten_raw` of a destination not left as written, which now lives at
+    ``target`` (:meth:`Moves.target`), with its fragment ``renamed`` (:meth:`Moves.fragment`)."""
     parts = _RawParts.split(dest.raw)
     written = dest.url(parts.path).strip()
     still = locate(moves.new_path, written) if written else (moves.new_path, "")
@@ -266,7 +296,17 @@ def _escape_parens(text: str) -> str:
 def expected_target(dest: Destination, moves: Moves) -> tuple[str, str]:
     """Where a destination must resolve after the rewrite: (path, decoded fragment)."""
     if moves.left_as_written(dest):
-        kept = locate(moves.new_path, dest.url(dest.raw))
-        return ("url", dest.url(dest.raw)) if kept is None else (kept[0], unquote(kept[1]))
+        return _kept_target(dest, moves)
     renamed = moves.fragment(dest.path, dest.fragment)
     return moves.target(dest.path), renamed if renamed is not None else unquote(dest.fragment)
+
+
+def _kept_target(dest: Destination, moves: Moves) -> tuple[str, str]:
+    """Where a destination left as written leads from the new path."""
+    kept = locate(moves.new_path, dest.url(dest.raw))
+    return ("url", dest.url(dest.raw)) if kept is None else (kept[0], unquote(kept[1]))
+
+
+def unquoted(text: str) -> str:
+    """``unquote(text)``, which returns a text without ``%`` as it is (most fragments: none)."""
+    return unquote(text) if "%" in text else text

@@ -157,15 +157,13 @@ def mentions(
     text: str, start: int, end: int, ids: Mapping[IdKey, IdTarget], pattern: re.Pattern[str]
 ) -> Iterator[Mention]:
     for match in id_matches(pattern, text, start, end):
-        part = match.group("part")
-        target, whole_only = lookup(
-            ids, match.group("kind"), int(match.group("number")), int(part) if part else None
-        )
+        kind, number, part, version = match.group("kind", "number", "part", "version")
+        target, whole_only = lookup(ids, kind, int(number), int(part) if part else None)
         span = Span(match.start(), match.end())
         # "RFC 005 part 3" with only "RFC 005" known: link the id, keep " part 3" as text;
         # "RFC-057-v2" (a version of RFC 057): link the id, keep "-v2".
-        whole_only = whole_only or match.group("version") is not None
-        replace = Span(match.start(), match.end("number")) if whole_only else span
+        whole_only = whole_only or version is not None
+        replace = Span(span.start, match.end("number")) if whole_only else span
         yield Mention(span, replace, match.group(0), target)
 
 

@@ -11,11 +11,13 @@ page at itself.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 
-from ..model import BlockKind, Document, Edit, Link, LinkKind, Span
+from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, position_of
 from ..records.model import IdTarget
 from .ids import (
     BareId,
@@ -32,6 +34,10 @@ from .record_links import link_text, record_link, relative_destination
 
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]*\]")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*>|<!--.*?-->", re.S)
+# The kinds as constants: reading a member off its enum class costs more than the test.
+_TABLE = BlockKind.TABLE
+_INLINE = LinkKind.INLINE
+_TITLED = frozenset({LinkKind.INLINE, LinkKind.REFERENCE})
 # Inline HTML whose content must not become a link: a link inside <a> nests
 # anchors, and code-like elements show their text literally.
 _OPAQUE_ELEMENTS = frozenset({"a", "code", "kbd", "samp", "pre", "tt", "var"})
@@ -68,19 +74,26 @@ def prose_regions(doc: Document) -> Iterator[_Region]:
     for paragraph in doc.paragraphs:
         for span in paragraph.line_spans:
             yield _Region(span, False)
-    for heading in doc.headings:
-        first = doc.position(heading.span.start)[0]
-        last = doc.position(max(heading.span.start, heading.span.end - 1))[0]
-        for line in range(first, last + 1):
-            start = doc.line_starts[line - 1]
-            yield _Region(Span(start, start + len(doc.line_text(line))), False, heading=True)
+    yield from _heading_regions(doc)
     yield from _table_rows(doc)
+
+
+def _heading_regions(doc: Document) -> Iterator[_Region]:
+    """The heading lines of :func:`prose_regions`, the only regions it marks ``heading``."""
+    starts, size = doc.line_starts, len(doc.text)
+    for heading in doc.headings:
+        first = position_of(starts, heading.span.start)[0]
+        last = position_of(starts, max(heading.span.start, heading.span.end - 1))[0]
+        for line in range(first, last + 1):
+            # The line's text (:meth:`Document.line_text`) without its newline.
+            end = starts[line] - 1 if line < len(starts) else size
+            yield _Region(Span(starts[line - 1], end), False, heading=True)
 
 
 def _table_rows(doc: Document) -> Iterator[_Region]:
     """The table rows of :func:`prose_regions`, the only regions it marks ``table``."""
     for block in doc.blocks:
-        if block.kind != BlockKind.TABLE:
+        if block.kind != _TABLE:
             continue
         for line in range(block.lines.first, block.lines.last + 1):
             start = doc.line_starts[line - 1]
@@ -90,9 +103,11 @@ def _table_rows(doc: Document) -> Iterator[_Region]:
 def _spans_by_line(doc: Document) -> dict[int, list[Span]]:
     """Code spans, formulas and links, filed under every line they touch (regions are single lines)."""
     by_line: dict[int, list[Span]] = {}
+    starts = doc.line_starts
     for span in (*doc.code_spans, *doc.math_spans, *(link.span for link in doc.links)):
-        first = doc.position(span.start)[0]
-        last = doc.position(max(span.start, span.end - 1))[0]
+        # Lines as :meth:`Document.position` counts them, without its column.
+        first = bisect.bisect_right(starts, span.start)
+        last = bisect.bisect_right(starts, max(span.start, span.end - 1))
         for line in range(first, last + 1):
             by_line.setdefault(line, []).append(span)
     return by_line
@@ -100,13 +115,20 @@ def _spans_by_line(doc: Document) -> dict[int, list[Span]]:
 
 def _excluded(doc: Document, region: Span, by_line: Mapping[int, list[Span]]) -> list[Span]:
     """Spans inside ``region`` that are not prose: code, links, HTML, footnote markers."""
-    line = doc.position(region.start)[0]
-    inside = [s for s in by_line.get(line, ()) if s.start < region.end and s.end > region.start]
-    inside.extend(_opaque_html(doc.text, region.start, region.end))
-    inside.extend(
-        Span(m.start(), m.end()) for m in _FOOTNOTE_REF.finditer(doc.text, region.start, region.end)
-    )
-    return sorted(inside, key=lambda s: s.start)
+    text, start, end = doc.text, region.start, region.end
+    line = bisect.bisect_right(doc.line_starts, start)  # :meth:`Document.position`'s line
+    inside = [s for s in by_line.get(line, ()) if s.start < end and s.end > start]
+    # A tag or a comment opens with "<", a footnote marker with "[^": a region without them
+    # holds neither (most regions).
+    if text.find("<", start, end) >= 0:
+        inside.extend(_opaque_html(text, start, end))
+    if text.find("[^", start, end) >= 0:
+        inside.extend(Span(m.start(), m.end()) for m in _FOOTNOTE_REF.finditer(text, start, end))
+    inside.sort(key=_START)
+    return inside
+
+
+_START = attrgetter("start")
 
 
 def _free(region: Span, excluded: list[Span]) -> Iterator[Span]:
@@ -119,6 +141,50 @@ def _free(region: Span, excluded: list[Span]) -> Iterator[Span]:
         yield Span(cursor, region.end)
 
 
+@dataclass(frozen=True, slots=True)
+class _Kinds:
+    """Where each of the id table's kinds occurs in a text, as written (overlaps included):
+    a stretch of it holds an id only if it holds one of these whole."""
+
+    starts: list[int]
+    ends: list[int]
+
+    @classmethod
+    def find(cls, text: str, kinds: frozenset[str]) -> _Kinds:
+        found: list[tuple[int, int]] = []
+        for kind in kinds:
+            at = text.find(kind)
+            while at >= 0:
+                found.append((at, at + len(kind)))
+                at = text.find(kind, at + 1)
+        found.sort()
+        return cls([at for at, _ in found], [end for _, end in found])
+
+    def within(self, start: int, end: int) -> bool:
+        """Whether a kind lies whole in ``[start, end)``: what ``text.find(kind, start, end)``
+        tells for each kind in turn."""
+        index = bisect.bisect_left(self.starts, start)
+        while index < len(self.starts) and self.starts[index] < end:
+            if self.ends[index] <= end:
+                return True
+            index += 1
+        return False
+
+
+def _regions_holding(doc: Document, kinds: _Kinds) -> Iterator[_Region]:
+    """The regions of :func:`prose_regions`, in its order, that hold a kind whole."""
+    for paragraph in doc.paragraphs:
+        for span in paragraph.line_spans:
+            if kinds.within(span.start, span.end):
+                yield _Region(span, False)
+    for region in _heading_regions(doc):
+        if kinds.within(region.span.start, region.span.end):
+            yield region
+    for region in _table_rows(doc):
+        if kinds.within(region.span.start, region.span.end):
+            yield region
+
+
 def _prose_mentions(
     doc: Document, ids: Mapping[IdKey, IdTarget], own: str
 ) -> Iterator[tuple[_Region, Mention]]:
@@ -129,21 +195,21 @@ def _prose_mentions(
         return
     by_line: dict[int, list[Span]] | None = None
     kinds = id_kinds(ids)
+    # An id is its kind as written and more, inside one free stretch of a region: a region
+    # (or a stretch between code, links and HTML) that holds none of the kinds holds no id.
+    where = _Kinds.find(doc.text, kinds)
+    if not where.starts:
+        return
     pattern = prose_id_pattern(kinds)
     text = doc.text
-    for region in prose_regions(doc):
-        start, end = region.span.start, region.span.end
-        # An id is its kind as written and more, inside one free stretch of the region:
-        # a region that holds none of the kinds holds no id (most lines).
-        if not any(text.find(kind, start, end) >= 0 for kind in kinds):
-            continue
+    for region in _regions_holding(doc, where):
         if by_line is None:
             by_line = _spans_by_line(doc)
         for free in _free(region.span, _excluded(doc, region.span, by_line)):
-            if not any(text.find(kind, free.start, free.end) >= 0 for kind in kinds):
-                continue  # the same holds for each stretch between code, links and HTML
-            for mention in mentions(doc.text, free.start, free.end, ids, pattern):
-                found = [mention, *compound(doc.text, mention, free.end, ids, pattern)]
+            if not where.within(free.start, free.end):
+                continue
+            for mention in mentions(text, free.start, free.end, ids, pattern):
+                found = [mention, *compound(text, mention, free.end, ids, pattern)]
                 for each in found:
                     if not region.heading or each.target is None or each.target.path != own:
                         yield region, each
@@ -167,6 +233,8 @@ class _IdRewrite:
     edits: list[Edit]
     unresolved: list[str]
     targets: list[str]
+    pattern: re.Pattern[str]
+    """The table's id pattern (:func:`.ids.pattern_for`), read once for every link text."""
 
     def bare(self) -> None:
         for region, mention in _prose_mentions(self.doc, self.ids, self.new_path):
@@ -201,10 +269,10 @@ class _IdRewrite:
                 self.edits.append(edit)
 
     def _leading_id(self, link: Link, text_span: Span) -> None:
-        if link.kind != LinkKind.INLINE or not self.ids:
+        if link.kind != _INLINE or not self.ids:
             return
         text = self.doc.text[text_span.start : text_span.end]
-        match = pattern_for(self.ids).match(text)
+        match = self.pattern.match(text)
         if match is None or match.start() != 0 or match.group("version"):
             return
         rest = _ID_SEPARATOR.match(text, match.end())
@@ -218,9 +286,9 @@ class _IdRewrite:
             self.edits.append(Edit(Span(text_span.start, text_span.start + rest.end()), ""))
 
     def _sole_id(self, link: Link) -> IdTarget | None:
-        if link.kind not in (LinkKind.INLINE, LinkKind.REFERENCE) or not self.ids:
+        if link.kind not in _TITLED or not self.ids:
             return None
-        match = pattern_for(self.ids).fullmatch(link.text.strip())
+        match = self.pattern.fullmatch(link.text.strip())
         if match is None or match.group("version"):  # "[RFC-057-v2](…)" names a version
             return None
         part = match.group("part")
@@ -232,7 +300,7 @@ class _IdRewrite:
     def _text_edit(self, link: Link, text_span: Span, title: str) -> Edit | None:
         if title == self.doc.text[text_span.start : text_span.end]:
             return None
-        if link.kind == LinkKind.INLINE:
+        if link.kind == _INLINE:
             return Edit(text_span, title)
         after = self.doc.text[text_span.end : link.span.end]
         if after not in ("]", "][]"):
@@ -260,7 +328,7 @@ def every_id_edit(
     doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
 ) -> tuple[list[Edit], list[str], list[str]]:
     """:func:`prose_id_edits` without its shortcut: every region and link read."""
-    job = _IdRewrite(doc, new_path, ids, [], [], [])
+    job = _IdRewrite(doc, new_path, ids, [], [], [], pattern_for(ids))
     job.bare()
     tables = [region.span for region in _table_rows(doc)]
     job.link_texts(tables)

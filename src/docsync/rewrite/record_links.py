@@ -61,11 +61,15 @@ def link_text(title: str, *, table: bool = False) -> str:
 def _escape(text: str, specials: str) -> str:
     # A pipe is written as an entity, not as "\\|": both keep the cell whole on
     # GitHub, but the entity keeps the cell's source equal to its content.
+    if not any(c in text for c in specials):
+        return text  # most titles: no character of them would change
     return "".join(("&#124;" if c == "|" else f"\\{c}") if c in specials else c for c in text)
 
 
+@lru_cache(maxsize=1 << 16)
 def relative_destination(from_path: str, to_path: str) -> str:
-    """A Markdown link destination, percent-encoded, from the file ``from_path`` to ``to_path``."""
+    """A Markdown link destination, percent-encoded, from the file ``from_path`` to ``to_path``;
+    kept per pair: a migration links every document to the same records."""
     return encode(relative(from_path, to_path, ""), angle=False, ascii_only=False)
 
 

@@ -34,7 +34,7 @@ from urllib.parse import unquote
 
 from ..errors import DocsyncError
 from ..gates.links.check import link_targets
-from ..model import Definition, Document, Edit, Link, apply_edits
+from ..model import Definition, Document, Edit, Link, Span, apply_edits
 from ..parse.markdown import parse
 from ..parse.render import github_structure
 from ..records.model import IdTarget
@@ -43,9 +43,10 @@ from .destinations import (
     Moves,
     expected_target,
     locate,
+    planned,
     relative_destinations,
     reliable_span,
-    rewritten_raw,
+    unquoted,
 )
 from .front_matter import front_matter_destinations, front_matter_raw, holds_as_written
 from .ids import IdKey
@@ -82,26 +83,36 @@ class RewriteStats:
     dangling: tuple[str, ...] = ()
 
 
-def _link_edits(doc: Document, moves: Moves, destinations: list[Destination]) -> list[Edit]:
+_Expected = dict[Span, tuple[str, str]]
+
+
+def _link_edits(
+    doc: Document, moves: Moves, destinations: list[Destination]
+) -> tuple[list[Edit], _Expected]:
+    """The edits of ``destinations``, and where each must lead after the rewrite (by span,
+    for :func:`_verify`): both read from one :func:`planned`."""
     edits: list[Edit] = []
+    expected: _Expected = {}
     for dest in destinations:
-        new_raw = rewritten_raw(dest, moves)
+        new_raw, target = planned(dest, moves)
+        expected[dest.span] = target
         if new_raw is None or new_raw == dest.raw:
             continue
-        edits.append(_verified(doc, dest, new_raw, dest.url(new_raw), moves))
-    return edits
+        edits.append(_verified(doc, dest, new_raw, dest.url(new_raw), moves.new_path, target))
+    return edits, expected
 
 
 def _verified(
-    doc: Document, dest: Destination, new_raw: str, url: str, moves: Moves,
-    *, where: str = "", readable: bool = True,
+    doc: Document, dest: Destination, new_raw: str, url: str, new_path: str,
+    expected: tuple[str, str], *, where: str = "", readable: bool = True,
 ) -> Edit:
-    """The edit of ``dest`` to ``new_raw``, once ``url`` (what it reads as) is proven to
-    reach the target the old destination reached, and the text around reads ``new_raw``
-    as written (``readable``); a :class:`RewriteError` otherwise."""
-    resolved = locate(moves.new_path, url)
+    """The edit of ``dest`` to ``new_raw``, once ``url`` (what it reads as, from ``new_path``)
+    is proven to reach ``expected`` (:func:`expected_target`, the target the old
+    destination reached), and the text around reads ``new_raw`` as written (``readable``);
+    a :class:`RewriteError` otherwise."""
+    resolved = locate(new_path, url)
     got = None if resolved is None else (resolved[0], unquote(resolved[1]))
-    if not readable or got != expected_target(dest, moves):
+    if not readable or got != expected:
         raise RewriteError(
             doc.path, f"{where}'{dest.raw}' rewritten to '{new_raw}' would resolve to {got}"
         )
@@ -118,7 +129,7 @@ def _front_matter_edits(doc: Document, moves: Moves) -> list[Edit]:
             continue
         edits.append(
             _verified(
-                doc, dest, new_raw, new_raw, moves,
+                doc, dest, new_raw, new_raw, moves.new_path, expected_target(dest, moves),
                 where="front matter ", readable=holds_as_written(new_raw),
             )
         )
@@ -144,21 +155,21 @@ def _located(doc: Document, source: str) -> _Located:
 
 def _resolved_targets(located: _Located) -> Counter[tuple[str, str]]:
     """Every destination as (repository path, decoded fragment), or ("url", raw)."""
-    found: Counter[tuple[str, str]] = Counter()
-    for _item, url, resolved in located:
-        found[("url", url) if resolved is None else (resolved[0], unquote(resolved[1]))] += 1
-    return found
+    return Counter(
+        ("url", url) if resolved is None else (resolved[0], unquoted(resolved[1]))
+        for _item, url, resolved in located
+    )
 
 
 def _expected_targets(
-    targets: _Targets, moves: Moves, id_targets: list[str], before: list[Destination]
+    targets: _Targets, id_targets: list[str], expected_by_span: _Expected
 ) -> Counter[tuple[str, str]]:
-    """Where each of ``targets`` (the document's before the rewrite) must lead after it."""
+    """Where each of ``targets`` (the document's before the rewrite) must lead after it
+    (``expected_by_span``: its relative destinations', :func:`_link_edits`)."""
     expected: Counter[tuple[str, str]] = Counter()
-    destinations = {d.span: d for d in before}
     for item, url in targets:
-        dest = destinations.get(item.dest_span) if item.dest_span is not None else None
-        expected[("url", url) if dest is None else expected_target(dest, moves)] += 1
+        target = expected_by_span.get(item.dest_span) if item.dest_span is not None else None
+        expected[("url", url) if target is None else target] += 1
     expected.update((path, "") for path in id_targets)
     return expected
 
@@ -174,10 +185,11 @@ def _verify(
     moves: Moves,
     id_links: list[str],
     targets: _Targets,
-    destinations: list[Destination],
+    expected: _Expected,
 ) -> _Located:
     """Raises :class:`RewriteError` unless ``after`` is ``before`` rewritten as intended
-    (``targets``: ``before``'s link targets, ``destinations``: its relative ones); returns
+    (``targets``: ``before``'s link targets, ``expected``: where its relative ones must
+    lead, by span); returns
     ``after``'s destinations located from its new path, read on the way."""
     path = before.path
     if len(after.links) != len(before.links) + len(id_links):
@@ -188,7 +200,7 @@ def _verify(
         raise RewriteError(path, "the number of reference definitions changed")
     located = _located(after, moves.new_path)
     got = _resolved_targets(located)
-    want = _expected_targets(targets, moves, id_links, destinations)
+    want = _expected_targets(targets, id_links, expected)
     if got != want:
         wrong = sorted((got - want).elements())[:3]
         raise RewriteError(path, f"links would resolve to unintended targets: {wrong}")
@@ -249,7 +261,8 @@ def rewrite_parsed(
     context = Moves(old_path, new_path, moves, fragments, exists)
     targets = list(link_targets(doc))
     destinations = list(relative_destinations(doc, targets))
-    link_edits = _link_edits(doc, context, destinations) + _front_matter_edits(doc, context)
+    link_edits, expected = _link_edits(doc, context, destinations)
+    link_edits += _front_matter_edits(doc, context)
     id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
     edits = link_edits + id_edits
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).
@@ -258,7 +271,7 @@ def rewrite_parsed(
     else:
         after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:
-        located = _verify(doc, after, context, id_links, targets, destinations)
+        located = _verify(doc, after, context, id_links, targets, expected)
     else:
         located = _located(after, new_path)
     stats = RewriteStats(
