@@ -620,6 +620,26 @@ def test_the_block_loop_refuses_a_paragraph_trimmed_otherwise() -> None:
     assert block_loop.install(md, markdown.markdown_it_utils.mdTrim, *block_rules.dispatch_block_rules(md))
 
 
+# The first line of a text is offered only the rules that can start on its
+# first character, but where the text starts with "-": front matter reads the
+# text's first character, not its line's, and can start on line 0 of a list
+# item's content ("- x--" is front matter markdown-it leaves unclosed).
+FIRST_LINES = [*LINE_STARTS, "x--", "- x--", "- ---", "-- ---", "-\tx", "--- x", "- # h", "- > a", "- [r]: u"]
+
+
+@pytest.mark.parametrize("first", FIRST_LINES)
+@pytest.mark.parametrize("rest", ["", "\na\n---\n", "\n---\nb\n", "\n\n- c\n"])
+def test_the_first_line_is_offered_the_rules_that_can_start_there(first: str, rest: str) -> None:
+    _same_parse(first + "text" + rest)
+    _same_parse(first + rest)
+
+
+def test_only_the_first_line_of_a_text_starting_with_a_dash_gets_every_rule() -> None:
+    from docsync.parse.block_rules import first_char
+
+    assert [first_char("# a", 0, 0), first_char("- a", 2, 0), first_char("- a", 2, 1)] == ["#", "", "a"]
+
+
 # Blocks inside blocks, and blank lines between them: where the block loop
 # ends a nested parse, notes a loose list, and where a paragraph ends.
 NESTED_LINES = ["", " ", "\t", "a", "  a", "    a", "- a", "  - b", "1. a", "> a", ">", "> - a", "```", "# h", "---", "***", "[r]: u", "::: tip", ":::", "!!! note", "    !!! x", "| a |", "|-|", "<div>", "\u3000a\x85", "> " * 21 + "deep"]

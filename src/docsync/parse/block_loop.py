@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .block_rules import first_char
+
 State = Any
 """markdown-it's ``StateBlock``."""
 Parser = Any
@@ -81,7 +83,8 @@ def block_loop(
 ) -> Callable[[State, int, int], None]:
     """``block``'s (markdown-it's ``ParserBlock``) ``tokenize``, offering each
     line to the rules ``by_char`` names for its first character (``anywhere``
-    for any other; the first line of the text to those it names for ``""``),
+    for any other; the first line of a text starting with ``-`` to those it
+    names for ``""``, see :func:`~docsync.parse.block_rules.first_char`),
     as the dispatcher rule ``dispatch`` does. When the
     parser's chain does not start with ``dispatch`` (rules changed since),
     markdown-it's own runs instead."""
@@ -105,7 +108,7 @@ def block_loop(
             if state.level >= deepest:
                 state.line = end
                 break
-            for rule in by_char.get(state.src[begins[line] + shifts[line]] if line else "", anywhere):
+            for rule in by_char.get(first_char(state.src, begins[line] + shifts[line], line), anywhere):
                 if rule(state, line, end, False):
                     if state.line <= line:
                         raise RuntimeError("block rule didn't increment state.line")
