@@ -761,3 +761,20 @@ def test_a_code_span_ends_at_the_next_run_of_its_length(content: str) -> None:
                 expected = run.end() + later.end()
                 break
         assert inline_rules._code_span_end(content, run.start()) == expected
+
+
+@given(st.text(alphabet="a [`\\<$!^]\n", max_size=30), st.integers(min_value=0, max_value=32))
+@example("a [b] `c`", 0)
+@example("", 0)
+def test_the_next_stop_is_the_stop_patterns_next_match(content: str, pos: int) -> None:
+    """``links_only`` finds its stops with ``str.find`` where the content holds
+    one kind of stop character: where the stop pattern finds them."""
+    match = inline_rules._STOPS.search(content, pos)
+    only = inline_rules._only_stop(content)
+    assert inline_rules.next_stop(content, pos, only) == (match.start() if match else -1)
+    assert (only == "") == (inline_rules._STOPS.search(content) is None)
+
+
+def test_the_stop_characters_are_the_stop_patterns() -> None:
+    matched = {chr(code) for code in range(0x3000) if inline_rules._STOPS.fullmatch(chr(code))}
+    assert matched == set(inline_rules._STOP_CHARS)
