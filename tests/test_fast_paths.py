@@ -778,3 +778,56 @@ def test_the_next_stop_is_the_stop_patterns_next_match(content: str, pos: int) -
 def test_the_stop_characters_are_the_stop_patterns() -> None:
     matched = {chr(code) for code in range(0x3000) if inline_rules._STOPS.fullmatch(chr(code))}
     assert matched == set(inline_rules._STOP_CHARS)
+
+
+heading_lines = st.tuples(
+    st.sampled_from(["", " ", "   ", "    ", "\t", "> ", "- ", "1. ", ">\t"]),
+    st.text(alphabet="#", min_size=0, max_size=8),
+    st.text(alphabet=" \t\u00a0\u2003#xé*", max_size=8),
+    st.text(alphabet="#x \t\u00a0", max_size=4),
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(heading_lines, min_size=1, max_size=6).map("\n".join), st.sampled_from(["", "\n", "\ntext\n", "\n---\n"]))
+@example("# a", "")
+@example("## b ##", "\n")
+@example("###### c\t", "")
+@example("    # code", "")
+@example("a\n# b", "")  # a heading ends a paragraph: asked silently first
+def test_atx_headings_parse_the_same(lines: str, after: str) -> None:
+    """The heading rule's shortcut (``block_loop.heading_rule``) makes what
+    markdown-it's makes, on every shape of ATX heading line and beside it."""
+    _same_parse(lines + after)
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents)
+def test_tokenize_is_markdown_its_parse(text: str) -> None:
+    """``markdown.tokenize`` runs the core chain as ``MarkdownIt.parse`` does."""
+    env: dict[str, object] = {}
+    tokens, tokenized_env = markdown.tokenize(text)
+    assert tokens == markdown._parser().parse(text, env)
+    assert tokenized_env == env
+
+
+def test_the_heading_rule_shortcut_is_on() -> None:
+    rule = next(r.fn for r in markdown._parser().block.ruler.__rules__ if r.name == "heading")
+    assert rule.__qualname__.startswith("heading_rule.")
+
+
+def test_the_block_state_is_made_as_its_constructor_makes_it() -> None:
+    """``block_state.state_maker``: every field the constructor sets, in its
+    order, remade when the parser's block rules change (``code`` disabled)."""
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block import StateBlock
+
+    md = MarkdownIt("commonmark")
+    make = block_state.state_maker(StateBlock)
+    for disabled in (False, True):
+        if disabled:
+            md.block.ruler.disable("code")
+        for text in block_state.PROBES:
+            made, constructed = make(text, md, {}, []), StateBlock(text, md, {}, [])
+            assert list(vars(made).items()) == list(vars(constructed).items())
+        assert made._code_enabled is not disabled
