@@ -27,8 +27,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .block_rules import first_char
-
 State = Any
 """markdown-it's ``StateBlock``."""
 Parser = Any
@@ -145,7 +143,8 @@ def block_loop(
             if state.level >= deepest:
                 state.line = end
                 break
-            for rule in by_char.get(first_char(state.src, begins[line] + shifts[line], line), anywhere):
+            src = state.src  # the rules' key is first_char's, written out (once a block)
+            for rule in by_char.get(src[begins[line] + shifts[line]] if line or src[0] != "-" else "", anywhere):
                 if rule(state, line, end, False):
                     if state.line <= line:
                         raise RuntimeError("block rule didn't increment state.line")
