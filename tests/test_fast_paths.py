@@ -620,6 +620,26 @@ def test_the_block_loop_refuses_a_paragraph_trimmed_otherwise() -> None:
     assert block_loop.install(md, markdown.markdown_it_utils.mdTrim, *block_rules.dispatch_block_rules(md))
 
 
+# The first line of a text is offered only the rules that can start on its
+# first character, but where the text starts with "-": front matter reads the
+# text's first character, not its line's, and can start on line 0 of a list
+# item's content ("- x--" is front matter markdown-it leaves unclosed).
+FIRST_LINES = [*LINE_STARTS, "x--", "- x--", "- ---", "-- ---", "-\tx", "--- x", "- # h", "- > a", "- [r]: u"]
+
+
+@pytest.mark.parametrize("first", FIRST_LINES)
+@pytest.mark.parametrize("rest", ["", "\na\n---\n", "\n---\nb\n", "\n\n- c\n"])
+def test_the_first_line_is_offered_the_rules_that_can_start_there(first: str, rest: str) -> None:
+    _same_parse(first + "text" + rest)
+    _same_parse(first + rest)
+
+
+def test_only_the_first_line_of_a_text_starting_with_a_dash_gets_every_rule() -> None:
+    from docsync.parse.block_rules import first_char
+
+    assert [first_char("# a", 0, 0), first_char("- a", 2, 0), first_char("- a", 2, 1)] == ["#", "", "a"]
+
+
 # Blocks inside blocks, and blank lines between them: where the block loop
 # ends a nested parse, notes a loose list, and where a paragraph ends.
 NESTED_LINES = ["", " ", "\t", "a", "  a", "    a", "- a", "  - b", "1. a", "> a", ">", "> - a", "```", "# h", "---", "***", "[r]: u", "::: tip", ":::", "!!! note", "    !!! x", "| a |", "|-|", "<div>", "\u3000a\x85", "> " * 21 + "deep"]
@@ -742,3 +762,73 @@ def test_a_code_span_ends_at_the_next_run_of_its_length(content: str) -> None:
                 expected = run.end() + later.end()
                 break
         assert inline_rules._code_span_end(content, run.start()) == expected
+
+
+@given(st.text(alphabet="a [`\\<$!^]\n", max_size=30), st.integers(min_value=0, max_value=32))
+@example("a [b] `c`", 0)
+@example("", 0)
+def test_the_next_stop_is_the_stop_patterns_next_match(content: str, pos: int) -> None:
+    """``links_only`` finds its stops with ``str.find`` where the content holds
+    one kind of stop character: where the stop pattern finds them."""
+    match = inline_rules._STOPS.search(content, pos)
+    only = inline_rules._only_stop(content)
+    assert inline_rules.next_stop(content, pos, only) == (match.start() if match else -1)
+    assert (only == "") == (inline_rules._STOPS.search(content) is None)
+
+
+def test_the_stop_characters_are_the_stop_patterns() -> None:
+    matched = {chr(code) for code in range(0x3000) if inline_rules._STOPS.fullmatch(chr(code))}
+    assert matched == set(inline_rules._STOP_CHARS)
+
+
+heading_lines = st.tuples(
+    st.sampled_from(["", " ", "   ", "    ", "\t", "> ", "- ", "1. ", ">\t"]),
+    st.text(alphabet="#", min_size=0, max_size=8),
+    st.text(alphabet=" \t\u00a0\u2003#xé*", max_size=8),
+    st.text(alphabet="#x \t\u00a0", max_size=4),
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(heading_lines, min_size=1, max_size=6).map("\n".join), st.sampled_from(["", "\n", "\ntext\n", "\n---\n"]))
+@example("# a", "")
+@example("## b ##", "\n")
+@example("###### c\t", "")
+@example("    # code", "")
+@example("a\n# b", "")  # a heading ends a paragraph: asked silently first
+def test_atx_headings_parse_the_same(lines: str, after: str) -> None:
+    """The heading rule's shortcut (``block_loop.heading_rule``) makes what
+    markdown-it's makes, on every shape of ATX heading line and beside it."""
+    _same_parse(lines + after)
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents)
+def test_tokenize_is_markdown_its_parse(text: str) -> None:
+    """``markdown.tokenize`` runs the core chain as ``MarkdownIt.parse`` does."""
+    env: dict[str, object] = {}
+    tokens, tokenized_env = markdown.tokenize(text)
+    assert tokens == markdown._parser().parse(text, env)
+    assert tokenized_env == env
+
+
+def test_the_heading_rule_shortcut_is_on() -> None:
+    rule = next(r.fn for r in markdown._parser().block.ruler.__rules__ if r.name == "heading")
+    assert rule.__qualname__.startswith("heading_rule.")
+
+
+def test_the_block_state_is_made_as_its_constructor_makes_it() -> None:
+    """``block_state.state_maker``: every field the constructor sets, in its
+    order, remade when the parser's block rules change (``code`` disabled)."""
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block import StateBlock
+
+    md = MarkdownIt("commonmark")
+    make = block_state.state_maker(StateBlock)
+    for disabled in (False, True):
+        if disabled:
+            md.block.ruler.disable("code")
+        for text in block_state.PROBES:
+            made, constructed = make(text, md, {}, []), StateBlock(text, md, {}, [])
+            assert list(vars(made).items()) == list(vars(constructed).items())
+        assert made._code_enabled is not disabled

@@ -1,4 +1,4 @@
-"""markdown-it's block loop and paragraph rule, each with its per-line method calls written out.
+"""markdown-it's block loop, paragraph rule and heading rule, each with its per-line method calls written out.
 
 The block parse of a documentation tree is mostly two loops: the block
 parser's own (``ParserBlock.tokenize``: skip blank lines, offer the line
@@ -23,6 +23,7 @@ Written against markdown-it's block state and rule interface, so only
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -73,6 +74,42 @@ def paragraph_rule(trim: Callable[[str], str]) -> BlockRule:
     return paragraph
 
 
+# An ATX heading's opening run of ``#`` and the space or tab after it.
+_ATX_OPENING = re.compile(r"#{1,6}[ \t]")
+_MARKUPS = tuple("#" * level for level in range(7))
+_TAGS = tuple(f"h{level}" for level in range(7))
+
+
+def heading_rule(library: BlockRule, trim: Callable[[str], str]) -> BlockRule:
+    """markdown-it's ``heading`` rule (``library``) for the commonest ATX
+    heading, ``trim`` as it trims the content: one to six ``#``, a space or
+    tab, and a last character that is no ``#``, space or tab (so no closing
+    sequence or trailing whitespace to cut), not indented as code, not asked
+    silently. Its three tokens are then known from where the ``#`` run ends;
+    every other line goes to ``library``.
+    """
+
+    def heading(state: State, start: int, end: int, silent: bool) -> bool:
+        src, at, last = state.src, state.bMarks[start] + state.tShift[start], state.eMarks[start]
+        opening = _ATX_OPENING.match(src, at, last)
+        if silent or opening is None or src[last - 1] in "# \t" or state.sCount[start] - state.blkIndent >= 4:
+            return bool(library(state, start, end, silent))
+        level = opening.end() - 1 - at
+        state.line = start + 1
+        token = state.push("heading_open", _TAGS[level], 1)
+        token.markup = _MARKUPS[level]
+        token.map = [start, start + 1]
+        token = state.push("inline", "", 0)
+        token.content = trim(src[at + level : last])
+        token.map = [start, start + 1]
+        token.children = []
+        token = state.push("heading_close", _TAGS[level], -1)
+        token.markup = _MARKUPS[level]
+        return True
+
+    return heading
+
+
 def block_loop(
     block: Any,
     dispatch: BlockRule,
@@ -81,7 +118,8 @@ def block_loop(
 ) -> Callable[[State, int, int], None]:
     """``block``'s (markdown-it's ``ParserBlock``) ``tokenize``, offering each
     line to the rules ``by_char`` names for its first character (``anywhere``
-    for any other; the first line of the text to those it names for ``""``),
+    for any other; the first line of a text starting with ``-`` to those it
+    names for ``""``, see :func:`~docsync.parse.block_rules.first_char`),
     as the dispatcher rule ``dispatch`` does. When the
     parser's chain does not start with ``dispatch`` (rules changed since),
     markdown-it's own runs instead."""
@@ -105,7 +143,8 @@ def block_loop(
             if state.level >= deepest:
                 state.line = end
                 break
-            for rule in by_char.get(state.src[begins[line] + shifts[line]] if line else "", anywhere):
+            src = state.src  # the rules' key is first_char's, written out (once a block)
+            for rule in by_char.get(src[begins[line] + shifts[line]] if line or src[0] != "-" else "", anywhere):
                 if rule(state, line, end, False):
                     if state.line <= line:
                         raise RuntimeError("block rule didn't increment state.line")
@@ -133,23 +172,33 @@ def install(
     anywhere: Sequence[BlockRule],
 ) -> bool:
     """Make ``md``'s block loop :func:`block_loop`'s and, given markdown-it's
-    ``trim`` of a paragraph's content, its paragraph rule
-    :func:`paragraph_rule`'s, where ``md`` then parses every probe as with
-    markdown-it's own (:func:`same_parse`); else leave both markdown-it's.
+    ``trim`` of a paragraph's and a heading's content, its paragraph rule
+    :func:`paragraph_rule`'s and its heading rule :func:`heading_rule`'s,
+    where ``md`` then parses every probe as with markdown-it's own
+    (:func:`same_parse`); else leave all three markdown-it's.
 
-    The paragraph rule must be put in before the dispatcher's tables are made
-    (they hold the rules themselves): ``by_char`` and ``anywhere`` are made
-    again here with it in markdown-it's place.
+    The rules must be put in before the dispatcher's tables are made (they
+    hold the rules themselves): ``by_char`` and ``anywhere`` are made again
+    here with them in markdown-it's place.
     """
     block, ruler = md.block, md.block.ruler
-    rule = ruler.__rules__[ruler.__find__("paragraph")]
-    library, alt = rule.fn, list(rule.alt)
-    paragraph = paragraph_rule(trim) if trim is not None else library
-    loop = block_loop(block, dispatch, _swapped(by_char, library, paragraph), _swapped(anywhere, library, paragraph))
+    # each rule's function and alternative chains as markdown-it has them
+    # (``ruler.at`` puts a new function into the same rule object)
+    library = {
+        name: (rule.fn, list(rule.alt)) for name in ("paragraph", "heading") for rule in [ruler.__rules__[ruler.__find__(name)]]
+    }
+    ours = dict.fromkeys(library, None) if trim is None else {
+        "paragraph": paragraph_rule(trim), "heading": heading_rule(library["heading"][0], trim),
+    }
+    for name, rule in ours.items():
+        if rule is not None:
+            by_char, anywhere = _swapped(by_char, library[name][0], rule), _swapped(anywhere, library[name][0], rule)
+    loop = block_loop(block, dispatch, by_char, anywhere)
 
-    def swap(ours: bool) -> None:
-        ruler.at("paragraph", paragraph if ours else library, {"alt": alt})
-        if ours:
+    def swap(fast: bool) -> None:
+        for name, (fn, alt) in library.items():
+            ruler.at(name, ours[name] or fn if fast else fn, {"alt": alt})
+        if fast:
             block.tokenize = loop
         else:
             vars(block).pop("tokenize", None)
@@ -187,6 +236,7 @@ PROBES = (
     "---\na: b\n---\n\nc\n===\nd\n---\n",
     "\ta\n\n  \t b\n\t\n- \ta\n\n\t\tb\n",
     "{{< a >}}\nb\n{% c %}\n> [!NOTE]\n> d\n",
+    "# a\n## b #\n###\tc\n####### d\n#e\n    # f\n- # g\n> ###### h  \n#\n# \u2003i\u00a0\na\n# j\n",
 )
 
 

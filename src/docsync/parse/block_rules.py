@@ -153,13 +153,15 @@ def dispatch_block_rules(md: Parser) -> Dispatch:
         for char in set("".join(_BLOCK_TRIGGERS.values()))
     }
 
-    # The first line gets every rule: front matter starts there when the
-    # text's first character is "-", whatever the line's is (in "- x" the
-    # list item's content, "x", is on line 0 too, and markdown-it takes it).
+    # The first line of a text that starts with "-" gets every rule: front
+    # matter starts there whatever the line's first character is (in "- x"
+    # the list item's content, "x", is on line 0 too, and markdown-it takes
+    # it). Front matter is the one rule that reads the text's first character
+    # rather than its line's, and on any other text it starts nowhere.
     by_char[""] = tuple(fn for _, fn in rules)
 
     def dispatch(state: State, start: int, end: int, silent: bool) -> bool:
-        char = state.src[state.bMarks[start] + state.tShift[start]] if start else ""
+        char = first_char(state.src, state.bMarks[start] + state.tShift[start], start)
         for rule in by_char.get(char, anywhere):  # noqa: SIM110 (a loop costs less than any())
             if rule(state, start, end, silent):
                 return True
@@ -168,6 +170,13 @@ def dispatch_block_rules(md: Parser) -> Dispatch:
     md.block.ruler.before(rules[0][0], "docsync_dispatch", dispatch)
     _dispatch_terminators(md.block.ruler)
     return dispatch, by_char, anywhere
+
+
+def first_char(src: str, at: int, line: int) -> str:
+    """The key of the rules a line is offered to: its first character (after
+    its indentation, at ``at``), or ``""`` for the first line of a text that
+    starts with ``-`` (see :func:`dispatch_block_rules`)."""
+    return src[at] if line or src[0] != "-" else ""
 
 
 def _guarded(name: str, fn: BlockRule) -> BlockRule:

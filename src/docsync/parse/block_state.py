@@ -18,6 +18,7 @@ only :mod:`docsync.parse.markdown` imports markdown-it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import accumulate
 from operator import add, sub
 from typing import Any
@@ -97,6 +98,60 @@ def new_state(cls: type, src: str, md: Parser, env: Any, tokens: list[Any]) -> S
     state.bMarks, state.eMarks, state.tShift, state.sCount, state.bsCount = line_tables(src)
     state.lineMax = len(state.bMarks) - 1
     return state
+
+
+_TABLES = ("bMarks", "eMarks", "tShift", "sCount", "bsCount")
+_GIVEN = ("src", "md", "env", "tokens")
+_CONSTANT = (str, int, bool, type(None))
+Maker = Callable[[str, Parser, Any, list[Any]], State]
+
+
+def state_maker(cls: type) -> Maker:
+    """:func:`new_state` for ``cls``, the constructor's run on an empty text
+    done once per parser instead of once per parse.
+
+    Every field that run sets but the four given ones and the tables is a
+    constant of the parser (its block rules: whether ``code`` is enabled),
+    so a state is the given fields, the tables and those constants, set in
+    the constructor's order (every state then has its instance dict's keys
+    in one order, which CPython's attribute reads are specialised for).
+    They are read again whenever the parser's block rules are recompiled.
+    The constructor's run was a fortieth of the parse.
+    """
+    known: list[Any] = [None, None, None]  # the parser, its compiled block chain, the maker for both
+
+    def make(src: str, md: Parser, env: Any, tokens: list[Any]) -> State:
+        rules = md.block.ruler.getRules("")
+        if known[0] is not md or known[1] is not rules:
+            known[:] = md, rules, _field_setter(cls, vars(cls("", md, {}, [])))
+        made: State = known[2](src, md, env, tokens)
+        return made
+
+    return make
+
+
+def _field_setter(cls: type, fields: dict[str, Any]) -> Maker:
+    """A function setting ``fields`` (a state's, in its constructor's order)
+    on a new ``cls``, the given ones and the tables from its arguments and
+    :func:`line_tables`, every other the value in ``fields``; :func:`new_state`
+    where one of those is not an immutable constant."""
+    if any(type(value) not in _CONSTANT for name, value in fields.items() if name not in (*_GIVEN, *_TABLES)):
+        return lambda src, md, env, tokens: new_state(cls, src, md, env, tokens)
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_tables": line_tables}
+    lines = ["    state = _new(_cls)", "    tables = _tables(src)"]
+    for name, value in fields.items():
+        if name in _GIVEN:
+            lines.append(f"    state.{name} = {name}")
+        elif name in _TABLES:
+            lines.append(f"    state.{name} = tables[{_TABLES.index(name)}]")
+        elif name == "lineMax":
+            lines.append("    state.lineMax = len(tables[0]) - 1")
+        else:
+            namespace[f"_{name}"] = value
+            lines.append(f"    state.{name} = _{name}")
+    exec("def make(src, md, env, tokens):\n" + "\n".join(lines) + "\n    return state\n", namespace)
+    setter: Maker = namespace["make"]
+    return setter
 
 
 TOKEN_FIELDS = (
@@ -197,15 +252,17 @@ PROBES = ("", "\n", " ", "a", "a\n", " \t a\n\t\tb\n  \n\n c \t", "x\n \t", "\t"
 
 
 def same_as(fast: type, cls: type, token: type, md: Parser) -> bool:
-    """Whether states of ``fast`` are those of ``cls`` on :data:`PROBES`:
-    the same fields, the same pushed tokens, the same lines cut."""
+    """Whether states of ``fast`` (made by :func:`state_maker`) are those of
+    ``cls`` on :data:`PROBES`: the same fields in the same order, the same
+    pushed tokens, the same lines cut."""
     import dataclasses
 
     if tuple(f.name for f in dataclasses.fields(token)) != TOKEN_FIELDS:
         return False
+    make = state_maker(fast)
     for probe in PROBES:
-        ours, theirs = new_state(fast, probe, md, {}, []), cls(probe, md, {}, [])
-        if vars(ours) != vars(theirs):
+        ours, theirs = make(probe, md, {}, []), cls(probe, md, {}, [])
+        if vars(ours) != vars(theirs) or list(vars(ours)) != list(vars(theirs)):
             return False
         for state in (ours, theirs):
             for kind, nesting in (("a", 1), ("b", 0), ("a", -1)):
@@ -220,7 +277,7 @@ def same_as(fast: type, cls: type, token: type, md: Parser) -> bool:
 
 
 def install(md: Parser, cls: type, token: type) -> bool:
-    """Make ``md``'s block parser start from a :func:`new_state` of
+    """Make ``md``'s block parser start from a :func:`state_maker` state of
     :func:`state_class`, where that makes what ``cls`` makes (see
     :func:`same_as`; if not, nothing changes). The parse is markdown-it's
     ``ParserBlock.parse`` otherwise."""
@@ -228,11 +285,12 @@ def install(md: Parser, cls: type, token: type) -> bool:
     if not same_as(fast, cls, token, md):
         return False
     block = md.block
+    make = state_maker(fast)
 
     def parse(src: str, md: Parser, env: Any, out: list[Any]) -> list[Any] | None:
         if not src:
             return None
-        state = new_state(fast, src, md, env, out)
+        state = make(src, md, env, out)
         block.tokenize(state, state.line, state.lineMax)
         tokens: list[Any] = state.tokens
         return tokens

@@ -263,7 +263,10 @@ _READ = RECORDED | {"footnote_ref"}
 
 
 def _reads(children: Sequence[TokenLike]) -> bool:
-    """Whether :meth:`_Builder.visit_children` has anything to read in ``children``."""
+    """Whether :meth:`_Builder.visit_children` has anything to read in ``children``
+    (a heading's one text token, the commonest, it has not)."""
+    if len(children) == 1:
+        return children[0].type in _READ
     return any(child.type in _READ for child in children)
 
 

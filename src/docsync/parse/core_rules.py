@@ -100,7 +100,8 @@ def inline_shortcuts(md: Parser, unread: bool, state_inline: type, make_token: C
                 for t in state.tokens
                 if t.type == "inline" and UNREAD not in t.meta and _JOINABLE.search(t.content)
             ]
-            text_join(SimpleNamespace(tokens=joinable))
+            if joinable:
+                text_join(SimpleNamespace(tokens=joinable))
 
         md.core.ruler.at("text_join", join)
 

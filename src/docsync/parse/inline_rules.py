@@ -158,6 +158,7 @@ def no_digits_around(rule: InlineRule) -> InlineRule:
 # footnote (``![``, ``^[``), an autolink or raw HTML (``<``), math (``$``).
 # Footnote references (``[^``) start with a ``[`` that no plain link starts with.
 _STOPS = re.compile(r"[\[`\\<$!^]")
+_STOP_CHARS = "[`\\<$!^"
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -187,9 +188,11 @@ def links_only(content: str, md: Any, env: Any, token: Callable[..., Any]) -> li
     ``Token``).
     """
     found: list[Any] = []
-    next_at = _STOPS.search(content)
-    while next_at is not None:
-        at = next_at.start()
+    only = _only_stop(content)
+    if only == "":
+        return found
+    at = next_stop(content, 0, only)
+    while at >= 0:
         char = content[at]
         if char in "<$":
             return None
@@ -213,8 +216,30 @@ def links_only(content: str, md: Any, env: Any, token: Callable[..., Any]) -> li
             made, end = link
             if made is not None:
                 found.append(made)
-        next_at = _STOPS.search(content, end)
+        at = next_stop(content, end, only)
     return found
+
+
+def _only_stop(content: str) -> str | None:
+    """The one stop character (:data:`_STOPS`) ``content`` holds, ``""`` if it
+    holds none, None if it holds more than one kind."""
+    held = [char for char in _STOP_CHARS if char in content]
+    return held[0] if len(held) == 1 else None if held else ""
+
+
+def next_stop(content: str, pos: int, only: str | None) -> int:
+    """Where the first stop character (:data:`_STOPS`) at or after ``pos`` is
+    in ``content``, or -1; ``only`` is :func:`_only_stop`'s answer for it.
+
+    Content with one kind of stop (most often ``[``, its links) is searched
+    for that character alone: ``str.find`` steps over the text many times
+    faster than the regular expression's character class, which was a
+    twentieth of the parse of a prose tree.
+    """
+    if only:
+        return content.find(only, pos)
+    stop = _STOPS.search(content, pos)
+    return -1 if stop is None else stop.start()
 
 
 # A plain link as :func:`links_only` reads it: :data:`_PLAIN_LINK`, but its

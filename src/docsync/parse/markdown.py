@@ -28,6 +28,7 @@ from markdown_it.common.normalize_url import normalizeLink
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
@@ -342,9 +343,16 @@ normalize_label = normalizeReference  # markdown-it's label normalisation, for d
 
 
 def tokenize(text: str) -> tuple[list[Token], dict[str, Any]]:
-    """The model parser's tokens of ``text`` and the ``env`` its rules left."""
+    """The model parser's tokens of ``text`` and the ``env`` its rules left.
+
+    What ``MarkdownIt.parse`` does, without its checks that the text is a
+    string and the ``env`` a mapping (an abstract class's instance check,
+    once per parse): both are ours."""
     env: dict[str, Any] = {}
-    return _parser().parse(text, env), env
+    md = _parser()
+    state = StateCore(text, md, env)
+    md.core.process(state)
+    return state.tokens, env
 
 
 def parse_bytes(path: str, data: bytes) -> Document:
