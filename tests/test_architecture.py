@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,24 @@ def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Pat
     # scan (importlib.metadata, email) stay unloaded; JSON is only for --format json.
     assert not _packages(imported) & {"rich", "email", "json"}
     assert "importlib.metadata" not in imported
+
+
+def test_forked_parse_workers_import_no_process_pool(tmp_path: Path) -> None:
+    """Forked workers are started with multiprocessing alone: the process pool's
+    module (concurrent.futures, 18 ms) is imported only where the pool parses."""
+    from docsync.workspace import forked
+
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    env = git_environ()
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
+    for k in range(80):  # past the parallel threshold: two workers on two cores
+        (root / "docs" / f"page-{k}.md").write_text(f"# Page {k}\n\nSee [the next](page-{(k + 1) % 80}.md).\n")
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    imported = _imported_by(root, "check", "--gate", "links")
+    pool = (os.cpu_count() or 1) > 1 and not forked.can_fork()
+    assert ("concurrent.futures.process" in imported) is pool
+    assert "docsync.workspace.parsing" in imported  # the parse ran here, with workers
 
 
 _MUTATING_FUNCTIONS = {

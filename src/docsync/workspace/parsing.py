@@ -21,6 +21,8 @@ from .collector import collector_off, collector_paused
 from .pickles import dumps
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from . import parts
 
 _PARALLEL_THRESHOLD = 64
@@ -175,9 +177,9 @@ def _in_workers(
     started: Callable[[], None],
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
     # Imported here: a run served by the caches parses nothing and imports no parser,
-    # and multiprocessing is a startup cost a cached run never needs.
+    # and multiprocessing is a startup cost a cached run never needs (nor the process
+    # pool, which forked workers never need: see _in_pool).
     import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
 
     from ..parse.markdown import prepare
     from . import forked, parts
@@ -197,6 +199,24 @@ def _in_workers(
             yield from _in_forked(everything, size, workers, summarize, keep_summaries, started)
             return
         pending = iter(everything)
+    yield from _in_pool(pending, planned, size, workers, summarize, keep_summaries, started)
+
+
+def _in_pool(
+    pending: Iterator[tuple[str, bytes]],
+    planned: dict[str, list[parts.PartJob]] | None,
+    size: int,
+    workers: int,
+    summarize: Summarize | None,
+    keep_summaries: bool,
+    started: Callable[[], None],
+) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+    """The files parsed by a process pool, in batches of ``size``; a very large one in
+    the parts ``planned`` holds for it (computed here where ``planned`` is None)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from . import parts
+
     batches: list[Future[list[_Sent]]] = []
     in_parts: list[Future[parts.PartDone]] = []
     split: dict[str, bytes] = {}
