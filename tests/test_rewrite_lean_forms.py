@@ -3,8 +3,8 @@
 - ``prose_ids._Kinds`` finds where the id table's kinds occur once per text, and
   tells whether a stretch holds one whole by bisection, where each region and each
   free stretch searched the text for every kind;
-- ``prose_ids._regions_holding`` is :func:`~docsync.rewrite.prose_ids.prose_regions`
-  less the regions that hold no kind, without making a region of each first;
+- :func:`~docsync.rewrite.prose_ids.prose_regions` given what a region must hold is
+  its regions less those that hold no kind, without making a region of each first;
 - ``prose_ids._excluded`` runs the HTML and footnote searches only over regions that
   hold a ``<`` or a ``[^``, and it and ``_spans_by_line`` count lines by bisection
   without :meth:`~docsync.model.Document.position`'s column;
@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from docsync.gates.links import check as links_check
 from docsync.gates.links.check import link_targets
-from docsync.model import BlockKind, Definition, Document, Link, LinkKind, Span
+from docsync.model import HTML_KINDS, BlockKind, Definition, Document, Link, LinkKind, Span
 from docsync.parse.markdown import parse
 from docsync.records.model import IdTarget
 from docsync.rewrite import destinations, prose_ids, record_links, references
@@ -222,7 +222,7 @@ def test_regions_holding_a_kind_are_prose_regions_filtered(text: str, kinds: fro
     holding = [
         r for r in _regions_as_they_were(doc) if _holds_kind_as_it_was(doc.text, kinds, r.span.start, r.span.end)
     ]
-    assert list(prose_ids._regions_holding(doc, prose_ids._Kinds.find(doc.text, kinds))) == holding
+    assert list(prose_ids.prose_regions(doc, prose_ids._Kinds.find(doc.text, kinds).within)) == holding
 
 
 @PROPERTY
@@ -357,13 +357,12 @@ def test_relative_destination_kept_per_pair_is_computed_anew(from_path: str, to_
 def test_link_kind_constants_answer_as_the_members(kind: LinkKind) -> None:
     assert (kind in destinations._BRACKETED) == (kind in (LinkKind.INLINE, LinkKind.IMAGE))
     assert (kind == destinations._IMAGE) == (kind == LinkKind.IMAGE)
-    assert (kind in destinations._HTML_KINDS) == (kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
-    assert (kind in links_check._HTML_KINDS) == (kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
+    assert (kind in HTML_KINDS) == (kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
     assert (kind == links_check._AUTOLINK) == (kind == LinkKind.AUTOLINK)
     assert (kind == prose_ids._INLINE) == (kind == LinkKind.INLINE)
     assert (kind in prose_ids._TITLED) == (kind in (LinkKind.INLINE, LinkKind.REFERENCE))
     # A kind is a StrEnum: its value, as a plain string, is found the same way in either.
-    assert (kind.value in destinations._HTML_KINDS) == (kind.value in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
+    assert (kind.value in HTML_KINDS) == (kind.value in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
 
 
 @pytest.mark.parametrize("kind", list(BlockKind))

@@ -52,6 +52,11 @@ class LinkKind(StrEnum):
     HTML_SRC = "html-src"
 
 
+HTML_KINDS = frozenset({LinkKind.HTML_HREF, LinkKind.HTML_SRC})
+"""The kinds of a link written as an HTML attribute (``href``, ``src``): its destination is
+the attribute's value, HTML-escaped, not a Markdown destination."""
+
+
 @dataclass(frozen=True, slots=True)
 class Link:
     """One link-like construct as written in the source.

@@ -157,8 +157,8 @@ def no_digits_around(rule: InlineRule) -> InlineRule:
 # and what could start anything else the model reads: an image or an inline
 # footnote (``![``, ``^[``), an autolink or raw HTML (``<``), math (``$``).
 # Footnote references (``[^``) start with a ``[`` that no plain link starts with.
-_STOPS = re.compile(r"[\[`\\<$!^]")
 _STOP_CHARS = "[`\\<$!^"
+_STOPS = re.compile(f"[{re.escape(_STOP_CHARS)}]")
 _BACKTICKS = re.compile(r"`+")
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 from ..gates.links.check import is_external, link_targets, markdown_url, resolve_url
-from ..model import Definition, Document, Link, LinkKind, Span
+from ..model import HTML_KINDS, Definition, Document, Link, LinkKind, Span
 
 _ALWAYS_ENCODED = frozenset("%#?<>\\|&\"'`()[] \t\n")
 _ANGLE_SAFE = frozenset(" ()[]'`")
@@ -201,7 +201,6 @@ class Destination:
 # The kinds as constants: reading a member off its enum class costs more than the test.
 _BRACKETED = frozenset({LinkKind.INLINE, LinkKind.IMAGE})
 _IMAGE = LinkKind.IMAGE
-_HTML_KINDS = frozenset({LinkKind.HTML_HREF, LinkKind.HTML_SRC})
 
 
 def reliable_span(doc: Document, item: Link | Definition) -> bool:
@@ -216,7 +215,7 @@ def reliable_span(doc: Document, item: Link | Definition) -> bool:
     if item.kind in _BRACKETED:
         opener = "![" if item.kind == _IMAGE else "["
         return doc.text.startswith(opener, item.span.start)
-    return item.kind in _HTML_KINDS
+    return item.kind in HTML_KINDS
 
 
 def relative_destinations(
@@ -232,7 +231,7 @@ def relative_destinations(
             continue
         assert item.dest_span is not None
         span = item.dest_span
-        is_html = isinstance(item, Link) and item.kind in _HTML_KINDS
+        is_html = isinstance(item, Link) and item.kind in HTML_KINDS
         angle = (
             not is_html
             and doc.text[span.start - 1 : span.start] == "<"
@@ -257,8 +256,7 @@ def planned(dest: Destination, moves: Moves) -> tuple[str | None, tuple[str, str
         return None, _kept_target(dest, moves)
     target = moves.target(dest.path)
     renamed = moves.fragment(dest.path, dest.fragment)
-    fragment = renamed if renamed is not None else unquoted(dest.fragment)
-    return _rewritten(dest, moves, target, renamed), (target, fragment)
+    return _rewritten(dest, moves, target, renamed), _moved_target(dest, target, renamed)
 
 
 def _rewritten(dest: Destination, moves: Moves, target: str, renamed: str | None) -> str | None:
@@ -297,8 +295,13 @@ def expected_target(dest: Destination, moves: Moves) -> tuple[str, str]:
     """Where a destination must resolve after the rewrite: (path, decoded fragment)."""
     if moves.left_as_written(dest):
         return _kept_target(dest, moves)
-    renamed = moves.fragment(dest.path, dest.fragment)
-    return moves.target(dest.path), renamed if renamed is not None else unquote(dest.fragment)
+    return _moved_target(dest, moves.target(dest.path), moves.fragment(dest.path, dest.fragment))
+
+
+def _moved_target(dest: Destination, target: str, renamed: str | None) -> tuple[str, str]:
+    """Where a destination that follows the moves leads: ``target`` (:meth:`Moves.target`),
+    at its fragment ``renamed`` (:meth:`Moves.fragment`) or else as written, decoded."""
+    return target, renamed if renamed is not None else unquoted(dest.fragment)
 
 
 def _kept_target(dest: Destination, moves: Moves) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -69,13 +69,17 @@ class _Region:
     heading: bool = False
 
 
-def prose_regions(doc: Document) -> Iterator[_Region]:
-    """Paragraph lines (lists and quotes included), table rows and heading lines; never code."""
+def prose_regions(doc: Document, holds: Callable[[int, int], bool] | None = None) -> Iterator[_Region]:
+    """Paragraph lines (lists and quotes included), table rows and heading lines; never code.
+    With ``holds``, only the regions whose (start, end) it holds (a paragraph line's region
+    is then made only where it does)."""
     for paragraph in doc.paragraphs:
         for span in paragraph.line_spans:
-            yield _Region(span, False)
-    yield from _heading_regions(doc)
-    yield from _table_rows(doc)
+            if holds is None or holds(span.start, span.end):
+                yield _Region(span, False)
+    for region in (*_heading_regions(doc), *_table_rows(doc)):
+        if holds is None or holds(region.span.start, region.span.end):
+            yield region
 
 
 def _heading_regions(doc: Document) -> Iterator[_Region]:
@@ -171,20 +175,6 @@ class _Kinds:
         return False
 
 
-def _regions_holding(doc: Document, kinds: _Kinds) -> Iterator[_Region]:
-    """The regions of :func:`prose_regions`, in its order, that hold a kind whole."""
-    for paragraph in doc.paragraphs:
-        for span in paragraph.line_spans:
-            if kinds.within(span.start, span.end):
-                yield _Region(span, False)
-    for region in _heading_regions(doc):
-        if kinds.within(region.span.start, region.span.end):
-            yield region
-    for region in _table_rows(doc):
-        if kinds.within(region.span.start, region.span.end):
-            yield region
-
-
 def _prose_mentions(
     doc: Document, ids: Mapping[IdKey, IdTarget], own: str
 ) -> Iterator[tuple[_Region, Mention]]:
@@ -202,7 +192,7 @@ def _prose_mentions(
         return
     pattern = prose_id_pattern(kinds)
     text = doc.text
-    for region in _regions_holding(doc, where):
+    for region in prose_regions(doc, where.within):
         if by_line is None:
             by_line = _spans_by_line(doc)
         for free in _free(region.span, _excluded(doc, region.span, by_line)):

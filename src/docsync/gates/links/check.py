@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from ...model import Definition, Document, Finding, Link, LinkKind
+from ...model import HTML_KINDS, Definition, Document, Finding, Link, LinkKind
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace
 from ...workspace.results import ResultCache
@@ -32,7 +32,6 @@ _ESCAPABLE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _IMAGE_KINDS = frozenset({LinkKind.IMAGE, LinkKind.HTML_SRC})
 # Read by link_url for every link a rewrite reads: a member read off its enum class costs
 # more than the test.
-_HTML_KINDS = frozenset({LinkKind.HTML_HREF, LinkKind.HTML_SRC})
 _AUTOLINK = LinkKind.AUTOLINK
 
 
@@ -342,7 +341,7 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
 def link_url(link: Link) -> str:
     """The URL a link goes to. An autolink without a scheme is an email
     address (CommonMark allows no other), which renders as ``mailto:``."""
-    if link.kind in _HTML_KINDS:
+    if link.kind in HTML_KINDS:
         return link.destination
     if link.kind == _AUTOLINK and _SCHEME.match(link.destination) is None:
         return "mailto:" + link.destination
