@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygments.lexers import LEXERS, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from docsync.parse.lexing import _lexer, lexer_class
+from docsync.model import Span
+from docsync.parse.lexing import _lexer, _python_comments, comment_spans, lexer_class
 
 
 def _pygments(name: str) -> type | None:
@@ -87,3 +89,74 @@ def test_a_shared_lexer_reads_each_text_as_a_new_one_would(texts: list[tuple[str
         assert list(_lexer(name).get_tokens_unprocessed(text)) == list(
             fresh.get_tokens_unprocessed(text)
         )
+
+
+# --------------------------------------------------------------------------- Python sources
+
+_PYTHON_CASES = [
+    "x = 1  # ADR 3\n",
+    "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# one\n# two\ns = '# not one'\n",
+    "def f():\n    '''a docstring # not one'''\n    return 1 # one\r\n",
+    "a = (1,\n  2)  # inside brackets\n",
+    "x = f'{a} # in the string' # after\n",
+    'x = b"#" + rb"\\#"  # bytes\n',
+    "  # indented, then a tab\n\tpass\n",
+    "s = '''\n# inside a string\n'''\n#at the end",
+    "print 'a' # Python 2 reads as words and a string\n",
+    "x = 'é' # ADR 0007 and more é\n",
+    "",
+    "\n\n",
+]
+_NOT_PYTHON_3 = [
+    "s = 'unclosed # x\n",  # an error token: Pygments reads it
+    "x = $y # z\n",
+    "if x:\n  y\n z # dedent to nowhere\n",  # the tokenizer raises
+    "x = [\n# open at the end\n",
+    "x = 1 # a lone \r in it\n",  # a line end to the tokenizer, not to Pygments
+]
+
+
+def _pygments_python(text: str) -> tuple[Span, ...]:
+    from pygments.lexers import PythonLexer
+
+    return _spans(PythonLexer(stripnl=False, ensurenl=False), text)
+
+
+def _spans(lexer: object, text: str) -> tuple[Span, ...]:
+    """What :func:`comment_spans` made of Pygments' tokens before Python sources were tokenized."""
+    from pygments.token import Comment
+
+    spans: list[Span] = []
+    for index, kind, value in lexer.get_tokens_unprocessed(text):  # type: ignore[attr-defined]
+        if kind not in Comment or kind in Comment.Preproc or not value:
+            continue
+        if spans and spans[-1].end == index:
+            spans[-1] = Span(spans[-1].start, index + len(value))
+        else:
+            spans.append(Span(index, index + len(value)))
+    return tuple(spans)
+
+
+@pytest.mark.parametrize("text", _PYTHON_CASES + _NOT_PYTHON_3)
+@pytest.mark.parametrize("name", ["a.py", "pkg/b.pyi", "c.pyw"])
+def test_a_python_source_has_the_comments_pygments_finds(name: str, text: str) -> None:
+    assert comment_spans(name, text) == _pygments_python(text)
+
+
+@pytest.mark.parametrize("text", _PYTHON_CASES)
+def test_python_sources_are_read_by_the_tokenizer(text: str) -> None:
+    """Python's own tokenizer reads them (no Pygments lexer is compiled for them)."""
+    assert _python_comments(text) == _pygments_python(text)
+
+
+@pytest.mark.parametrize("text", _NOT_PYTHON_3)
+def test_a_source_the_tokenizer_rejects_is_left_to_pygments(text: str) -> None:
+    assert _python_comments(text) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab #'\"\\\n\r\t=(){}[]:$`f-", max_size=80))
+def test_any_text_gets_pygments_comments_where_the_tokenizer_reads_it(text: str) -> None:
+    read = _python_comments(text)
+    assert read is None or read == _pygments_python(text)
+    assert comment_spans("x.py", text) == (read if read is not None else _pygments_python(text))
