@@ -113,6 +113,7 @@ _NOT_PYTHON_3 = [
     "if x:\n  y\n z # dedent to nowhere\n",  # the tokenizer raises
     "x = [\n# open at the end\n",
     "x = 1 # a lone \r in it\n",  # a line end to the tokenizer, not to Pygments
+    "\r# after a lone \r\n",
 ]
 
 
@@ -155,7 +156,7 @@ def test_a_source_the_tokenizer_rejects_is_left_to_pygments(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="ab #'\"\\\n\r\t=(){}[]:$`f-", max_size=80))
+@given(st.text(alphabet="ab #'\"\\\n\r\t\x0c\x00=(){}[]:;$`f-é\u2028", max_size=80))
 def test_any_text_gets_pygments_comments_where_the_tokenizer_reads_it(text: str) -> None:
     read = _python_comments(text)
     assert read is None or read == _pygments_python(text)

@@ -160,6 +160,11 @@ _PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 def _python_comments(text: str) -> tuple[Span, ...] | None:
     """The comments :mod:`tokenize` finds in ``text`` (None when it finds an error), each to
     the end of its line, as Pygments' Python lexer has them (lines end at ``\\n``)."""
+    at = text.find("\r")
+    while at >= 0:  # a lone \r ends a line to the tokenizer, not to Pygments
+        if not text.startswith("\n", at + 1):
+            return None
+        at = text.find("\r", at + 2)
     starts = [0]
     at = text.find("\n")
     while at >= 0:
