@@ -282,3 +282,44 @@ def test_gate_scripts_run_one_gate_each(repo: Path) -> None:
     wrap = subprocess.run([sys.executable, scripts / "verify-md-wrap"], cwd=repo, capture_output=True, text=True)
     assert links.returncode == 1 and "L001" in links.stdout and "W001" not in links.stdout
     assert wrap.returncode == 1 and "W001" in wrap.stdout and "L001" not in wrap.stdout
+
+
+# --------------------------------------------------------------------------- one command's app
+
+_COMMANDS = ["check", "fix", "rules", "migrate", "new", "move", "graph", "init"]
+
+
+def test_every_command_is_one_of_the_app_s() -> None:
+    from docsync.cli import _command_name
+
+    assert sorted(_command_name(info) for info in app.registered_commands) == sorted(_COMMANDS)
+
+
+@pytest.mark.parametrize("command", _COMMANDS)
+def test_a_command_s_own_app_holds_it_alone_and_helps_as_the_whole_app(command: str) -> None:
+    """main() builds the options of the one command the arguments name; what the command
+    line shows is the whole app's (its help here; tests/test_cli_conventions.py: the rest)."""
+    from docsync.cli import _app_for, _command_name
+
+    one = _app_for([command, "--help"])
+    assert [_command_name(info) for info in one.registered_commands] == [command]
+    alone = runner.invoke(one, [command, "--help"], prog_name="docsync")
+    whole = runner.invoke(app, [command, "--help"], prog_name="docsync")
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+    assert alone.exit_code == 0 and f"docsync {command}" in alone.output
+
+
+@pytest.mark.parametrize(
+    "args", [[], ["--help"], ["--version"], ["migrat"], ["-h", "check"], ["Check"], ["rules", "--nope"]]
+)
+def test_anything_but_a_command_first_gets_the_whole_app(args: list[str]) -> None:
+    from docsync.cli import _app_for
+
+    chosen = _app_for(args)
+    if args and args[0] in _COMMANDS:
+        assert chosen is not app
+    else:
+        assert chosen is app
+    alone = runner.invoke(chosen, args, prog_name="docsync")
+    whole = runner.invoke(app, args, prog_name="docsync")
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)

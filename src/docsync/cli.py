@@ -30,15 +30,21 @@ from .write.finished import finished_count
 if TYPE_CHECKING:
     from .write.transaction import Pending
 
-app = typer.Typer(
-    name="docsync",
-    help="Docs governance for design records: check links and wrapping, migrate ADR/RFC trees.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+
+
+def _typer() -> typer.Typer:
+    return typer.Typer(
+        name="docsync",
+        help="Docs governance for design records: check links and wrapping, migrate ADR/RFC trees.",
+        no_args_is_help=True,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
+app = _typer()
 
 
 @contextmanager
@@ -397,4 +403,28 @@ def init(
 
 
 def main(argv: list[str] | None = None) -> None:
-    app(args=argv, prog_name="docsync")
+    args = sys.argv[1:] if argv is None else argv
+    _app_for(args)(args=args, prog_name="docsync")
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """``app`` with only the command ``args`` start with, when they start with one.
+
+    Typer turns every command's signature into options before it reads the
+    arguments (a fortieth of a second of every run), and a run reads one
+    command's. Anything else (no command, an option first, a name that is
+    none of them) gets the whole app, with its help and its suggestions.
+    """
+    if not args:
+        return app
+    chosen = [info for info in app.registered_commands if _command_name(info) == args[0]]
+    if len(chosen) != 1:
+        return app
+    one = _typer()
+    one.registered_callback = app.registered_callback
+    one.registered_commands = chosen
+    return one
+
+
+def _command_name(info: Any) -> str:
+    return str(info.name or info.callback.__name__.lower().replace("_", "-"))
