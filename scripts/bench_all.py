@@ -52,7 +52,7 @@ _QUICK = {
     "staged": ["--files", "200", "--repeat", "1"],
     "broken": ["--links", "2000", "--repeat", "1"],
     "history": ["--commits", "200", "--records", "40", "--repeat", "1", "--per-file-sample", "5"],
-    "migrate": ["--records", "40", "--files", "80", "--commits", "10", "--repeat", "1"],
+    "migrate": ["--records", "40", "--files", "80", "--commits", "10", "--repeat", "1", "--pairs", "1"],
 }
 
 

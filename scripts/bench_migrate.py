@@ -218,13 +218,18 @@ def byte_compiled() -> None:
     compileall.compile_dir(str(Path(docsync.__file__).parent), quiet=1)
 
 
-def measure(corpus: Corpus, scratch: Path, repeat: int) -> dict[str, list[Run]]:
+def measure(corpus: Corpus, scratch: Path, repeat: int, pairs: int = 0) -> dict[str, list[Run]]:
+    """``repeat`` rounds of the floor, a cold dry run, ``init`` and ``--apply --commit``, then
+    more floor and dry-run pairs up to ``pairs`` of them in all: the ratio's two medians
+    rest on runs taken in turn, so a machine that speeds up or slows down moves both."""
     byte_compiled()
     runs: dict[str, list[Run]] = {"floor": [], "dry run": [], "apply": [], "init": []}
-    for _ in range(repeat):
+    for done in range(max(repeat, pairs)):
         runs["floor"].append(Run(floor(corpus.root), 0.0))
         shutil.rmtree(corpus.root / ".git" / "docsync", ignore_errors=True)
         runs["dry run"].append(_timed([*DOCSYNC, "migrate"], corpus.root, ok=(0, 1)))
+        if done >= repeat:
+            continue
         initialised = _fresh(corpus, scratch, "init")
         runs["init"].append(_timed([*DOCSYNC, "init"], initialised))
         applied = _fresh(corpus, scratch, "apply")
@@ -248,6 +253,7 @@ def summarise(corpus: Corpus, runs: dict[str, list[Run]]) -> dict[str, object]:
             k: round(statistics.median(r.cpu for r in v), 3) for k, v in runs.items() if k != "floor"
         },
         "dry_run_over_floor": round(median["dry run"] / median["floor"], 2),
+        "pairs": len(runs["dry run"]),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -268,7 +274,10 @@ def print_summary(summary: dict[str, object]) -> None:
         mb = f"{peak[name]:8.1f}" if name in peak else f"{'':>8}"
         used = f"{cpu[name]:8.3f}" if name in cpu else f"{'':>8}"
         print(f"{name:<12} {value:8.3f} {used} {mb}")
-    print(f"dry run / floor: {summary['dry_run_over_floor']}x (target: within 3x)")
+    print(
+        f"dry run / floor: {summary['dry_run_over_floor']}x (target: within 3x; "
+        f"medians of {summary['pairs']} of each, taken in turn)"
+    )
     print(f"load average: {summary['load_average']}")
 
 
@@ -278,6 +287,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=1000, help="Markdown files in all")
     parser.add_argument("--commits", type=int, default=60)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--pairs", type=int, default=9, help="floor and dry-run pairs, in turn (at least --repeat)"
+    )
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--keep", type=Path, help="generate here and keep it")
     parser.add_argument("--json", action="store_true")
@@ -288,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir(parents=True)
         corpus = generate(root, args.records, args.files, args.commits, args.seed)
-        summary = summarise(corpus, measure(corpus, scratch, args.repeat))
+        summary = summarise(corpus, measure(corpus, scratch, args.repeat, args.pairs))
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
