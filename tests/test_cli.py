@@ -290,19 +290,20 @@ _COMMANDS = ["check", "fix", "rules", "migrate", "new", "move", "graph", "init"]
 
 
 def test_every_command_is_one_of_the_app_s() -> None:
-    from docsync.cli import _command_name
+    from docsync.commandline.arguments import command_name
 
-    assert sorted(_command_name(info) for info in app.registered_commands) == sorted(_COMMANDS)
+    assert sorted(command_name(info) for info in app.registered_commands) == sorted(_COMMANDS)
 
 
 @pytest.mark.parametrize("command", _COMMANDS)
 def test_a_command_s_own_app_holds_it_alone_and_helps_as_the_whole_app(command: str) -> None:
     """main() builds the options of the one command the arguments name; what the command
     line shows is the whole app's (its help here; tests/test_cli_conventions.py: the rest)."""
-    from docsync.cli import _app_for, _command_name
+    from docsync.cli import _app_for
+    from docsync.commandline.arguments import command_name
 
     one = _app_for([command, "--help"])
-    assert [_command_name(info) for info in one.registered_commands] == [command]
+    assert [command_name(info) for info in one.registered_commands] == [command]
     alone = runner.invoke(one, [command, "--help"], prog_name="docsync")
     whole = runner.invoke(app, [command, "--help"], prog_name="docsync")
     assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)

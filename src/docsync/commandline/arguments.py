@@ -20,6 +20,23 @@ if TYPE_CHECKING:
     from ..write.transaction import Pending
 
 
+APP: dict[str, Any] = {
+    "name": "docsync",
+    "help": "Docs governance for design records: check links and wrapping, migrate ADR/RFC trees.",
+    "no_args_is_help": True,
+    "add_completion": True,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
+"""The command line's settings (:mod:`docsync.cli`, which alone imports typer, makes its apps of them)."""
+
+
+def command_name(info: Any) -> str:
+    """The name typer gives a registered command: its own, or its function's, dashed."""
+    return str(info.name or info.callback.__name__.lower().replace("_", "-"))
+
+
 def paths(raw: list[Path] | None) -> list[str] | None:
     """The paths given, as repository paths; ``None`` for every Markdown file."""
     if not raw:
