@@ -251,22 +251,27 @@ def constructor(cls: type[_T]) -> Callable[..., _T]:
     (the class is frozen); this one writes each slot through its descriptor,
     which is what that call ends in. The parse builds a million model objects
     on a large tree. Generated the way dataclasses generates ``__init__``: one
-    straight-line function per class. A class with a ``__post_init__``, or
-    with a default factory, gets its own constructor.
+    straight-line function per class (a field with a default factory calls it
+    when left out). A class with a ``__post_init__`` gets its own constructor.
     """
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    if hasattr(cls, "__post_init__") or any(f.default_factory is not dataclasses.MISSING for f in fields):
+    if hasattr(cls, "__post_init__"):
         return cls
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_missing": dataclasses.MISSING}
     params, lines = [], ["    self = _new(_cls)"]
     for i, f in enumerate(fields):
         namespace[f"_set{i}"] = cls.__dict__[f.name].__set__
-        if f.default is dataclasses.MISSING:
+        value = f"a{i}"
+        if f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory{i}"] = f.default_factory
+            params.append(f"a{i}=_missing")
+            value = f"_factory{i}() if a{i} is _missing else a{i}"
+        elif f.default is dataclasses.MISSING:
             params.append(f"a{i}")
         else:
             namespace[f"_default{i}"] = f.default
             params.append(f"a{i}=_default{i}")
-        lines.append(f"    _set{i}(self, a{i})")
+        lines.append(f"    _set{i}(self, {value})")
     exec(f"def make({', '.join(params)}):\n" + "\n".join(lines) + "\n    return self\n", namespace)
     made: Callable[..., _T] = namespace["make"]
     made.__qualname__ = f"constructor({cls.__name__})"

@@ -35,6 +35,7 @@ from urllib.parse import unquote
 from ..errors import DocsyncError
 from ..gates.links.check import link_targets
 from ..model import Definition, Document, Edit, Link, Span, apply_edits
+from ..parse.edited import edited
 from ..parse.markdown import parse
 from ..parse.render import github_structure
 from ..records.model import IdTarget
@@ -267,7 +268,8 @@ def rewrite_parsed(
     edits = link_edits + id_edits
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).
     if edits:
-        after = parse(new_path, apply_edits(doc.text, edits), doc.newline, doc.bom)
+        text = apply_edits(doc.text, edits)
+        after = edited(doc, new_path, text, edits) or parse(new_path, text, doc.newline, doc.bom)
     else:
         after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:

@@ -49,6 +49,7 @@ _PARSER_SOURCES = (
     "parse/build.py",
     "parse/chunks.py",
     "parse/constructors.py",
+    "parse/edited.py",
     "parse/positions.py",
     "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
