@@ -48,6 +48,9 @@ from .constructors import (
 )
 
 _INSERTED = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9 ,.'?/+=%-]*)\]\(([A-Za-z0-9._~/#%+=-]+)\)")
+# The kinds as constants: reading a member off its enum class costs more than the test.
+_INLINE = LinkKind.INLINE
+_MOVABLE = frozenset({LinkKind.INLINE, LinkKind.IMAGE})
 _BEFORE = frozenset(" \t\n(\"'")
 _AFTER = frozenset(" \t\r\n.,;:)\"'?")
 
@@ -147,7 +150,7 @@ def _kinds(doc: Document, edits: Sequence[Edit]) -> tuple[dict[int, str], _Inser
     links = {
         k.dest_span.start: k
         for k in doc.links
-        if k.dest_span is not None and k.kind in (LinkKind.INLINE, LinkKind.IMAGE)
+        if k.dest_span is not None and k.kind in _MOVABLE
     }
     destinations: dict[int, str] = {}
     inserted: _Inserted = []
@@ -273,7 +276,7 @@ def _inserted_link(edit: Edit, words: str, destination: str, moves: _Moves, star
     text_span = new_span(start + 1, start + 1 + len(words))
     dest_start = text_span.end + 2
     return new_link(
-        LinkKind.INLINE,
+        _INLINE,
         destination,
         line,
         _column(starts, line, start),
