@@ -31,6 +31,7 @@ def _destination(text: str, old: str, new: str) -> Edit:
 
 
 TABLE = "# ADR 0001\n\n| a | b |\n|---|---|\n| x | y |\n\nText ADR 0001 end.\n"
+NESTED = "# T\n\n- item ADR 0001 here\n  more\n\n> quoted ADR 0002.\n"
 PARA = "Intro text, see ADR 0001 and [the other](docs/b.md) for more.\n"
 # (source, edits, whether the old parse stands in for the new one)
 CASES: dict[str, tuple[str, list[Edit], bool]] = {
@@ -41,14 +42,7 @@ CASES: dict[str, tuple[str, list[Edit], bool]] = {
         [_words(PARA, "ADR 0001", "[Use Postgres](rfc/a.md)"), _destination(PARA, "docs/b.md", "b.md")],
         True,
     ),
-    "in a list and a quote": (
-        "# T\n\n- item ADR 0001 here\n  more\n\n> quoted ADR 0002.\n",
-        [
-            _words("# T\n\n- item ADR 0001 here\n  more\n\n> quoted ADR 0002.\n", "ADR 0001", "[A](a.md)"),
-            _words("# T\n\n- item ADR 0001 here\n  more\n\n> quoted ADR 0002.\n", "ADR 0002", "[B](b.md)"),
-        ],
-        True,
-    ),
+    "in a list and a quote": (NESTED, [_words(NESTED, "ADR 0001", "[A](a.md)"), _words(NESTED, "ADR 0002", "[B](b.md)")], True),
     "at a line's start": ("ADR 0001 is first.\nADR 0002\n", [Edit(Span(0, 8), "[A](a.md)")], True),
     "an image's destination": ("See ![shot](img/a.png) here.\n", [_destination("See ![shot](img/a.png) here.\n", "img/a.png", "../img/a.png")], True),
     "after a heading and a table": (TABLE, [Edit(Span(TABLE.rindex("ADR"), TABLE.rindex("ADR") + 8), "[A](a.md)")], True),

@@ -37,6 +37,7 @@ from ..model import (
     Paragraph,
     Span,
     line_starts_of,
+    position_of,
 )
 from .constructors import (
     new_definition,
@@ -47,7 +48,11 @@ from .constructors import (
     new_span,
 )
 
-_INSERTED = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9 ,.'?/+=%-]*)\]\(([A-Za-z0-9._~/#%+=-]+)\)")
+_WORDS = r"[A-Za-z0-9][A-Za-z0-9 ,.'?/+=%-]*"
+_DESTINATION = r"[A-Za-z0-9._~/#%+=-]+"
+_PLAIN_WORDS = re.compile(_WORDS)
+_PLAIN_DESTINATION = re.compile(_DESTINATION)
+_INSERTED = re.compile(rf"\[({_WORDS})\]\(({_DESTINATION})\)")
 # The kinds as constants: reading a member off its enum class costs more than the test.
 _INLINE = LinkKind.INLINE
 _MOVABLE = frozenset({LinkKind.INLINE, LinkKind.IMAGE})
@@ -57,12 +62,12 @@ _AFTER = frozenset(" \t\r\n.,;:)\"'?")
 
 @lru_cache(maxsize=1 << 14)
 def _plain_destination(text: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z0-9._~/#%+=-]+", text))
+    return _PLAIN_DESTINATION.fullmatch(text) is not None
 
 
 @lru_cache(maxsize=1 << 14)
 def _plain_words(text: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 ,.'?/+=%-]*", text))
+    return _PLAIN_WORDS.fullmatch(text) is not None
 
 
 class _Cut(Exception):
@@ -179,14 +184,9 @@ def _kinds(doc: Document, edits: Sequence[Edit]) -> tuple[dict[int, str], _Inser
 
 
 def _free(doc: Document, start: int, end: int) -> bool:
-    """Whether words at ``[start, end)`` overlap no link, code span or formula."""
-    for link in doc.links:
-        if link.span.start < end and start < link.span.end:
-            return False
-    for span in (*doc.code_spans, *doc.math_spans):
-        if span.start < end and start < span.end:
-            return False
-    return True
+    """Whether words at ``[start, end)`` overlap no link (code, formulas and HTML are their
+    paragraph's protected spans, which :func:`_content` reads)."""
+    return not any(link.span.start < end and start < link.span.end for link in doc.links)
 
 
 def _paragraphs(
@@ -247,10 +247,6 @@ def _moved_paragraph(paragraph: Paragraph, moves: _Moves, content: str) -> Parag
     )
 
 
-def _column(starts: tuple[int, ...], line: int, offset: int) -> int:
-    return offset - starts[line - 1] + 1
-
-
 def _moved_link(link: Link, moves: _Moves, starts: tuple[int, ...], destinations: dict[int, str]) -> Link:
     old = link.dest_span
     replaced = destinations.get(old.start) if old is not None else None
@@ -260,8 +256,7 @@ def _moved_link(link: Link, moves: _Moves, starts: tuple[int, ...], destinations
     return new_link(
         link.kind,
         link.destination if replaced is None else replaced,
-        link.line,
-        _column(starts, link.line, span.start),
+        *position_of(starts, span.start),
         span,
         moves.span(old) if old is not None else None,
         link.label,
@@ -272,14 +267,12 @@ def _moved_link(link: Link, moves: _Moves, starts: tuple[int, ...], destinations
 
 def _inserted_link(edit: Edit, words: str, destination: str, moves: _Moves, starts: tuple[int, ...]) -> Link:
     start = moves.at(edit.span.start)
-    line = bisect_right(starts, start)
     text_span = new_span(start + 1, start + 1 + len(words))
     dest_start = text_span.end + 2
     return new_link(
         _INLINE,
         destination,
-        line,
-        _column(starts, line, start),
+        *position_of(starts, start),
         new_span(start, start + len(edit.replacement)),
         new_span(dest_start, dest_start + len(destination)),
         None,
@@ -302,8 +295,7 @@ def _moved_definition(definition: Definition, moves: _Moves, starts: tuple[int, 
         definition.label,
         definition.normalized_label,
         definition.destination,
-        definition.line,
-        _column(starts, definition.line, span.start),
+        *position_of(starts, span.start),
         span,
         moves.span(definition.dest_span),
     )
