@@ -31,6 +31,7 @@ from jsonschema import Draft4Validator, Draft202012Validator
 from rich.console import Console
 from typer.testing import CliRunner
 
+from docsync import DISTRIBUTION
 from docsync.cli import app
 from docsync.model import Finding, Severity
 from docsync.report import formats as report
@@ -99,6 +100,20 @@ def test_a_report_with_findings_is_valid_sarif(
         for r in results
     }
     assert located == {("README.md", 3), ("README.md", 5)}
+
+
+def test_each_rule_carries_its_own_page_and_no_guessed_address(repo: GitRepo) -> None:
+    """A descriptor's help is what ``docsync rules CODE`` prints (the page the package ships),
+    so a dashboard shows it without a site; the only address is the package's own page."""
+    (run,) = _sarif()["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["informationUri"] == f"https://pypi.org/project/{DISTRIBUTION}/"
+    for descriptor in driver["rules"]:
+        page = runner.invoke(app, ["rules", descriptor["id"]]).stdout.strip()
+        assert page.startswith(f"## {descriptor['id']} ")
+        assert descriptor["help"] == {"text": page, "markdown": page}
+        assert "helpUri" not in descriptor
+    assert len(driver["rules"]) == 3
 
 
 def test_an_empty_report_is_valid_sarif(repo: GitRepo, validator: Draft202012Validator) -> None:

@@ -150,7 +150,6 @@ def finding(rule: str, path: str, line: int, column: int, message: str) -> Findi
 
 
 DOCS = Path(__file__).resolve().parents[1] / "data" / "rules"
-ONLINE = "https://github.com/docsync/docsync/blob/main/docs/rules"
 
 
 def section(markdown: str, code: str) -> str | None:
@@ -165,7 +164,7 @@ def explain(rule: Rule) -> str:
         found = section(page.read_text(encoding="utf-8"), rule.code)
         if found:
             return f"{found}\n\n{suppress_line(rule)}"
-    return f"{rule.code} {rule.name} ({rule.gate}): {rule.summary}\nSee {ONLINE}/{rule.gate}.md"
+    return f"{rule.code} {rule.name} ({rule.gate}): {rule.summary}\n\n{suppress_line(rule)}"
 
 
 def suppress_line(rule: Rule) -> str:

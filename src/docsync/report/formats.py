@@ -17,8 +17,8 @@ from json.encoder import encode_basestring  # the C encoder when the interpreter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from .. import __version__
-from ..gates.rules import Rule, by_code
+from .. import DISTRIBUTION, __version__
+from ..gates.rules import Rule, by_code, explain
 from ..model import Finding, Severity
 from . import indented_json
 
@@ -178,18 +178,28 @@ def as_github(findings: Sequence[Finding]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+INFORMATION_URI = f"https://pypi.org/project/{DISTRIBUTION}/"
+"""The tool's page in a SARIF log: its package's, which names docsync's home (the rule
+pages travel in the log itself, so no rule points at a site)."""
+
+
+def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
+    """A SARIF rule descriptor; its help is the rule's page (``docsync rules CODE``), whole."""
+    if rule is None:
+        return {"id": code, "name": code, "shortDescription": {"text": code}}
+    page = explain(rule)
+    return {
+        "id": code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "help": {"text": page, "markdown": page},
+    }
+
+
 def as_sarif(findings: Sequence[Finding]) -> str:
     rules = by_code()
     used = sorted({f.rule for f in findings})
-    driver_rules = [
-        {
-            "id": code,
-            "name": rules[code].name if code in rules else code,
-            "shortDescription": {"text": rules[code].summary if code in rules else code},
-            "helpUri": f"https://github.com/docsync/docsync/blob/main/docs/rules/{rules[code].gate if code in rules else 'files'}.md",
-        }
-        for code in used
-    ]
+    driver_rules = [_rule_descriptor(code, rules.get(code)) for code in used]
     results: list[dict[str, Any]] = [
         {
             "ruleId": f.rule,
@@ -216,7 +226,7 @@ def as_sarif(findings: Sequence[Finding]) -> str:
                     "driver": {
                         "name": "docsync",
                         "version": __version__,
-                        "informationUri": "https://github.com/docsync/docsync",
+                        "informationUri": INFORMATION_URI,
                         "rules": driver_rules,
                     }
                 },
