@@ -21,7 +21,7 @@ from typer import Argument, Option
 
 from . import __version__
 from .adopt.hooks import DEFAULT_HOOK_REPO
-from .commandline import arguments, output, records
+from .commandline import arguments, fixing, output, records
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
 from .commandline.progress import ProgressBar
@@ -103,6 +103,10 @@ ConfigOpt = Annotated[
     Path | None,
     Option("--config", metavar="PATH", help="Use this .docsync.toml (or pyproject.toml) instead of the nearest one."),
 ]
+StdinOpt = Annotated[
+    str | None,
+    Option("--stdin-filename", metavar="PATH", help="With '-' as the path: the text on stdin is the file at PATH."),
+]
 
 
 @app.command()
@@ -149,14 +153,7 @@ def check(
     verbose: Annotated[
         bool, Option("--verbose", "-v", help="Say which config file was used, on stderr.")
     ] = False,
-    stdin_filename: Annotated[
-        str | None,
-        Option(
-            "--stdin-filename",
-            metavar="PATH",
-            help="With '-' as the path: where the text read from stdin lives, for resolving its links.",
-        ),
-    ] = None,
+    stdin_filename: StdinOpt = None,
 ) -> None:
     """Run the gates; exit 0 when clean, 1 with findings, 2 on a usage or config error."""
     output.use_color(color)
@@ -198,10 +195,14 @@ def fix(
     config_path: ConfigOpt = None,
     abort: AbortOpt = False,
     resume: ContinueOpt = False,
+    stdin_filename: StdinOpt = None,
 ) -> None:
-    """Repair what the gates can repair safely, never changing what the Markdown renders to."""
+    """Repair what the gates can repair safely, never changing what the Markdown renders to.
+    With '-' and --stdin-filename: print the text on stdin fixed; nothing is written."""
     dry = check_only or diff
     with _errors():
+        if (stdin := arguments.stdin(paths, stdin_filename)) is not None:
+            raise typer.Exit(fixing.fix_stdin(stdin, gate, select, ignore, config_path, dry=dry, diff=diff))
         found = _unfinished("fix", abort, resume)
         asked = arguments.fix_request(
             found.redo if found is not None else None, paths, gate, select, ignore, config_path

@@ -20,7 +20,7 @@ from ..workspace.load import Progress, Workspace, load_workspace
 from ..write.transaction import Transaction
 from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps
 from .findings import chosen_gates, filter_findings, findings_for
-from .scope import inside
+from .scope import inside, with_text
 
 
 @dataclass(frozen=True)
@@ -205,6 +205,77 @@ def run_fix(
         tuple(skipped),
         tuple(f for f in remaining if f.sort_key() not in skipped_keys),
         tuple(out.changed),
+    )
+
+
+@dataclass(frozen=True)
+class TextFix:
+    """``fix -``: the text given, as every phase would fix it as the file at ``path``."""
+
+    path: str
+    before: str
+    after: str
+    newline: str
+    bom: bool
+    skipped: tuple[Finding, ...]
+    remaining: tuple[Finding, ...]
+
+    @property
+    def file_fix(self) -> FileFix:
+        return FileFix(self.path, self.before, self.after)
+
+    def encoded(self, given: str) -> bytes:
+        """The fixed text with ``given``'s line ends and byte-order mark, as a write keeps a file's."""
+        return FileWrite(self.path, self.after, self.newline, self.bom).encoded(given.encode("utf-8"))
+
+    def exit_code(self, check_only: bool) -> int:
+        if check_only:
+            return 1 if self.before != self.after or self.skipped else 0
+        return 1 if self.remaining or self.skipped else 0
+
+
+def fix_text(
+    start: Path,
+    path: str,
+    text: str,
+    gates: Sequence[str] | None = None,
+    config: Config | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
+) -> TextFix:
+    """``text`` fixed as :func:`run_fix` would fix it as the file at ``path`` (a repository
+    path), with the repository as its link context; nothing is written. The phases run
+    one after another on the text, each on what the previous one made; a fix a phase
+    would make to another file (the tree's index) is not made."""
+    repo = find_repo(start)
+    config = config or load_config(repo.root, start)
+    selection = Selection.of(config, select, ignore)
+    chosen = chosen_gates(gates, config, selection)
+    base = load_workspace(start, None, replace(config, cache=False))
+    bom = text.startswith("\ufeff")
+    body = text.removeprefix("\ufeff")
+    newline = "\r\n" if "\r\n" in body else "\n"
+    workspace = with_text(base, path, body)
+    before = workspace.documents[path].text
+    skipped: list[Finding] = []
+    for phase_gates, phase in _PHASES:
+        result = phase(workspace, chosen)
+        skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
+        writes = [w for w in result.writes if w.path == path]
+        if not selection.everything or _has_directives(workspace, path):
+            writes = _unsuppressed(workspace, writes, [g for g in phase_gates if g in chosen], selection)
+        if writes:
+            workspace = with_text(base, path, writes[-1].text)
+    remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept
+    skipped_keys = {f.sort_key() for f in skipped}
+    return TextFix(
+        path,
+        before,
+        workspace.documents[path].text,
+        newline,
+        bom,
+        tuple(skipped),
+        tuple(f for f in remaining if f.sort_key() not in skipped_keys),
     )
 
 

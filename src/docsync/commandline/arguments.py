@@ -75,7 +75,11 @@ def stdin(raw: list[Path] | None, filename: str | None) -> tuple[str, str] | Non
         return None
     if filename is None:
         raise DocsyncError("'-' reads stdin: give its path with --stdin-filename")
-    return repository_path(filename), sys.stdin.read()
+    data = sys.stdin.buffer.read()  # as bytes: its line ends as they are (text mode makes them LF)
+    try:
+        return repository_path(filename), data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DocsyncError(f"stdin is not UTF-8 text (byte {error.start})") from None
 
 
 def fix_request(

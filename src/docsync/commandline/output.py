@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ..check.check import CheckResult
-    from ..check.fix import FixResult
+    from ..check.fix import FixResult, TextFix
     from ..lifecycle.change import Change
 
 
@@ -267,6 +267,21 @@ def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
         report.print_text(_console(False), result.files, from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped and not result.changed_meanwhile:
         _console(False).print("Nothing to fix.", markup=False)
+
+
+def fix_text_report(fixed: TextFix, given: str, *, dry: bool, diff: bool) -> None:
+    """``fix -``: the fixed text on stdout (its diff with ``--diff``, nothing with
+    ``--check``); what it could not fix and what is left, a line each on stderr."""
+    from ..report import formats as report
+
+    if diff:
+        sys.stdout.write(report.visible_diff(fixed.file_fix.diff()))
+    elif not dry:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(fixed.encoded(given))
+        sys.stdout.buffer.flush()
+    for finding in (*fixed.skipped, *fixed.remaining):
+        say(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}")
 
 
 def change_report(change: Change) -> None:
