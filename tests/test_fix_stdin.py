@@ -109,6 +109,7 @@ def test_check_and_diff_print_no_text(
         (["fix", "--stdin-filename", DRAFT], b"# x\n", "--stdin-filename needs '-' as the path"),
         (["fix", "-", "--stdin-filename", DRAFT], b"# \xff\n", "stdin is not UTF-8 text (byte 2)"),
         (["check", "-", "--stdin-filename", DRAFT], b"# \xff\n", "stdin is not UTF-8 text (byte 2)"),
+        (["fix", "-", "--stdin-filename", DRAFT], b"# x\n\nA\x00b\n", "stdin: file contains a NUL byte"),
     ],
 )
 def test_a_wrong_stdin_is_exit_2(repo: GitRepo, args: list[str], given: bytes, message: str) -> None:

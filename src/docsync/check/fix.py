@@ -11,8 +11,10 @@ from pathlib import Path
 
 from ..config import Config
 from ..config import load as load_config
+from ..errors import DocsyncError
 from ..gates.wrap import fix as wrapfix
 from ..model import Finding
+from ..parse.markdown import SourceError, decode
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..repository.plumbing import find_repo
@@ -251,10 +253,11 @@ def fix_text(
     config = config or load_config(repo.root, start)
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
+    try:
+        body, newline, bom = decode(text.encode("utf-8"))  # as a file's bytes are read
+    except SourceError as error:
+        raise DocsyncError(f"stdin: {error.message} (line {error.line})") from None
     base = load_workspace(start, None, replace(config, cache=False))
-    bom = text.startswith("\ufeff")
-    body = text.removeprefix("\ufeff")
-    newline = "\r\n" if "\r\n" in body else "\n"
     workspace = with_text(base, path, body)
     before = workspace.documents[path].text
     skipped: list[Finding] = []
