@@ -117,3 +117,19 @@ def test_a_wrong_stdin_is_exit_2(repo: GitRepo, args: list[str], given: bytes, m
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("ends", ["\n", "\r\n", "\r"])
+def test_check_reads_stdin_as_it_reads_the_file(repo: GitRepo, ends: str) -> None:
+    """Line ends and a byte-order mark on stdin give the findings the same text on disk gives."""
+    text = "\ufeff" + ends.join(["# Draft", "", "A hard", "wrap and [x](nope.md).", ""])
+    (repo.root / DRAFT).write_bytes(text.encode("utf-8"))
+    on_disk = runner.invoke(app, ["check", DRAFT, "-f", "concise", "-q"])
+    (repo.root / DRAFT).unlink()
+    given = runner.invoke(app, ["check", "-", "--stdin-filename", DRAFT, "-f", "concise", "-q"], input=text.encode())
+    assert given.exit_code == on_disk.exit_code == 1
+    assert given.stdout == on_disk.stdout
+    assert [line.split(" ")[:2] for line in given.stdout.splitlines()] == [
+        [f"{DRAFT}:3:7:", "W001"],
+        [f"{DRAFT}:4:10:", "L001"],
+    ]
