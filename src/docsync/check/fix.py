@@ -4,7 +4,7 @@ alone, every write in one journalled transaction; no printing."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -137,6 +137,31 @@ def _kept_lines(before: str, after: str, lines: set[int]) -> str:
     return "".join(out)
 
 
+def _phase_writes(
+    workspace: Workspace,
+    phase_gates: Sequence[str],
+    phase: Callable[[Workspace, Sequence[str]], _PhaseResult],
+    chosen: Sequence[str],
+    selection: Selection,
+    wanted: Callable[[str], bool],
+) -> tuple[tuple[FileWrite, ...], list[Finding]]:
+    """One phase's writes to the files ``wanted`` holds, without the changes that would fix a
+    silenced finding; and the findings it could not fix that are reported."""
+    result = phase(workspace, chosen)
+    skipped = filter_findings(workspace, result.skipped, selection).kept
+    writes = tuple(w for w in result.writes if wanted(w.path))
+    if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
+        ran = [g for g in phase_gates if g in chosen]
+        writes = tuple(_unsuppressed(workspace, writes, ran, selection))
+    return writes, list(skipped)
+
+
+def _left(remaining: Sequence[Finding], skipped: Sequence[Finding]) -> tuple[Finding, ...]:
+    """The findings left after a fix, but those already reported as not fixable."""
+    skipped_keys = {f.sort_key() for f in skipped}
+    return tuple(f for f in remaining if f.sort_key() not in skipped_keys)
+
+
 def run_fix(
     start: Path,
     paths: Sequence[str] | None = None,
@@ -176,15 +201,14 @@ def run_fix(
         "within": within,
         "config": config_file,
     }
+    def inside_within(path: str) -> bool:
+        return within is None or path.startswith(within.rstrip("/") + "/")
+
     with ExitStack() as stack:
         out = _FixWriter(workspace.root, redo, stack)
         for phase_gates, phase in _PHASES:
-            result = phase(workspace, chosen)
-            skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
-            writes = tuple(w for w in result.writes if within is None or w.path.startswith(within.rstrip("/") + "/"))
-            if not selection.everything or any(_has_directives(workspace, w.path) for w in writes):
-                ran = [g for g in phase_gates if g in chosen]
-                writes = tuple(_unsuppressed(workspace, writes, ran, selection))
+            writes, unfixable = _phase_writes(workspace, phase_gates, phase, chosen, selection, inside_within)
+            skipped.extend(unfixable)
             fresh = [w for w in writes if (write or w.path not in planned) and w.path not in out.changed]
             for change in fresh:
                 originals.setdefault(change.path, _current_text(workspace, change.path))
@@ -200,14 +224,7 @@ def run_fix(
         if originals[path] != change.text
     )
     remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept if write else ()
-    skipped_keys = {f.sort_key() for f in skipped}
-    return FixResult(
-        workspace.files_checked,
-        fixes,
-        tuple(skipped),
-        tuple(f for f in remaining if f.sort_key() not in skipped_keys),
-        tuple(out.changed),
-    )
+    return FixResult(workspace.files_checked, fixes, tuple(skipped), _left(remaining, skipped), tuple(out.changed))
 
 
 @dataclass(frozen=True)
@@ -262,24 +279,13 @@ def fix_text(
     before = workspace.documents[path].text
     skipped: list[Finding] = []
     for phase_gates, phase in _PHASES:
-        result = phase(workspace, chosen)
-        skipped.extend(filter_findings(workspace, result.skipped, selection).kept)
-        writes = [w for w in result.writes if w.path == path]
-        if not selection.everything or _has_directives(workspace, path):
-            writes = _unsuppressed(workspace, writes, [g for g in phase_gates if g in chosen], selection)
+        writes, unfixable = _phase_writes(workspace, phase_gates, phase, chosen, selection, lambda p: p == path)
+        skipped.extend(unfixable)
         if writes:
             workspace = with_text(base, path, writes[-1].text)
     remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept
-    skipped_keys = {f.sort_key() for f in skipped}
-    return TextFix(
-        path,
-        before,
-        workspace.documents[path].text,
-        newline,
-        bom,
-        tuple(skipped),
-        tuple(f for f in remaining if f.sort_key() not in skipped_keys),
-    )
+    after = workspace.documents[path].text
+    return TextFix(path, before, after, newline, bom, tuple(skipped), _left(remaining, skipped))
 
 
 class _FixWriter:

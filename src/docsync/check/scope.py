@@ -27,9 +27,9 @@ def with_text(workspace: Workspace, path: str, text: str) -> Workspace:
     """The workspace with ``text`` as the file at ``path``, the only one reported on."""
     from collections import ChainMap
 
-    from ..parse.markdown import normalized, parse
+    from ..parse.markdown import parse, text_parts
 
-    doc = parse(path, normalized(text.removeprefix("\ufeff")))  # as a file's text is read
+    doc = parse(path, text_parts(text)[0])  # as a file's text is read
     # not a Documents: the gates' result caches, keyed by file content, stay out of it
     documents: ChainMap[str, Document] = ChainMap({path: doc}, dict(workspace.documents))
     return replace(workspace, documents=documents, problems=(), selected=(path,))

@@ -90,6 +90,11 @@ def decode(data: bytes) -> tuple[str, str, bool]:
         raise SourceError(
             "F001", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", line, column
         ) from None
+    return text_parts(text)
+
+
+def text_parts(text: str) -> tuple[str, str, bool]:
+    """A decoded text as a document holds it: (text with ``\\n`` line ends, newline, had BOM)."""
     bom = text.startswith(_BOM)
     if bom:
         text = text[1:]
