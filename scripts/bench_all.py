@@ -148,8 +148,8 @@ def _rows(results: dict[str, dict[str, Any]]) -> list[list[str]]:
         rows.append(["`migrate` (dry run), cold", name,
                      f"{s['dry run']:.2f} s, {cpu['dry run']:.2f} s CPU, {peak['dry run']:.0f} MB",
                      f"git log plus the parse, as commands: {s['floor']:.2f} s "
-                     f"(the log plus the parse loop alone: {s['floor, loop']:.2f} s)",
-                     f"{migrate['dry_run_over_floor']:.2f}x ({migrate['dry_run_over_loop_floor']:.2f}x)",
+                     f"(the log plus the parse loop alone: {s['strict floor']:.2f} s)",
+                     f"{migrate['dry_run_over_floor']:.2f}x ({migrate['dry_run_over_strict_floor']:.2f}x)",
                      _verdict(migrate["dry_run_over_floor"], 3.0)])
         rows.append(["`init` on a fresh clone", name, f"{s['init']:.2f} s, {cpu['init']:.2f} s CPU, {peak['init']:.0f} MB",
                      "", "", _verdict(s["init"], 3.0, within=False)])
