@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from ..config import Config
 from ..config import load as load_config
+from ..config_paths import contained
 from ..errors import DocsyncError
 from ..model import Document, Finding
 from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
@@ -314,6 +315,7 @@ def load_workspace(
     """
     repo = repo or find_repo(start)
     config = config or load_config(repo.root)
+    contained(config, repo.root, repo.git_dir)  # before any file the config names is read
     listing = list_files(repo.root)
     everything = discover(repo.root, listing, config)
     selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ..config_paths import is_git_name
 from ..errors import DocsyncError
 from .line_ends import lines_unlike, with_line_ends
 
@@ -97,6 +98,8 @@ def _lexical(path: str) -> list[str]:
     parts = [p for p in path.split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         raise Refused(f"{path}: refusing to change a path outside the repository")
+    if any(is_git_name(part) for part in parts):  # a work tree path never holds one; see config_paths
+        raise Refused(f"{path}: refusing to change a path inside a git directory")
     for part in parts:
         if len(os.fsencode(part)) > NAME_MAX:
             raise Refused(
