@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import ConfigError
+from .untrusted_text import TERMINAL_UNSAFE
 
 if TYPE_CHECKING:
     from .config import Config
@@ -41,6 +43,7 @@ DEFAULTS = "(defaults)"
 FILE = "file"
 FOLDER = "folder"
 _GLOB = frozenset("*?[{")
+_UNSAFE = re.compile(f"[{TERMINAL_UNSAFE}]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,8 @@ def lexical_problem(path: str) -> str | None:
     when it may. The disk is not read."""
     if "\0" in path:
         return "holds a NUL character"
+    if _UNSAFE.search(path):
+        return "holds a control or bidirectional character; name it without one"
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         return "is an absolute path; config paths are relative to the repository root"
     parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
