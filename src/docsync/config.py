@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import config_values
+from . import config_values, globs
 from .errors import ConfigError
 from .suggest import did_you_mean
 
@@ -48,6 +48,8 @@ DEFAULT_STATES: Mapping[str, str] = {
     "rejected": "rejected",
 }
 GATES = ("links", "wrap", "layout", "refs")
+DEFAULT_INCLUDE = ("**/*.[mM][dD]", "**/*.[mM][aA][rR][kK][dD][oO][wW][nN]")
+GLOB_KEYS = ("include", "exclude", "refs_exclude")
 DEFAULT_TARGET = "docs/rfc"
 FILES_GATE = "files"
 """The file rules (F001-F004): always on, as a file that cannot be read cannot be checked;
@@ -72,7 +74,8 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    include: tuple[str, ...] = ("**/*.md", "**/*.markdown")
+    # extensions in either case: GitHub renders README.MD as Markdown
+    include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     gates: tuple[str, ...] = ("links", "wrap", "layout", "refs")
     # links
@@ -192,6 +195,7 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         if value is None:
             raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {_shown(raw)}{_gate_hint(key, raw)}")
         values[_FIELDS.get(key, key)] = value
+    _check_globs(values, origin)
     if "statuses" in values:
         values["statuses"] = {**DEFAULT_STATUSES, **values["statuses"]}
     states = values.get("states", DEFAULT_STATES)
@@ -213,6 +217,14 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
     elif "conventions" not in values:
         values["conventions"] = conventions_beside(values.get("target", DEFAULT_TARGET))
     return Config(**values, origin=origin)
+
+
+def _check_globs(values: Mapping[str, Any], origin: str) -> None:
+    """Every glob of the config readable by the matcher (:mod:`docsync.globs`), or a ConfigError."""
+    for key in GLOB_KEYS:
+        globs.checked(values.get(key, ()), f"{origin}: key {key!r}")
+    for glob, _ in values.get("per_file_ignores", ()):
+        globs.checked((glob,), f"{origin}: key 'per-file-ignores'")
 
 
 def _source_states(

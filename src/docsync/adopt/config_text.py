@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import DEFAULT_INCLUDE as CONFIG_INCLUDE
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
 from .inspection import Inspection
@@ -39,7 +40,7 @@ MANAGED = (
     "conventions",
     "statuses",
 )
-DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
+DEFAULT_INCLUDE = list(CONFIG_INCLUDE)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
