@@ -308,7 +308,8 @@ def rules(code: str | None) -> int:
 
     if code is None:
         for rule in all_rules():
-            _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
+            shown = f"{rule.summary} (opt-in: select it by code)" if rule.opt_in else rule.summary
+            _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {shown}", markup=False)
         return 0
     found = by_code().get(code.upper())
     if found is None:

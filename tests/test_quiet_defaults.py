@@ -1,0 +1,71 @@
+"""A first run reports what is certain: L009/L010 are opt-in rules, and without config
+the wrap gate follows the convention the prose shows, or stays off and says why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync.cli import app
+from tests.gitutil import GitRepo
+
+runner = CliRunner()
+
+_DEFINITIONS = "# Doc\n\nSee [used].\n\n[used]: a.md\n[unused]: a.md\n[used]: b.md\n\n[broken](gone.md)\n"
+
+
+def _rules(args: list[str]) -> list[str]:
+    result = runner.invoke(app, ["check", "--gate", "links", "--output-format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return sorted(f["rule"] for f in json.loads(result.stdout)["findings"])
+
+
+@pytest.fixture
+def definitions_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("a.md", "# A\n")
+    repo.write("b.md", "# B\n")
+    repo.write("doc.md", _DEFINITIONS)
+    repo.commit()
+    monkeypatch.chdir(repo.root)
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("args", "config", "expected"),
+    [
+        ([], "", ["L001"]),  # off by default, and not counted as silenced
+        (["--select", "L009"], "", ["L001", "L009"]),  # naming one narrows nothing
+        (["--select", "L010"], "", ["L001", "L010"]),
+        (["--select", "L009", "--select", "L010"], "", ["L001", "L009", "L010"]),
+        (["--select", "L"], "", ["L001"]),  # a prefix does not turn them on
+        (["--select", "links"], "", ["L001"]),
+        ([], 'select = ["L009", "L010"]\n', ["L001", "L009", "L010"]),
+        ([], 'select = ["L001", "L010"]\n', ["L001", "L010"]),
+        ([], 'select = ["L009"]\nignore = ["L009"]\n', ["L001"]),  # ignore wins, as it does for others
+        (["--select", "L009"], '[per-file-ignores]\n"doc.md" = ["L009"]\n', ["L001"]),
+    ],
+)
+def test_unused_and_duplicate_definitions_are_opt_in(
+    definitions_repo: GitRepo, args: list[str], config: str, expected: list[str]
+) -> None:
+    if config:
+        (definitions_repo.root / ".docsync.toml").write_text(config)
+    assert _rules(args) == expected
+
+
+def test_an_opt_in_rule_that_is_off_is_not_counted_as_silenced(definitions_repo: GitRepo) -> None:
+    result = runner.invoke(app, ["check", "--gate", "links"])
+    assert "silenced" not in result.output and "suppressed" not in result.output
+
+
+def test_rules_says_which_rules_are_opt_in() -> None:
+    result = runner.invoke(app, ["rules"])
+    lines = {line[:4]: line for line in result.output.splitlines() if line[:1].isalpha()}
+    assert "opt-in" in lines["L009"] and "opt-in" in lines["L010"]
+    assert all("opt-in" not in line for code, line in lines.items() if code not in ("L009", "L010"))
+    explained = runner.invoke(app, ["rules", "L009"]).output
+    assert "Opt-in" in explained
