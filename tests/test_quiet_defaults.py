@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from docsync.check.check import run_check
 from docsync.cli import app
 from tests.gitutil import GitRepo
 
@@ -58,8 +59,10 @@ def test_unused_and_duplicate_definitions_are_opt_in(
 
 
 def test_an_opt_in_rule_that_is_off_is_not_counted_as_silenced(definitions_repo: GitRepo) -> None:
-    result = runner.invoke(app, ["check", "--gate", "links"])
-    assert "silenced" not in result.output and "suppressed" not in result.output
+    quiet = run_check(definitions_repo.root, gates=["links"])
+    assert [f.rule for f in quiet.findings] == ["L001"] and quiet.silenced == 0
+    ignored = run_check(definitions_repo.root, gates=["links"], select=["L009"], ignore=["L009"])
+    assert ignored.silenced == 1  # selected, then ignored: silenced as any rule is
 
 
 def test_rules_says_which_rules_are_opt_in() -> None:
