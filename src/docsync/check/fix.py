@@ -19,6 +19,7 @@ from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..repository.plumbing import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
+from ..workspace.parsing import NOT_UTF8
 from ..write.transaction import Transaction
 from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps
 from .findings import chosen_gates, filter_findings, findings_for
@@ -201,8 +202,11 @@ def run_fix(
         "within": within,
         "config": config_file,
     }
+    undecodable = {p.path for p in workspace.problems if p.rule == NOT_UTF8}
+
     def inside_within(path: str) -> bool:
-        return within is None or path.startswith(within.rstrip("/") + "/")
+        """A file fix may write: inside ``within``, and UTF-8 (the writer refuses others)."""
+        return (within is None or path.startswith(within.rstrip("/") + "/")) and path not in undecodable
 
     with ExitStack() as stack:
         out = _FixWriter(workspace.root, redo, stack)

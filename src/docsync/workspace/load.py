@@ -251,6 +251,7 @@ def _parse_files(
         if known is None or not cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
             to_read.append((path, status))  # else unchanged since its stat was seen: not read
     summaries: dict[str, object] = {}
+    uncached = parse_cache.disabled()
     fresh: set[str] = set()
     parse_problems: list[Finding] = []
     results = parse_pending(
@@ -259,13 +260,16 @@ def _parse_files(
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
             progress(PARSING, done, len(contents))
+        # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
+        # again and reports the problem again.
+        keep = store if problem is None else uncached
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
             packed[path] = (NO_DOCUMENT, contents[path])
             kept[path] = summary.blob
             fresh.add(path)
-            store.put_blob(store.summaries_key(keys[path], context), summary.blob)
+            keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
-            store.put_blob(keys[path], made)
+            keep.put_blob(keys[path], made)
             ready = unpickled(path, made) if eager else None
             if ready is not None:
                 found[path] = ready
@@ -273,7 +277,7 @@ def _parse_files(
                 packed[path] = (made, contents[path])
         elif made is not None:
             found[path] = made
-            store.put(keys[path], made)
+            keep.put(keys[path], made)
         if summary is not None and not isinstance(summary, Packed):
             summaries[path] = summary
         if problem is not None:
