@@ -13,11 +13,12 @@ from ..gates.links import check as links
 from ..gates.links.fragments import GATE as LINKS
 from ..model import Finding
 from ..report.selection import Selection
-from ..repository.plumbing import changed_files, find_repo, staged_changes
+from ..repository.plumbing import changed_files, find_repo
 from ..workspace.documents import Documents
 from ..workspace.load import Progress, SummarizerFactory, Workspace, load_workspace
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, narrow_to, with_text
+from .staged import staged_workspace
 
 if TYPE_CHECKING:
     from ..adopt.inspection import WrapCount
@@ -54,7 +55,8 @@ def run_check(
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
     that link to them; ``staged`` to the paths the index changes (both sides of a
-    rename, deletes too) plus the files that link to them. ``select`` replaces the
+    rename, deletes too) plus the files that link to them, each file read as the
+    index holds it (:mod:`.staged`). ``select`` replaces the
     config's selection and ``ignore`` adds to its (see :mod:`docsync.report.selection`);
     inline suppressions apply, and ``report_unused`` reports those that silence
     nothing. ``within`` (a folder) narrows the report to the files in it;
@@ -75,7 +77,7 @@ def run_check(
     if changed_since is not None:
         workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
     if staged:
-        workspace = narrow_to(workspace, staged_changes(workspace.root))
+        workspace = staged_workspace(workspace)
     found = filter_findings(
         workspace, findings_for(workspace, chosen), selection, chosen, report_unused, ordered=True
     )

@@ -61,7 +61,8 @@ class Workspace:
 # --------------------------------------------------------------------------- discovery
 
 
-def _is_markdown(path: str) -> bool:
+def is_markdown(path: str) -> bool:
+    """Whether ``path`` names a Markdown file (either letter case, as GitHub reads it)."""
     return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
@@ -85,7 +86,7 @@ def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool])
     found: list[str] = []
     base = str(root)
     for path in sorted(set(listing.tracked) | listing.untracked):
-        if not _is_markdown(path) or not wanted(path):
+        if not is_markdown(path) or not wanted(path):
             continue
         if listing.is_symlink(path):
             continue
@@ -372,13 +373,13 @@ def _select(
         full = root / path
         if full.is_dir():
             prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
-            inside = [p for p in known if p.startswith(prefix) and _is_markdown(p)]
+            inside = [p for p in known if p.startswith(prefix) and is_markdown(p)]
             if not inside:
                 raise DocsyncError(f"{path}: no Markdown file in this folder")
             chosen.extend(p for p in inside if not (root / p).is_symlink())
         elif not full.exists() and not full.is_symlink():
             raise DocsyncError(f"{path}: no such file or folder")
-        elif not _is_markdown(path):
+        elif not is_markdown(path):
             raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
         elif not full.is_symlink():
             chosen.append(path)
