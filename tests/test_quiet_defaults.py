@@ -72,3 +72,64 @@ def test_rules_says_which_rules_are_opt_in() -> None:
     assert all("opt-in" not in line for code, line in lines.items() if code not in ("L009", "L010"))
     explained = runner.invoke(app, ["rules", "L009"]).output
     assert "Opt-in" in explained
+
+
+def _wrapped_at(width: int, n: int) -> str:
+    sentence = "the quick brown fox jumps over a lazy dog while docsync keeps every link working across the tree"
+    words = sentence.split(" ") * 3
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line]) + f" ({n})"
+
+
+def _prose_repo(root: Path, wrapped: int, one_line: int) -> GitRepo:
+    repo = GitRepo.init(root)
+    paragraphs = [_wrapped_at(80, n) for n in range(wrapped)]
+    paragraphs += [_wrapped_at(10_000, n) for n in range(one_line)]
+    repo.write("docs/guide.md", "# Guide\n\n" + "\n\n".join(paragraphs) + "\n")
+    repo.commit()
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("wrapped", "one_line", "left_off"),
+    [
+        (30, 0, True),  # an 80-column repository: nothing to join, and one line says why
+        (30, 5, True),
+        (25, 60, False),  # most paragraphs are one line each: "none" is its convention
+        (3, 0, False),  # a handful of joins says little about a convention, and is quickly reviewed
+    ],
+)
+def test_without_config_wrap_follows_the_prose_or_stays_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrapped: int, one_line: int, left_off: bool
+) -> None:
+    repo = _prose_repo(tmp_path / "repo", wrapped, one_line)
+    monkeypatch.chdir(repo.root)
+    before = (repo.root / "docs/guide.md").read_bytes()
+    checked = runner.invoke(app, ["check"])
+    fixed = runner.invoke(app, ["fix"])
+    after = (repo.root / "docs/guide.md").read_bytes()
+    if left_off:
+        assert checked.exit_code == 0 and "W001" not in checked.stdout
+        assert checked.stderr.strip().splitlines()[-1].startswith("wrap gate off: there is no docsync config")
+        assert "wrap = 80" in checked.stderr
+        assert after == before and "wrap gate off" in fixed.stderr
+    else:
+        assert checked.exit_code == 1 and checked.stdout.count("W001") == wrapped
+        assert "wrap gate off" not in checked.stderr
+        assert after != before and runner.invoke(app, ["check"]).exit_code == 0
+
+
+def test_with_config_wrap_none_is_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _prose_repo(tmp_path / "repo", 30, 0)
+    repo.write(".docsync.toml", 'wrap = "none"\n')
+    monkeypatch.chdir(repo.root)
+    checked = runner.invoke(app, ["check"])
+    assert checked.exit_code == 1 and checked.stdout.count("W001") == 30
+    assert "wrap gate off" not in checked.stderr

@@ -267,6 +267,8 @@ def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
         report.print_text(_console(False), result.files, from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped and not result.changed_meanwhile:
         _console(False).print("Nothing to fix.", markup=False)
+    if result.hint:
+        say(result.hint)
 
 
 def fix_text_report(fixed: TextFix, given: str, *, dry: bool, diff: bool) -> None:
