@@ -156,3 +156,15 @@ def test_an_upper_case_extension_is_markdown_by_default(tmp_path: Path, monkeypa
     result = runner.invoke(app, ["check", "--gate", "links", "--output-format", "json"])
     assert result.exit_code == 1, result.output
     assert "README.MD" in result.output and "guide/INTRO.Markdown" in result.output
+
+
+@given(path=st.lists(st.sampled_from([*_NAMES, "README.Md", "x.MARKDOWN", "y.mdx", "z.markdow"]), min_size=1, max_size=4).map("/".join))
+def test_the_default_include_is_the_markdown_suffix_in_either_case(path: str) -> None:
+    from docsync.config import DEFAULT_INCLUDE, Config
+    from docsync.workspace.globs import in_scope
+
+    markdown = path.lower().endswith((".md", ".markdown"))
+    if markdown:  # discovery asks in_scope only of these
+        assert in_scope(path, Config()) is matches(path, DEFAULT_INCLUDE) is True
+    else:
+        assert not in_scope(path, Config())

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from ..config import Config
+from ..config import DEFAULT_INCLUDE, Config
 from ..globs import matches as matches
+
+_SUFFIXES = (".md", ".markdown")
 
 
 def in_scope(path: str, config: Config) -> bool:
-    return matches(path, config.include) and not matches(path, config.exclude)
+    """Whether ``path`` is one of config's Markdown files. The default ``include`` names
+    every ``.md`` and ``.markdown`` file in either letter case, which the suffix says
+    without the matcher (discovery asks this of every Markdown path)."""
+    if config.include is DEFAULT_INCLUDE or config.include == DEFAULT_INCLUDE:
+        included = path.lower().endswith(_SUFFIXES)
+    else:
+        included = matches(path, config.include)
+    return included and not matches(path, config.exclude)
