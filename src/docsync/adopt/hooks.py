@@ -140,27 +140,52 @@ def with_hook(text: str | None, repo: str) -> str | None:
     return newline.join(lines) + newline
 
 
-def workflow() -> str:
-    """The GitHub Actions workflow: full history, the cache, docsync, the gates as annotations."""
-    return f"""# Runs docsync's gates on every push and pull request (written by docsync init).
+CHECKOUT = "actions/checkout@v6"
+CACHE = "actions/cache@v5"
+SETUP_PYTHON = "actions/setup-python@v6"
+"""The current major versions (node 24) of the actions the workflow uses."""
+
+
+def workflow(branch: str = "main") -> str:
+    """The GitHub Actions workflow: read-only, a shallow checkout (a check reads the work
+    tree, not history), the cache, docsync, the gates as annotations. It runs on pushes
+    to ``branch`` and on pull requests, so a pull request's branch runs once."""
+    return f"""# Runs docsync's gates on pull requests and on pushes to {branch} (written by docsync init).
 name: docsync
-on: [push, pull_request]
+on:
+  push:
+    branches: [{_yaml_string(branch)}]
+  pull_request:
+permissions:
+  contents: read
 jobs:
   docsync:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      # A check reads the work tree: one commit is enough. docsync migrate and
+      # check --changed need history (fetch-depth: 0) where you run them.
+      - uses: {CHECKOUT}
         with:
-          fetch-depth: 0  # the full history, which docsync migrate dates records from
+          persist-credentials: false
       # docsync's cache is keyed by content and config, so any restored one is safe
-      - uses: actions/cache@v4
+      - uses: {CACHE}
         with:
           path: .git/docsync
           key: docsync-{__version__}-${{{{ runner.os }}}}-${{{{ github.sha }}}}
           restore-keys: docsync-{__version__}-${{{{ runner.os }}}}-
-      - uses: actions/setup-python@v5
+      - uses: {SETUP_PYTHON}
         with:
           python-version: "3.12"
       - run: pip install "{REQUIREMENT}"
       - run: docsync check --format github
 """
+
+
+def _yaml_string(value: str) -> str:
+    """A branch name as a YAML flow scalar: plain when YAML reads it back as that string."""
+    plain = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", value) and not re.fullmatch(r"[0-9._-]+", value)
+    if plain and value.lower() not in (
+        "true", "false", "yes", "no", "on", "off", "null", "y", "n",
+    ):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
