@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..gates.links.check import link_targets, markdown_url, resolve_url
-from ..model import Document
-from ..rewrite.references import RewriteStats
-from .model import Problem
+from ...gates.links.check import link_targets, markdown_url, resolve_url
+from ...model import Document
+from ...rewrite.references import RewriteStats
+from ..model import Problem
 
 
 @dataclass(frozen=True, slots=True)

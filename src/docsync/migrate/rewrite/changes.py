@@ -15,21 +15,21 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from ..gates.links.check import markdown_url, resolve_url
-from ..model import Document
-from ..parse.markdown import parse
-from ..write.writer import FileWrite
+from ...gates.links.check import markdown_url, resolve_url
+from ...model import Document
+from ...parse.markdown import parse
+from ...write.writer import FileWrite
+from ..model import Plan, Problem, Topic
+from ..read.discover import LegacyRecord
+from ..read.relations import Related, finish
+from ..read.repo_view import RepoView
+from ..read.tool_pointers import tool_pointers
 from . import rewrite_tasks as tasks
 from .assemble import Assembled, Mispredicted, assemble
-from .discover import LegacyRecord
 from .fanout import Fanout, workers_for
-from .model import Plan, Problem, Topic
-from .relations import Related, finish
-from .repo_view import RepoView
 from .rewrite_tasks import Context, Done
 from .routes import index_path, plan_routes
 from .stats import Stats, Tally
-from .tool_pointers import tool_pointers
 from .tree_index import all_records, index_write
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from ..records.model import parse_id
-from .inputs import Inputs
-from .model import Problem, Retirement, Topic
+from ...records.model import parse_id
+from ..model import Problem, Retirement, Topic
+from ..read.inputs import Inputs
 
 
 def collisions(

@@ -20,15 +20,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..check.check import run_check
-from ..config import load as load_config
-from ..gates.links.check import link_targets, resolve_url
-from ..model import Document, Finding
-from ..parse.markdown import SourceError, decode, parse
-from ..repository import plumbing
-from ..workspace import cache as parse_cache
-from ..workspace.load import MARKDOWN_SUFFIXES
-from .changes import ChangeSet
+from ...check.check import run_check
+from ...config import load as load_config
+from ...gates.links.check import link_targets, resolve_url
+from ...model import Document, Finding
+from ...parse.markdown import SourceError, decode, parse
+from ...repository import plumbing
+from ...workspace import cache as parse_cache
+from ...workspace.load import MARKDOWN_SUFFIXES
+from ..rewrite.changes import ChangeSet
 
 LINKS = "links"
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import PlanError
-from ..repository import gitrepo, plumbing
-from ..write import writer
-from ..write.transaction import Transaction
-from .changes import ChangeSet
-from .run import Outcome
+from ...errors import PlanError
+from ...repository import gitrepo, plumbing
+from ...write import writer
+from ...write.transaction import Transaction
+from ..rewrite.changes import ChangeSet
+from ..run import Outcome
 
 MOVE_MESSAGE = (
     "docsync migrate: move records into the lifecycle tree\n\n"

@@ -27,26 +27,26 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ..config import Config
-from ..gates.wrap import check as wrap
-from ..gates.wrap.fix import fix_document
-from ..parse.markdown import parse
-from ..parse.slugs import slugify
-from ..records.conventions import (
+from ...config import Config
+from ...gates.wrap import check as wrap
+from ...gates.wrap.fix import fix_document
+from ...parse.markdown import parse
+from ...parse.slugs import slugify
+from ...records.conventions import (
     ADOPTION_SLUG,
     Conventions,
     ConventionsMarkersError,
     conventions_for,
     render,
 )
-from ..records.index import FORMER_HEADING
-from ..records.model import Record
-from ..rewrite.record_links import link_text, relative_destination
-from ..write.writer import FileWrite
+from ...records.index import FORMER_HEADING
+from ...records.model import Record
+from ...rewrite.record_links import link_text, relative_destination
+from ...write.writer import FileWrite
+from ..model import Plan, Problem
+from ..read.discover import LegacyRecord
+from ..read.repo_view import RepoView
 from .changes import ChangeSet
-from .discover import LegacyRecord
-from .model import Plan, Problem
-from .repo_view import RepoView
 from .routes import index_path
 from .stats import Stats
 

@@ -28,7 +28,7 @@ from multiprocessing.reduction import ForkingPickler
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from ..workspace.collector import collector_off
+from ...workspace.collector import collector_off
 
 T = TypeVar("T")
 

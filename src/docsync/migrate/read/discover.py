@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..config import DEFAULT_STATUSES, Source
-from ..model import BlockKind, Document, Heading
-from ..records.model import RecordId
+from ...config import DEFAULT_STATUSES, Source
+from ...model import BlockKind, Document, Heading
+from ...records.model import RecordId
 from .status import StatusReading, read_status
 
 TREE_KINDS: dict[str, str] = {
@@ -360,7 +360,7 @@ def read_record(
     without a title either (a stub that says where the record moved), the
     title is its id and the slug its file name (``eip-1046``).
     """
-    from ..records.tree import record_title  # read once the files are parsed, not to date them
+    from ...records.tree import record_title  # read once the files are parsed, not to date them
 
     front_title = front_matter_title(doc)
     heading = None if front_title else title_heading(doc)

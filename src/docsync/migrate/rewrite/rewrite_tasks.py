@@ -15,18 +15,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from ..model import Document
-from ..workspace import cache as parse_cache
-from ..workspace.load import matches
-from ..workspace.pickles import dumps
-from ..write.writer import FileWrite
+from ...model import Document
+from ...workspace import cache as parse_cache
+from ...workspace.load import matches
+from ...workspace.pickles import dumps
+from ...write.writer import FileWrite
+from ..model import Plan, Topic
+from ..read.discover import LegacyRecord
+from ..read.relations import Normalised, normalise
+from ..read.repo_view import RepoView
 from .assemble import Assembled, sole_source
 from .code_refs import code_files
-from .discover import LegacyRecord
 from .markdown_rewrite import other_documents, topic_text
-from .model import Plan, Topic
-from .relations import Normalised, normalise
-from .repo_view import RepoView
 from .routes import Routes
 from .stats import Tally
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .discover import LegacyRecord
 
 if TYPE_CHECKING:
-    from .model import Topic
+    from ..model import Topic
 
 
 @dataclass(frozen=True, slots=True)

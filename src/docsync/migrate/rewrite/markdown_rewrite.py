@@ -14,13 +14,13 @@ from dataclasses import replace
 from itertools import groupby
 from urllib.parse import unquote
 
-from ..gates.links.check import link_targets, resolve_url
-from ..model import Document, Edit, apply_edits
-from ..parse.markdown import parse
-from ..rewrite.references import RewriteError, rewrite_parsed
-from ..write.writer import FileWrite
+from ...gates.links.check import link_targets, resolve_url
+from ...model import Document, Edit, apply_edits
+from ...parse.markdown import parse
+from ...rewrite.references import RewriteError, rewrite_parsed
+from ...write.writer import FileWrite
+from ..model import Problem, Topic
 from .assemble import Assembled, Mispredicted, join_chunks, parse_joined
-from .model import Problem, Topic
 from .routes import Routes
 from .stats import Tally
 

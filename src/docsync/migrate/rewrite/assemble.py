@@ -19,12 +19,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import BlockKind, Document, Edit, Heading, Span, apply_edits
-from ..parse.markdown import parse
-from ..parse.reheaded import reheaded
-from ..parse.slugs import unique_slugs
-from .discover import LegacyRecord
-from .model import Part, Topic
+from ...model import BlockKind, Document, Edit, Heading, Span, apply_edits
+from ...parse.markdown import parse
+from ...parse.reheaded import reheaded
+from ...parse.slugs import unique_slugs
+from ..model import Part, Topic
+from ..read.discover import LegacyRecord
 
 MARKER = "<!-- docsync: from {path} -->"
 

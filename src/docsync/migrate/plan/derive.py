@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from .inputs import Inputs
-from .model import Part, Problem, TopicSpec
-from .status import StatusForm, StatusReading, detail_of, rank, state_of
+from ..model import Part, Problem, TopicSpec
+from ..read.inputs import Inputs
+from ..read.status import StatusForm, StatusReading, detail_of, rank, state_of
 
 
 def topic_status(

@@ -11,17 +11,17 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 
-from ..gates.links.check import link_targets, resolve_url
-from ..model import BlockKind, Document
-from ..parse.markdown import parse
-from ..records.index import BEGIN, default_title, render_index
-from ..records.model import Record
-from ..records.relations import Edge
-from ..write.writer import FileWrite
-from .discover import LegacyRecord
+from ...gates.links.check import link_targets, resolve_url
+from ...model import BlockKind, Document
+from ...parse.markdown import parse
+from ...records.index import BEGIN, default_title, render_index
+from ...records.model import Record
+from ...records.relations import Edge
+from ...write.writer import FileWrite
+from ..model import Plan
+from ..read.discover import LegacyRecord
+from ..read.repo_view import RepoView
 from .markdown_rewrite import rewrite_markdown
-from .model import Plan
-from .repo_view import RepoView
 from .routes import Routes, index_path
 from .stats import Tally
 

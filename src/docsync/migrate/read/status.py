@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from ..config import DEFAULT_STATUSES
-from ..model import BlockKind, Document, Heading, LineSpan, Span
+from ...config import DEFAULT_STATUSES
+from ...model import BlockKind, Document, Heading, LineSpan, Span
 
 STATE_RANK: Mapping[str, int] = {"implemented": 3, "proposed": 2, "rejected": 0}
 _OTHER_RANK = 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..config import DEFAULT_RELATIONS
-from ..model import Document
-from ..records.model import Record
+from ...config import DEFAULT_RELATIONS
+from ...model import Document
+from ...records.model import Record
 
 
 @dataclass(frozen=True)

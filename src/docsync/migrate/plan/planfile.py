@@ -15,9 +15,9 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import PlanError
-from ..write.writer import write_named
-from .model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
+from ...errors import PlanError
+from ...write.writer import write_named
+from ..model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
 
 PROBLEM = "# PROBLEM:"
 

@@ -6,8 +6,8 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping
 
+from ..model import Plan
 from .discover import LegacyRecord
-from .model import Plan
 from .repo_view import RepoView
 
 _ADR_TOOLS = ".adr-dir"

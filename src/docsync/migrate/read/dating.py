@@ -28,10 +28,10 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import TracebackType
 
-from ..config import Config
-from ..repository import git_history, history, plumbing
+from ...config import Config
+from ...repository import git_history, history, plumbing
+from ..rewrite.fanout import fork_safe
 from .discover import find_trees, is_template, lifecycle_folders, record_paths
-from .fanout import fork_safe
 from .inputs import Dated
 from .tree import tree_paths
 

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import date
 
-from ..model import Document
-from ..records.model import Record
+from ...model import Document
+from ...records.model import Record
 from .status import read_status
 
 RECORD_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
@@ -32,7 +32,7 @@ def read_tree_record(path: str, doc: Document | None, states: Mapping[str, str])
         day = date.fromisoformat(match.group("date"))
     except ValueError:
         return None
-    from ..records.tree import record_title  # read once the files are parsed, not to date them
+    from ...records.tree import record_title  # read once the files are parsed, not to date them
 
     folder = posixpath.basename(posixpath.dirname(path))
     state = next((s for s, f in states.items() if f == folder), folder)

@@ -23,11 +23,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..gates.links.check import link_url, resolve_url
-from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
-from ..parse.markdown import parse
-from ..records.model import ID_PATTERN, IdTarget, parse_id
-from ..records.relations import (
+from ...gates.links.check import link_url, resolve_url
+from ...model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
+from ...parse.markdown import parse
+from ...records.model import ID_PATTERN, IdTarget, parse_id
+from ...records.relations import (
     Edge,
     Mention,
     Phrases,
@@ -36,9 +36,9 @@ from ..records.relations import (
     reverses,
     with_relation_lines,
 )
-from ..rewrite.ids import IdKey
-from ..rewrite.record_links import link_text, relative_destination
-from ..write.writer import FileWrite
+from ...rewrite.ids import IdKey
+from ...rewrite.record_links import link_text, relative_destination
+from ...write.writer import FileWrite
 
 _EMPHASIS = r"(?:\*\*|__|\*|_)?"
 _PARTIAL = re.compile(r"(?i)\b(?:partly|partially|in\s+part|part)\s+$")

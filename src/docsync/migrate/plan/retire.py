@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..records.model import RecordId, parse_id
-from .inputs import Inputs, topic_path
-from .model import DROP, Part, Problem, Retirement, RetireSpec, Topic
+from ...records.model import RecordId, parse_id
+from ..model import DROP, Part, Problem, Retirement, RetireSpec, Topic
+from ..read.inputs import Inputs, topic_path
 
 
 def resolve_retirement(

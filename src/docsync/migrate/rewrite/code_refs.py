@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from ..records.model import IdTarget
-from ..rewrite.code_paths import path_finder, rewrite_code_paths
-from ..rewrite.ids import IdKey, program_text_ids, rewrite_code_text
-from ..workspace.load import MARKDOWN_SUFFIXES, matches
-from ..write.writer import FileWrite
-from .repo_view import RepoView
+from ...records.model import IdTarget
+from ...rewrite.code_paths import path_finder, rewrite_code_paths
+from ...rewrite.ids import IdKey, program_text_ids, rewrite_code_text
+from ...workspace.load import MARKDOWN_SUFFIXES, matches
+from ...write.writer import FileWrite
+from ..read.repo_view import RepoView
 from .routes import Routes
 from .stats import Tally
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 
-from ..records.model import RecordId, parse_id
+from ...records.model import RecordId, parse_id
+from ..model import KeptPage, Part, Plan, PlanSpec, Problem, Topic, TopicSpec
+from ..read.discover import LegacyRecord, ascii_slug, normalized_title, part_id
+from ..read.inputs import Inputs, path_for
 from .collisions import collisions
 from .derive import topic_date, topic_status
-from .discover import LegacyRecord, ascii_slug, normalized_title, part_id
-from .inputs import Inputs, path_for
-from .model import KeptPage, Part, Plan, PlanSpec, Problem, Topic, TopicSpec
 from .retire import resolve_retirement, with_retirements
 from .suggest import suggest
 

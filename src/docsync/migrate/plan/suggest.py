@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..records.model import ID_PATTERN, RecordId
-from .discover import LegacyRecord
-from .inputs import Inputs
-from .model import Suggestion, Topic
+from ...records.model import ID_PATTERN, RecordId
+from ..model import Suggestion, Topic
+from ..read.discover import LegacyRecord
+from ..read.inputs import Inputs
 
 _STOP_WORDS = frozenset(
     {"a", "an", "and", "the", "of", "for", "to", "in", "on", "with", "use", "using"}

@@ -12,14 +12,14 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..parse.slugs import slugify
-from ..records.index import INDEX_NAMES, default_title
-from ..records.model import IdTarget, RecordId, parse_id
-from ..rewrite.ids import IdKey
+from ...parse.slugs import slugify
+from ...records.index import INDEX_NAMES, default_title
+from ...records.model import IdTarget, RecordId, parse_id
+from ...rewrite.ids import IdKey
+from ..model import Plan, Retirement, Topic
+from ..read.discover import LegacyRecord, part_id
+from ..read.repo_view import RepoView
 from .assemble import Assembled
-from .discover import LegacyRecord, part_id
-from .model import Plan, Retirement, Topic
-from .repo_view import RepoView
 
 
 @dataclass(frozen=True)
