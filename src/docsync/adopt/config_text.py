@@ -38,6 +38,7 @@ MANAGED = (
     "states",
     "conventions",
     "statuses",
+    "site",
 )
 DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -200,6 +201,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     )
     yield Entry("gates", toml_value(gates), (*gates_comment, *kept))
     yield Entry("wrap", toml_value(inspection.chosen), _wrap_comment(inspection))
+    yield from _site(inspection, raw)
     yield Entry("target", toml_value(inspection.target), _target_comment(inspection))
     yield _sources(inspection, raw)
     states, kept = _kept(raw, "states", dict(DEFAULT_STATES))
@@ -217,6 +219,30 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     for key, value in raw.items():
         if key not in MANAGED:
             yield Entry(key, toml_value(value), ("Kept from the existing configuration.",))
+
+
+def _site(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
+    """``site``: the docs generator whose config file the repository tracks, if any."""
+    if "site" in raw:
+        yield Entry("site", toml_value(raw["site"]), ("Kept from the existing configuration.",))
+        return
+    if inspection.site is None:
+        return
+    name, config_file = inspection.site
+    yield Entry(
+        "site",
+        toml_value(name),
+        (
+            f"{config_file} builds a {_SITE_NAMES[name]} site: links in its pages are checked as",
+            "GitHub shows them, and those that only the built site resolves (ch01.html for",
+            'ch01.md, /docs/x from the site\'s root) as the site does. "github": GitHub only.',
+        ),
+    )
+
+
+_SITE_NAMES = {
+    "mdbook": "mdBook", "mkdocs": "MkDocs", "docusaurus": "Docusaurus", "vitepress": "VitePress",
+}
 
 
 def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEntry, ...]:

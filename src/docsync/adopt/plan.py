@@ -206,9 +206,8 @@ def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     else:
         action = Action.CREATE if current is None else Action.UPDATE
         yield FilePlan(path, action, _plain(path, text), read=current)
-    why = "it differs from the workflow init writes"
-    branch = default_branch(root)
-    yield _file(root, adopt_hooks.WORKFLOW, adopt_hooks.workflow(branch), options.force, why)
+    wanted, why = adopt_hooks.workflow(default_branch(root)), "it differs from the workflow init writes"
+    yield _file(root, adopt_hooks.WORKFLOW, wanted, options.force, why)
 
 
 def _conventions_file(workspace: Workspace, config: Config) -> FilePlan | None:
