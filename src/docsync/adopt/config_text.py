@@ -14,13 +14,13 @@ from the existing config with their values.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import tomltext
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
 from .inspection import Inspection
@@ -48,23 +48,12 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+    return tomltext.key(key)
 
 
 def toml_value(value: Any) -> str:
-    """TOML source for a string, number, boolean, list or table (inline)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
-    if isinstance(value, Mapping):
-        items = ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items())
-        return "{ " + items + " }" if items else "{}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {value!r}")
+    """TOML source for a string, number, boolean, list or table (inline), by tomlkit."""
+    return tomltext.value(value)
 
 
 # --------------------------------------------------------------------------- the draft

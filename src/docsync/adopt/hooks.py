@@ -1,10 +1,11 @@
 """The pre-commit hook and the GitHub Actions workflow ``docsync init --hooks`` writes.
 
-``.pre-commit-config.yaml`` is edited as text, never loaded and dumped: the
-docsync entry is appended to the end of the ``repos:`` list in the list's own
-indentation style, so every other hook, comment and blank line stays as it
-was (and no YAML library is needed). A file that already runs a docsync hook
-is left alone.
+``.pre-commit-config.yaml`` is read by ruamel.yaml's round-trip loader
+(:mod:`.yamltext`) and edited as text, never dumped: the docsync entry is
+appended to the end of the ``repos:`` list in the list's own indentation
+style, so every other hook, comment and blank line stays as it was, and the
+result is read again to check it is the old file plus the hook. A file that
+already runs a docsync hook is left alone.
 
 The hook comes in three forms. By default (``--hook-repo package``) it is a
 ``repo: local`` hook with ``language: python`` whose
@@ -36,13 +37,6 @@ DEFAULT_HOOK_REPO = PACKAGE
 REQUIREMENT = f"{DISTRIBUTION}=={__version__}"
 HOOK_ENTRY = "docsync check --staged"
 
-_REPOS = re.compile(r"^repos[ \t]*:[ \t]*(?P<rest>[^#\n]*?)[ \t]*(?:#.*)?$", re.MULTILINE)
-_ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?P<gap>[ \t]+)\S")
-_HAS_DOCSYNC = re.compile(
-    r"""^[ \t]*(?:-[ \t]+)?(?:id[ \t]*:[ \t]*["']?docsync-(?:check|fix)\b"""
-    r"""|entry[ \t]*:[ \t]*["']?docsync\b)""",
-    re.MULTILINE,
-)
 _COMMENT = "docsync: links, wrapping and the record tree (added by docsync init)"
 
 
@@ -91,53 +85,55 @@ def hook_entry(repo: str, style: _Style = _Style()) -> list[str]:
 
 
 def has_docsync_hook(text: str) -> bool:
-    return _HAS_DOCSYNC.search(text) is not None
+    from . import yamltext  # ruamel.yaml, for init only: the command line imports this module
 
-
-def _block_end(lines: list[str], start: int) -> tuple[int, _Style | None]:
-    """The line after the last item line of the ``repos:`` list at ``start``, and its style."""
-    last, style = start + 1, None
-    for number in range(start + 1, len(lines)):
-        line = lines[number]
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if not line[0].isspace() and not line.startswith("-"):
-            break  # the next top-level key
-        last = number + 1
-        item = _ITEM.match(line)
-        if style is None and item is not None:
-            style = _Style(item.group("indent"), item.group("gap"))
-    return last, style
+    try:
+        return yamltext.read(text)[1]
+    except yamltext.NotYaml:
+        return False
 
 
 def with_hook(text: str | None, repo: str) -> str | None:
     """``.pre-commit-config.yaml`` with the docsync hook added; None when it has one already.
 
-    Raises :class:`DocsyncError` for a ``repos:`` list written in flow style
-    (``repos: [...]``), which cannot be appended to line by line.
+    The file is read by ruamel.yaml (:mod:`.yamltext`): the hook's lines go after the last
+    line of the ``repos:`` list, in its items' indentation, and nothing else changes.
+    Raises :class:`DocsyncError` for a file that is not YAML, and for a ``repos:`` list
+    written in flow style (``repos: [...]``), which cannot be appended to line by line.
     """
     if text is None or not text.strip():
         return "repos:\n" + "\n".join(hook_entry(repo)) + "\n"
-    if has_docsync_hook(text):
+    from . import yamltext  # ruamel.yaml, for init only: the command line imports this module
+
+    try:
+        repos, has_docsync = yamltext.read(text)
+    except yamltext.NotYaml as exc:
+        raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot read it as YAML ({exc}); add the docsync hook by hand") from None
+    if has_docsync:
         return None
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    found = _REPOS.search("\n".join(lines))
-    if found is None:
+    if repos is None:
         lines += ["repos:", *hook_entry(repo)]
-    elif found.group("rest") in ("", "[]"):
-        start = "\n".join(lines)[: found.start()].count("\n")
-        if found.group("rest"):
-            lines[start] = lines[start].replace("[]", "", 1).rstrip()
-        end, style = _block_end(lines, start)
-        lines[end:end] = hook_entry(repo, style or _Style())
-    else:
+    elif repos.flow and not _empty_flow(lines[repos.line]):
         raise DocsyncError(
             f"{PRE_COMMIT_CONFIG}: 'repos:' is written in flow style; add the docsync hook by hand"
         )
-    return newline.join(lines) + newline
+    else:
+        if repos.flow:  # repos: []
+            lines[repos.line] = lines[repos.line].replace("[]", "", 1).rstrip()
+        style = _Style() if repos.dash is None or repos.gap is None else _Style(" " * repos.dash, " " * repos.gap)
+        lines[repos.end : repos.end] = hook_entry(repo, style)
+    result = newline.join(lines) + newline
+    if not yamltext.appended_only(text, result):
+        raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot add the docsync hook without changing the rest; add it by hand")
+    return result
+
+
+def _empty_flow(line: str) -> bool:
+    return line.split("#", 1)[0].replace(" ", "").replace("\t", "") == "repos:[]"
 
 
 CHECKOUT = "actions/checkout@v6"
