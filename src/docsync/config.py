@@ -80,6 +80,9 @@ class Config:
     gates: tuple[str, ...] = ("links", "wrap", "layout", "refs")
     # links
     strict_fragments: bool = False
+    site: str = "github"  # or a docs generator (site.py): links are also read as it builds them
+    site_root: str | None = None  # the site's source folder ("" the root); None: from its config
+    html_to_md: bool | None = None  # a link to x.html means x.md; None: the generator's way
     # wrap
     wrap: WrapMode = "none"
     wrap_lists: bool = True
@@ -149,6 +152,9 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "exclude": (config_values.strings, "a list of glob strings"),
     "gates": (_gates, f"a list of gate names from {', '.join(GATES)}"),
     "strict_fragments": (config_values.boolean, "true or false"),
+    "site": (config_values.site, '"github", "mdbook", "mkdocs", "docusaurus" or "vitepress"'),
+    "site_root": (config_values.site_root, 'a folder path inside the repository ("." for the root)'),
+    "html_to_md": (config_values.boolean, "true or false"),
     "wrap": (config_values.wrap_mode, '"none", "sentence", "off" or a positive width'),
     "wrap_lists": (config_values.boolean, "true or false"),
     "wrap_blockquotes": (config_values.boolean, "true or false"),

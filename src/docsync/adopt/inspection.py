@@ -34,6 +34,7 @@ from ..migrate.read.kept_pages import kept_pages, kept_reason
 from ..migrate.read.status import StatusForm, read_status
 from ..migrate.read.tree import RECORD_NAME
 from ..model import Document
+from ..site import detect as detect_site
 from ..workspace.documents import Documents
 from ..workspace.load import Progress, Workspace
 
@@ -82,6 +83,7 @@ class Inspection:
     missing: tuple[str, ...]
     wrap: tuple[WrapCount, ...]
     chosen: WrapMode
+    site: tuple[str, str] | None = None  # the docs generator found, and its config file
 
     @property
     def legacy_records(self) -> int:
@@ -249,4 +251,5 @@ def inspect(
         missing=missing,
         wrap=counts,
         chosen=choose_wrap(counts),
+        site=detect_site(workspace.listing.tracked),
     )

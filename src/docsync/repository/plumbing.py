@@ -251,3 +251,22 @@ def _default_base(root: Path) -> str:
         except _Failed:
             continue
     return "HEAD"
+
+
+def default_branch(root: Path) -> str:
+    """The branch a pull request merges into: the one ``origin/HEAD`` names, else a local
+    ``main`` or ``master``, else the branch checked out, else ``main``."""
+    try:
+        return _run(root, "symbolic-ref", "--short", "refs/remotes/origin/HEAD").strip().split("/", 1)[1]
+    except (_Failed, IndexError):
+        pass
+    for name in ("main", "master"):
+        try:
+            _run(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}")
+            return name
+        except _Failed:
+            continue
+    try:
+        return _run(root, "symbolic-ref", "--short", "HEAD").strip() or "main"
+    except _Failed:
+        return "main"
