@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from docsync.config import DEFAULT_STATES, DEFAULT_STATUSES
-from docsync.migrate.model import Plan, PlanSpec, TopicSpec
+from docsync.migrate.model import ChangeSet, Plan, PlanSpec, TopicSpec
 from docsync.migrate.plan.plan import infer_spec, resolve
 from docsync.migrate.read.discover import (
     Tree,
@@ -24,7 +24,7 @@ from docsync.migrate.read.discover import (
 )
 from docsync.migrate.read.inputs import Dated, Inputs
 from docsync.migrate.read.repo_view import RepoView
-from docsync.migrate.rewrite.changes import ChangeSet, Computing, compute
+from docsync.migrate.rewrite.changes import Computing, compute
 from docsync.parse.markdown import parse
 from docsync.records.model import RecordId
 

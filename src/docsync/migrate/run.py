@@ -3,7 +3,7 @@
 This is the read side of ``docsync migrate``: it opens the repository, finds
 the legacy trees, parses each record once, reads git history in one pass
 (only when there are records to date), and hashes every source. Nothing
-here writes; :mod:`.apply` does.
+here writes; :mod:`.apply.apply` does.
 """
 
 from __future__ import annotations
@@ -44,9 +44,8 @@ from .read.inputs import Inputs
 from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
-    from .model import Plan, PlanSpec, Problem
+    from .model import Outcome, Plan, PlanSpec, Problem
     from .read.repo_view import RepoView
-    from .rewrite.changes import ChangeSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,28 +77,6 @@ class Session:
     inputs: Inputs
     view: RepoView
     problems: tuple[Problem, ...] = ()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A plan, the changes it makes, and every problem found on the way."""
-
-    plan: Plan
-    changes: ChangeSet
-    in_tree: int = 0  # records the target tree already holds
-    warnings: tuple[str, ...] = ()  # for people; they do not stop the plan
-
-    @property
-    def problems(self) -> tuple[Problem, ...]:
-        return self.plan.problems + self.changes.problems
-
-    @property
-    def complete(self) -> bool:
-        return not self.problems
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.complete else 1
 
 
 # --------------------------------------------------------------------------- reading the repository
@@ -367,6 +344,7 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
 def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
+    from .model import Outcome
     from .rewrite.adoption import (  # imported while the files parsed (_meanwhile)
         extend,
         plan_adoption,

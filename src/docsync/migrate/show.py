@@ -7,9 +7,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .model import KeptPage, Plan, Problem, Retirement, Topic
+from .model import KeptPage, Outcome, Plan, Problem, Retirement, Topic
 from .rewrite.assemble import status_line
-from .run import Outcome
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

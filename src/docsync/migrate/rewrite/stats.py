@@ -1,6 +1,6 @@
 """The counts and findings of a migration's rewrite.
 
-:class:`Tally` gathers them while the files are rewritten; :class:`Stats`
+:class:`Tally` gathers them while the files are rewritten; :class:`~docsync.migrate.model.Stats`
 is what the change set keeps, for the dry run, the adoption record and the
 closing verdict.
 """
@@ -13,29 +13,7 @@ from dataclasses import dataclass, field
 from ...gates.links.check import link_targets, markdown_url, resolve_url
 from ...model import Document
 from ...rewrite.references import RewriteStats
-from ..model import Problem
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    links: int = 0
-    refs: int = 0
-    code_refs: int = 0
-    code_paths: int = 0
-    unresolved: tuple[tuple[str, str], ...] = ()
-    dangling: tuple[tuple[str, str], ...] = ()
-    """Links the migration breaks: their target existed before and does not after."""
-    outside: tuple[str, ...] = ()
-    already_broken: int = 0
-    """Links that were broken before the migration, each the same break as one the record had
-    (``docsync check`` reports them)."""
-    tool_pointers: tuple[str, ...] = ()
-    """Another tool's config that points at a legacy tree: where, and the line to change."""
-    relation_notes: tuple[tuple[str, str], ...] = ()
-    """Relation prose left as written (its target is no record, or it is no relation)."""
-    code_kept: tuple[tuple[str, str], ...] = ()
-    """Ids of records in program strings and code, left as written: ``path:line:column`` and the id."""
-
+from ..model import Problem, Stats
 
 
 @dataclass
