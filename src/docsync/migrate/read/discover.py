@@ -9,7 +9,10 @@ three whose names are unmistakably record names (a known kind prefix such as
 ``eip-``, a number padded to three digits or more, or a date). Test and
 vendored folders (``tests/``, ``fixtures/``, ``node_modules/``) and the
 target's lifecycle folders are never legacy trees. Templates
-(``template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``) are not records.
+(``template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``) are not records; a name
+numbered or dated like a record is one, whatever its words (``0002-add-template-lint.md``).
+A name that starts with a date (yyyy-mm-dd, yyyymmdd, yyyy-mm, yy-mm-dd) is date-named:
+its leading number is never an id.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from functools import cache
 from ...config import DEFAULT_STATUSES, Source
 from ...model import BlockKind, Document, Heading
 from ...records.model import RecordId
+from ...records.templates import is_template_name
 from .status import StatusReading, read_status
 
 TREE_KINDS: dict[str, str] = {
@@ -57,10 +61,18 @@ _NUMBERED = re.compile(
     r"(?:[-_ .]+(?P<rest>.*?))?\.(?:md|markdown)$",
     re.IGNORECASE,
 )
+_MONTH = r"(?:0[1-9]|1[0-2])"
+_DAY = r"(?:0[1-9]|[12]\d|3[01])"
+# A name that starts with a date is date-named, whatever follows: yyyy-mm-dd, yyyymmdd,
+# yyyy-mm and yy-mm-dd (``-`` or ``_`` between the parts). Its leading number is never an id.
 _DATED = re.compile(
-    r"^(?P<date>\d{4}-\d{2}-\d{2}|\d{8})[-_ .]+(?P<rest>.+?)\.(?:md|markdown)$", re.IGNORECASE
+    rf"^(?P<date>(?:19|20)\d\d(?P<sep>[-_]){_MONTH}(?:(?P=sep){_DAY})?"
+    rf"|(?:19|20)\d\d{_MONTH}{_DAY}|\d\d(?P<sep2>[-_]){_MONTH}(?P=sep2){_DAY})"
+    r"(?:[-_ .]+(?P<rest>.+?))?\.(?:md|markdown)$",
+    re.IGNORECASE,
 )
-_TEMPLATE = re.compile(r"(?:^|[-_ .])template(?:[-_ .]|$)", re.IGNORECASE)
+# A number every record of a tree (this many or more) shares is a project code, not an id.
+SHARED_NUMBER_MINIMUM = 3
 _TITLE_PREFIX = (
     r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))"
     r"[\s:.)\-\u2013\u2014]*"
@@ -119,8 +131,9 @@ def ascii_slug(text: str) -> str:
 
 
 def is_template(name: str) -> bool:
-    """``template.md``, ``adr-template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``."""
-    return name.lower().endswith((".md", ".markdown")) and bool(_TEMPLATE.search(name))
+    """``template.md``, ``adr-template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``; not
+    ``0002-add-template-lint.md``, numbered like a record (see :mod:`docsync.records.templates`)."""
+    return is_template_name(name)
 
 
 def numbered(name: str) -> tuple[int, str] | None:
@@ -143,7 +156,7 @@ def record_name(name: str) -> RecordName | None:
         return None
     dated = _DATED.match(name)
     if dated is not None:
-        return RecordName(None, ascii_slug(dated.group("rest")))
+        return RecordName(None, ascii_slug(dated.group("rest") or ""))
     match = _NUMBERED.match(name)
     if match is None:
         return None
@@ -267,19 +280,30 @@ def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
 def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId | None, str]]:
     """(path, id, slug from the name) of every record file in ``tree`` (and its status folders).
 
-    Date-named records have no id.
+    Date-named records have no id, and neither do the records of a tree whose every
+    record carries the same number (``PROJ-001-…`` in each file: a project code).
     """
     paths = list(paths)
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
-    found: list[tuple[str, RecordId | None, str]] = []
+    named: list[tuple[str, RecordName]] = []
     for folder in folders:
         for path in children_of(folder, paths):
             parsed = record_name(posixpath.basename(path))
-            if parsed is None:
-                continue
-            rid = None if parsed.number is None else RecordId(tree.kind.upper(), parsed.number)
-            found.append((path, rid, parsed.slug))
-    return found
+            if parsed is not None:
+                named.append((path, parsed))
+    shared = _shared_number([parsed for _, parsed in named])
+    return [
+        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        for path, parsed in named
+    ]
+
+
+def _shared_number(names: Sequence[RecordName]) -> int | None:
+    """The number every one of ``names`` carries, when there are enough of them to tell."""
+    numbers = {n.number for n in names}
+    if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
+        return None
+    return numbers.pop()
 
 
 def template_paths(tree: Tree, paths: Iterable[str]) -> list[str]:

@@ -1,0 +1,140 @@
+"""Issue 37's reading and planning classes, each on small real repositories built here.
+
+Templates against records (1), date-named files against numbers (2), records at the
+repository root (5), the status under another front-matter key (6), the kind read from
+the repository's prose (7), superseded records (13) and the program lines the dry run
+names (14). Where a class allows it, its shapes are generated, not listed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync.cli import app
+from docsync.migrate.read.discover import find_trees, record_paths
+from docsync.migrate.run import Options, run
+from tests.gitutil import GitRepo
+
+runner = CliRunner()
+
+
+def _write(repo: GitRepo, files: dict[str, str], config: str = "") -> None:
+    for path, text in files.items():
+        repo.write(path, text)
+    if config:
+        repo.write(".docsync.toml", config)
+    repo.commit("records", when="2020-09-24 10:00:00", tz="+0200")
+
+
+def _record(title: str, status: str = "Accepted", body: str = "Text.") -> str:
+    return f"# {title}\n\nStatus: {status}\n\n{body}\n"
+
+
+def _apply_and_check(repo: GitRepo) -> tuple[str, str]:
+    """``migrate --apply --commit``, then ``check``: both must exit 0."""
+    applied = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert applied.exit_code == 0, applied.output
+    checked = runner.invoke(app, ["check"])
+    assert checked.exit_code == 0, checked.output
+    return applied.output, checked.output
+
+
+# --------------------------------------------------------------------------- 1. templates
+
+
+RECORD_WORDS = ("add-template-lint", "template-compiler", "drop-templates-template", "use-template")
+TEMPLATE_NAMES = ("template.md", "adr-template.md", "RFC_TEMPLATE.md", "0000-template.md", "template-adr.md")
+
+
+@pytest.mark.parametrize(("slug", "template"), list(itertools.product(RECORD_WORDS, TEMPLATE_NAMES)))
+def test_a_record_named_for_templates_migrates_and_the_template_stays_out_of_the_way(
+    migration_repo: GitRepo, slug: str, template: str
+) -> None:
+    """A numbered record whose slug holds "template" is a record: it moves, with its id in
+    the index. The tree's real template stays, and `check` right after is green."""
+    files = {
+        "docs/adr/0001-use-markdown.md": _record("1. Use Markdown"),
+        f"docs/adr/0002-{slug}.md": _record(f"2. {slug.replace('-', ' ').capitalize()}"),
+        f"docs/adr/{template}": _record("NNNN. Title of the decision", "proposed | accepted"),
+    }
+    _write(migration_repo, files, 'target = "docs/adr"\n')
+    _, outcome = run(migration_repo.root, Options())
+    moved = {str(t.parts[0]): t.path for t in outcome.plan.topics}
+    assert f"docs/adr/0002-{slug}.md" in moved
+    assert f"docs/adr/{template}" not in moved
+    assert outcome.plan.problems == ()
+    _apply_and_check(migration_repo)
+    assert (migration_repo.root / "docs" / "adr" / template).exists()
+    index = (migration_repo.root / "docs" / "adr" / "README.md").read_text()
+    assert "ADR 0002" in index or "ADR-0002" in index or "0002" in index
+
+
+# --------------------------------------------------------------------------- 2. dates are not ids
+
+
+DATE_SHAPES = {
+    "yy-mm-dd": lambda k: f"2{k % 5}-0{1 + k % 9}-1{k % 10}",
+    "yyyy-mm": lambda k: f"20{10 + k % 10}-0{1 + k % 9}",
+    "yyyy-mm-dd": lambda k: f"20{10 + k % 10}-1{k % 3}-2{k % 8}",
+    "yyyymmdd": lambda k: f"20{10 + k % 10}0{1 + k % 9}1{k % 10}",
+}
+
+
+@pytest.mark.parametrize(("shape", "size"), list(itertools.product(DATE_SHAPES, (3, 7, 24))))
+def test_a_date_prefix_is_never_an_id(migration_repo: GitRepo, shape: str, size: int) -> None:
+    """Every date shape, across tree sizes: no record gets an id, no duplicate-id question
+    is asked, and no new name keeps a piece of the date in its slug."""
+    prefix = DATE_SHAPES[shape]
+    files = {
+        f"docs/adr/{prefix(k)}-topic-{k}-notes.md": _record(f"Topic {k} notes") for k in range(size)
+    }
+    _write(migration_repo, files)
+    paths = sorted(files)
+    (tree,) = find_trees(paths, ())
+    assert [rid for _, rid, _ in record_paths(tree, paths)] == [None] * size
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    names = sorted(t.path.rsplit("/", 1)[1] for t in outcome.plan.topics)
+    assert names == sorted(f"2020-09-24-topic-{k}-notes.md" for k in range(size))
+
+
+@pytest.mark.parametrize(("code", "size"), list(itertools.product(("PROJ-001", "001", "ab-07"), (3, 5, 12))))
+def test_a_number_every_record_carries_is_no_id(migration_repo: GitRepo, code: str, size: int) -> None:
+    """``PROJ-001-…`` in every file names the project, not the record: no duplicate-id
+    questions, each record keeps its own slug."""
+    files = {f"docs/adr/{code}-decision-{k}.md": _record(f"Decision {k}") for k in range(size)}
+    _write(migration_repo, files)
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    assert all(t.ids == () for t in outcome.plan.topics)
+    assert len(outcome.plan.topics) == size
+
+
+def test_two_records_with_one_number_are_still_a_duplicate_question(migration_repo: GitRepo) -> None:
+    """The shared-number rule needs a whole tree: two records numbered 0005 stay a question."""
+    files = {
+        "docs/adr/0001-first.md": _record("First"),
+        "docs/adr/0005-one.md": _record("One"),
+        "docs/adr/0005-two.md": _record("Two"),
+    }
+    _write(migration_repo, files)
+    paths = sorted(files)
+    (tree,) = find_trees(paths, ())
+    assert [str(rid) for _, rid, _ in record_paths(tree, paths)] == ["ADR 0001", "ADR 0005", "ADR 0005"]
+
+
+def test_the_dry_run_json_of_date_named_records(migration_repo: GitRepo) -> None:
+    """The shape the issue saw: yy-mm-dd with a project code, read through the CLI."""
+    files = {
+        f"docs/design/24-05-1{k}-PROJ-001-part-{k}.md": _record(f"Part {k}") for k in range(4)
+    }
+    _write(migration_repo, files)
+    done = runner.invoke(app, ["migrate", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    plan = json.loads(done.output)
+    paths = sorted(t["path"] for t in plan["topics"])
+    assert paths == [f"docs/rfc/implemented/2020-09-24-proj-001-part-{k}.md" for k in range(4)]
