@@ -138,3 +138,46 @@ def test_the_dry_run_json_of_date_named_records(migration_repo: GitRepo) -> None
     plan = json.loads(done.output)
     paths = sorted(t["path"] for t in plan["topics"])
     assert paths == [f"docs/rfc/implemented/2020-09-24-proj-001-part-{k}.md" for k in range(4)]
+
+
+# --------------------------------------------------------------------------- 14. program lines
+
+
+def _program(kind: str, where: int, what: str, length: int) -> str:
+    """A program file of ``length`` lines whose line ``where`` names ``what`` in a comment."""
+    comment = {"sh": "## ", "py": "# ", "yml": "# "}[kind]
+    lines = [f"echo step {k}" if kind == "sh" else f"x{k} = {k}" for k in range(length)]
+    if kind == "sh":
+        lines[0] = "#!/bin/sh"
+    lines[where - 1] = f"{comment}Usage: see {what}"
+    return "\n".join(lines) + "\n"
+
+
+PROGRAMS = list(itertools.product(("sh", "py", "yml"), (2, 5), ("ADR 0002", "docs/adr/0002-use-yarn.md")))
+
+
+def test_the_verbose_dry_run_names_every_program_line_it_changes(migration_repo: GitRepo) -> None:
+    """Every file and line the apply changes outside Markdown is named by the dry run
+    (``src/adr-new:2``), in text and JSON; the apply's own diff is the oracle."""
+    files = {
+        "docs/adr/0001-use-markdown.md": _record("1. Use Markdown"),
+        "docs/adr/0002-use-yarn.md": _record("2. Use Yarn"),
+    }
+    programs = {
+        f"src/tool-{k}.{kind}" if kind != "sh" else f"src/adr-new-{k}": _program(kind, where, what, 8)
+        for k, (kind, where, what) in enumerate(PROGRAMS)
+    }
+    _write(migration_repo, {**files, **programs})
+    dry = runner.invoke(app, ["migrate", "--verbose"])
+    assert dry.exit_code == 0, dry.output
+    named = {line.split(": ")[1] for line in dry.output.splitlines() if line.startswith("program line: ")}
+    as_json = json.loads(runner.invoke(app, ["migrate", "--format", "json"]).output)
+    assert {entry["at"] for entry in as_json["program_lines"]} == named
+    _apply_and_check(migration_repo)
+    changed = set()
+    for path, before in programs.items():
+        after = (migration_repo.root / path).read_text()
+        pairs = zip(before.split("\n"), after.split("\n"), strict=True)  # ids change within lines
+        changed |= {f"{path}:{n}" for n, (a, b) in enumerate(pairs, 1) if a != b}
+    assert changed and named == changed
+    assert "src/adr-new-0:2" in named

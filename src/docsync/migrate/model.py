@@ -198,6 +198,8 @@ class Stats:
     """Relation prose left as written (its target is no record, or it is no relation)."""
     code_kept: tuple[tuple[str, str], ...] = ()
     """Ids of records in program strings and code, left as written: ``path:line:column`` and the id."""
+    code_lines: tuple[tuple[str, str, str], ...] = ()
+    """Each line of a file that is not Markdown the rewrite changes: ``path:line``, before, after."""
 
 
 @dataclass(frozen=True)

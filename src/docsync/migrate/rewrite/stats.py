@@ -30,6 +30,7 @@ class Tally:
     problems: list[Problem] = field(default_factory=list)
     relation_notes: list[tuple[str, str]] = field(default_factory=list)
     code_kept: list[tuple[str, str]] = field(default_factory=list)
+    code_lines: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, path: str, stats: RewriteStats, before: frozenset[str], old: Document) -> None:
         """``old`` (at its old path) rewritten to ``path``; a link dangling there counts as
@@ -61,6 +62,7 @@ class Tally:
         self.problems.extend(other.problems)
         self.relation_notes.extend(other.relation_notes)
         self.code_kept.extend(other.code_kept)
+        self.code_lines.extend(other.code_lines)
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
@@ -76,6 +78,7 @@ class Tally:
             (),
             tuple(self.relation_notes),
             tuple(self.code_kept),
+            tuple(self.code_lines),
         )
 
 
