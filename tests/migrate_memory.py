@@ -19,10 +19,10 @@ from docsync.migrate.read.discover import (
     find_trees,
     index_paths,
     kind_for,
-    numbered,
     read_record,
 )
 from docsync.migrate.read.inputs import Dated, Inputs
+from docsync.migrate.read.names import numbered
 from docsync.migrate.read.repo_view import RepoView
 from docsync.migrate.rewrite.changes import Computing, compute
 from docsync.parse.markdown import parse

@@ -181,3 +181,56 @@ def test_the_verbose_dry_run_names_every_program_line_it_changes(migration_repo:
         changed |= {f"{path}:{n}" for n, (a, b) in enumerate(pairs, 1) if a != b}
     assert changed and named == changed
     assert "src/adr-new-0:2" in named
+
+
+# --------------------------------------------------------------------------- 13. superseded
+
+
+SUPERSEDING = {
+    "newer links": ("", "Supersedes [1. Use MySQL](0001-use-mysql.md)\n\n"),
+    "older links": ("Superseded by [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
+    "newer names the id": ("", "Supersedes: ADR-0001\n\n"),
+    "bold, older": ("**Superseded by:** [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
+}
+
+
+@pytest.mark.parametrize("shape", list(SUPERSEDING))
+@pytest.mark.parametrize("status", ["Accepted", "Proposed"])
+def test_a_record_another_supersedes_lands_in_the_superseded_state(
+    migration_repo: GitRepo, shape: str, status: str
+) -> None:
+    """Whichever side writes the relation, and whatever the older record's status line says,
+    it lands where superseded records go, and ``check`` is green right after the apply."""
+    older_line, newer_line = SUPERSEDING[shape]
+    files = {
+        "docs/adr/0001-use-mysql.md": f"# 1. Use MySQL\n\nStatus: {status}\n\n{older_line}We use MySQL.\n",
+        "docs/adr/0002-use-markdown.md": _record("2. Use Markdown"),
+        "docs/adr/0003-use-postgres.md": f"# 3. Use Postgres\n\nStatus: Accepted\n\n{newer_line}We use Postgres.\n",
+    }
+    _write(migration_repo, files)
+    _, outcome = run(migration_repo.root, Options())
+    states = {str(t.parts[0]): t.state for t in outcome.plan.topics}
+    assert states == {
+        "docs/adr/0001-use-mysql.md": "rejected",
+        "docs/adr/0002-use-markdown.md": "implemented",
+        "docs/adr/0003-use-postgres.md": "implemented",
+    }
+    _apply_and_check(migration_repo)
+    assert (migration_repo.root / "docs/rfc/rejected/2020-09-24-use-mysql.md").exists()
+
+
+def test_a_plan_that_says_the_status_keeps_it(migration_repo: GitRepo) -> None:
+    """The superseded state is derived; a status the plan sets wins (the gate then reports it)."""
+    files = {
+        "docs/adr/0001-use-mysql.md": _record("1. Use MySQL"),
+        "docs/adr/0003-use-postgres.md": _record("3. Use Postgres", body="Supersedes [1. Use MySQL](0001-use-mysql.md)"),
+    }
+    _write(migration_repo, files)
+    assert runner.invoke(app, ["migrate", "--write-plan", "plan.toml"]).exit_code == 0
+    plan = (migration_repo.root / "plan.toml").read_text()
+    assert 'status = "rejected"' in plan
+    from docsync.migrate.plan import planfile
+
+    spec = planfile.read(migration_repo.root / "plan.toml")
+    first = next(t for t in spec.topics if t.sources == ("docs/adr/0001-use-mysql.md",))
+    assert first.status == "rejected"

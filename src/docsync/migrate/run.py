@@ -41,6 +41,7 @@ from .read.discover import (
     record_paths,
 )
 from .read.inputs import Inputs
+from .read.supersession import superseded
 from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
@@ -163,6 +164,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
         kept=found.kept,
+        superseded=superseded(found.records, config.relations),
     )
 
 

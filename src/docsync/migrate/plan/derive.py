@@ -14,7 +14,7 @@ def topic_status(
     spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
 ) -> tuple[str, str, str]:
     """(state, detail, where it was read)."""
-    derived = _derived_status(parts, inputs, problems if spec.status is None else [])
+    derived = _superseded(parts, inputs, _derived_status(parts, inputs, problems if spec.status is None else []))
     if spec.status is None:
         return derived
     if spec.status not in inputs.states:
@@ -55,6 +55,23 @@ def _derived_status(
     _, _, state, _, where = min(found)
     readings = [inputs.records[path].status for _, _, _, path, _ in sorted(found)]
     return state, _merged_detail(readings, state), where
+
+
+SUPERSEDED = "superseded"
+
+
+def _superseded(parts: Sequence[Part], inputs: Inputs, derived: tuple[str, str, str]) -> tuple[str, str, str]:
+    """``derived``, or the superseded state when another record supersedes a source (and the
+    status has a state, and the status word ``superseded`` maps to one): the layout gate
+    wants a superseded record there (Y013), whatever its own status line said."""
+    state = inputs.statuses.get(SUPERSEDED)
+    if not inputs.superseded or state not in inputs.states or derived[0] in ("", state):
+        return derived
+    own = {p.path for p in parts}
+    newer = [n for p in parts if p.section is None for n in inputs.superseded.get(p.path, ()) if n not in own]
+    if not newer:
+        return derived
+    return str(state), SUPERSEDED, f"{newer[0]} (it supersedes this record)"
 
 
 def _merged_detail(readings: Sequence[StatusReading | None], state: str) -> str:

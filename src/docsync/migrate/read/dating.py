@@ -31,8 +31,9 @@ from types import TracebackType
 from ...config import Config
 from ...repository import git_history, history, plumbing
 from ...workspace.forked import fork_safe
-from .discover import find_trees, is_template, lifecycle_folders, record_paths
+from .discover import find_trees, lifecycle_folders, record_paths
 from .inputs import Dated
+from .names import is_template
 from .tree import tree_paths
 
 Progress = Callable[[str, int, int], None]
