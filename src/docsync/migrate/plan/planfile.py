@@ -1,7 +1,7 @@
 """The plan as TOML: written by docsync for a person to edit, read back with :mod:`tomllib`.
 
-The file explains itself in its header (the README's "Migrating a record
-tree" section has the full key list). Every value docsync derived is written out, so the file shows the whole
+The file explains itself in its header (docs/migrate.md has the full key
+list). Every value docsync derived is written out, so the file shows the whole
 plan; a value a person changes is an override. Problems are written as
 comments next to what they concern, and an undecided status as ``""``.
 """
@@ -33,7 +33,7 @@ _HEADER = """\
 #   links to a removed page then lead to the new tree's index. Unlisted pages stay.
 # [hashes] and commit make a stale plan an error; without them the staleness check is off.
 # PROBLEM comments name what stops the plan; each goes once its problem is answered.
-# The full key list: the "Migrating a record tree" section of docsync's README.
+# The full key list: "Migrating a record tree" in docsync's docs/migrate.md.
 """
 
 
