@@ -234,3 +234,56 @@ def test_a_plan_that_says_the_status_keeps_it(migration_repo: GitRepo) -> None:
     spec = planfile.read(migration_repo.root / "plan.toml")
     first = next(t for t in spec.topics if t.sources == ("docs/adr/0001-use-mysql.md",))
     assert first.status == "rejected"
+
+
+# --------------------------------------------------------------------------- 6. the status key
+
+
+STAGES = {"accepted": "implemented", "released": None, "exploring": None, "rejected": "rejected"}
+
+
+@pytest.mark.parametrize("key", ["stage", "state", "phase", "lifecycle"])
+def test_init_finds_the_front_matter_key_the_status_is_under(migration_repo: GitRepo, key: str) -> None:
+    """``stage: accepted`` in every record's front matter: init writes ``status_key`` for the
+    tree, its unknown words as ``[statuses]`` questions; answered, the dry run asks nothing."""
+    files = {
+        f"proposals/{k:04d}-proposal-{k}.md": (
+            f"---\ntitle: Proposal {k}\nauthor: someone\n{key}: {word}\n---\n\n# Proposal {k}\n\nText.\n"
+        )
+        for k, word in enumerate(itertools.islice(itertools.cycle(STAGES), 8), start=1)
+    }
+    _write(migration_repo, files)
+    done = runner.invoke(app, ["init"])
+    assert done.exit_code == 0, done.output
+    config = (migration_repo.root / ".docsync.toml").read_text()
+    assert f'status_key = "{key}"' in config
+    for word, state in STAGES.items():
+        line = f'{word} = "{state}"' if state else f'# {word} = "?"'
+        assert line in config, word
+    asked = runner.invoke(app, ["migrate"])
+    assert asked.exit_code == 1
+    assert "no status found" not in asked.output
+    assert "unknown status 'released'" in asked.output and "[statuses]" in asked.output
+    answered = config.replace('# released = "?"', 'released = "implemented"').replace(
+        '# exploring = "?"', 'exploring = "proposed"'
+    )
+    migration_repo.write(".docsync.toml", answered)
+    migration_repo.commit("config")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    states = {str(t.parts[0]).split("/")[1][:4]: t.state for t in outcome.plan.topics}
+    assert states == {"0001": "implemented", "0002": "implemented", "0003": "proposed", "0004": "rejected",
+                      "0005": "implemented", "0006": "implemented", "0007": "proposed", "0008": "rejected"}
+
+
+def test_every_no_status_question_names_the_keys_that_answer_it(migration_repo: GitRepo) -> None:
+    """The dry run's question names the config keys (a source's status or status_key) and the
+    plan's; init's report names them too."""
+    files = {f"docs/adr/000{k}-decision-{k}.md": f"# Decision {k}\n\nText.\n" for k in range(1, 4)}
+    _write(migration_repo, files)
+    asked = runner.invoke(app, ["migrate"])
+    assert asked.exit_code == 1
+    question = next(line for line in asked.output.splitlines() if "no status found" in line)
+    assert all(word in question for word in ("sources", "status_key", "in the plan", 'status = "implemented"'))
+    init = runner.invoke(app, ["init"])
+    assert "status_key" in init.output and "in the plan" in init.output

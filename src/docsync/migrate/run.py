@@ -257,7 +257,9 @@ def _records(
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
         default = default_status(tree, path)
-        records[path] = read_record(documents[path], rid, slug, tree.kind, default, statuses, tree.path)
+        records[path] = read_record(
+            documents[path], rid, slug, tree.kind, default, statuses, tree.path, tree.status_key
+        )
     return records, problems
 
 

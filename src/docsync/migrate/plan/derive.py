@@ -9,6 +9,12 @@ from ..model import Part, Problem, TopicSpec
 from ..read.inputs import Inputs
 from ..read.status import StatusForm, StatusReading, detail_of, rank, state_of
 
+NO_STATUS = (
+    "no status found; answer in the config: give its source a default "
+    '(sources = [{ path = "…", status = "implemented" }]) or the front-matter key its status '
+    'is under (status_key = "stage"); or in the plan: status = "implemented" on its topic'
+)
+
 
 def topic_status(
     spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
@@ -43,7 +49,7 @@ def _derived_status(
             continue
         if reading is None:
             problems.append(
-                Problem(path, "no status found (add a Status: line, or set status in the plan)")
+                Problem(path, NO_STATUS)
             )
             continue
         if state is None:

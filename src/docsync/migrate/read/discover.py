@@ -78,6 +78,7 @@ class Tree:
     kind: str
     status: str = ""
     folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""  # the front-matter key of the records' status, when not ``status``
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +210,7 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
     names = [posixpath.basename(p) for p in children_of(folder, paths)]
-    return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders)
+    return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
 
 
 def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId | None, str]]:
@@ -310,6 +311,7 @@ def read_record(
     default: str = "",
     statuses: Mapping[str, str] = DEFAULT_STATUSES,
     tree: str = "",
+    status_key: str = "",
 ) -> LegacyRecord:
     """The record at ``doc``; its title is front matter ``title:``, else the first heading.
 
@@ -338,7 +340,7 @@ def read_record(
         name_slug=name_slug or ascii_slug(title) or ascii_slug(stem),
         title=title,
         title_heading=heading,
-        status=read_status(doc, statuses),
+        status=read_status(doc, statuses, status_key),
         doc=doc,
         default_status=default,
         kind=kind,
