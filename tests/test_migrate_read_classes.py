@@ -287,3 +287,32 @@ def test_every_no_status_question_names_the_keys_that_answer_it(migration_repo: 
     assert all(word in question for word in ("sources", "status_key", "in the plan", 'status = "implemented"'))
     init = runner.invoke(app, ["init"])
     assert "status_key" in init.output and "in the plan" in init.output
+
+
+# --------------------------------------------------------------------------- 5. records at the root
+
+
+@pytest.mark.parametrize(("prefix", "size"), list(itertools.product(("adr-", "rfc-", "ADR_", ""), (3, 6))))
+def test_records_at_the_root_get_a_target_folder_and_move_there(
+    migration_repo: GitRepo, prefix: str, size: int
+) -> None:
+    """init proposes ``docs/<kind>`` for a tree at the repository's root and exits 0; migrate
+    moves every record there and keeps the project's README (its links rewritten)."""
+    files = {
+        f"{prefix}{k:03d}-choice-{k}.md": _record(f"Choice {k}", body=f"After [the first]({prefix}001-choice-1.md).")
+        for k in range(1, size + 1)
+    }
+    files["README.md"] = f"# Project\n\nSee [the first choice]({prefix}001-choice-1.md).\n"
+    _write(migration_repo, files)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    kind = "adr" if prefix.lower().startswith("adr") else "rfc"
+    assert f'target = "docs/{kind}"' in (migration_repo.root / ".docsync.toml").read_text()
+    migration_repo.commit("adopt docsync")
+    _apply_and_check(migration_repo)
+    left = sorted(p.name for p in migration_repo.root.glob("*.md"))
+    assert left == ["README.md"]
+    moved = sorted((migration_repo.root / "docs" / kind / "implemented").glob("*-choice-*.md"))
+    assert len(moved) == size
+    readme = (migration_repo.root / "README.md").read_text()
+    assert f"(docs/{kind}/implemented/2020-09-24-choice-1.md)" in readme

@@ -111,16 +111,24 @@ def _lifecycle_roots(paths: Sequence[str], states: Mapping[str, str]) -> list[st
 def _target(
     config: Config, raw: Mapping[str, Any], trees: Sequence[LegacyTree], paths: Sequence[str]
 ) -> str:
-    """The configured target; else the one lifecycle tree there is; else the one legacy tree."""
+    """The configured target; else the one lifecycle tree there is; else the one legacy tree
+    (records at the repository's root go to ``docs/<kind>``: ``docs/adr``)."""
     default = config.target.strip("/")
     if "target" in raw:
         return default
     roots = _lifecycle_roots(paths, config.states)
     if roots:
         return default if default in roots else roots[0]
+    if len(trees) == 1 and not trees[0].path:
+        kind = trees[0].kind.lower()
+        return f"docs/{kind}" if kind.isalpha() and f"docs/{kind}" not in _folders(paths) else default
     if len(trees) == 1:
         return trees[0].path
     return default
+
+
+def _folders(paths: Sequence[str]) -> set[str]:
+    return {posixpath.dirname(p) for p in paths}
 
 
 def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:

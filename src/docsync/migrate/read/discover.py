@@ -261,7 +261,10 @@ def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
     An ``index.md`` is the tree's index only without a ``README.md`` and
     without a ``.log4brains.yml`` in the repository, whose home page it is;
     otherwise it belongs to another tool and stays (see :mod:`.kept_pages`).
+    A tree at the repository's root has none.
     """
+    if not tree.path:
+        return []  # records at the repository's root: its README is the project's, not theirs
     paths = list(paths)
     children = children_of(tree.path, paths)
     readmes = [p for p in children if posixpath.basename(p).lower() in LEGACY_INDEX_NAMES]
