@@ -9,6 +9,7 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 from __future__ import annotations
 
 import posixpath
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -63,13 +64,16 @@ class Source:
     """A legacy record tree, the kind word of its ids (``ADR``, ``RFC``) and default statuses.
 
     ``status`` is the state of its records that have no status construct;
-    ``folders`` maps a subfolder to the state of the records in it.
+    ``folders`` maps a subfolder to the state of the records in it;
+    ``status_key`` is the front-matter key its records keep their status under
+    (``stage: accepted``), when it is not ``status``.
     """
 
     path: str
     kind: str
     status: str = ""
     folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,17 +137,21 @@ def _sources(value: Any) -> tuple[Source, ...] | None:
 
 def _source_table(item: dict[str, Any]) -> Source | None:
     """``{ path = "text", kind = "RFC", status = "implemented" }``; ``status`` may also be a
-    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``)."""
-    if not set(item) <= {"path", "kind", "status"} or not isinstance(item.get("path"), str):
+    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``);
+    ``status_key = "stage"`` reads each record's status from that front-matter key."""
+    if not set(item) <= {"path", "kind", "status", "status_key"} or not isinstance(item.get("path"), str):
         return None
-    kind, status = item.get("kind", ""), item.get("status", "")
-    if not isinstance(kind, str):
+    kind, status, key = item.get("kind", ""), item.get("status", ""), item.get("status_key", "")
+    if not isinstance(kind, str) or not isinstance(key, str) or not _FRONT_MATTER_KEY.fullmatch(key or "status"):
         return None
     path = item["path"].rstrip("/")
     if isinstance(status, str):
-        return Source(path, kind, status.lower())
+        return Source(path, kind, status.lower(), status_key=key)
     folders = config_values.string_table(status)
-    return None if folders is None else Source(path, kind, "", folders)
+    return None if folders is None else Source(path, kind, "", folders, key)
+
+
+_FRONT_MATTER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 _Parser = Callable[[Any], Any]
@@ -165,7 +173,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "target": (config_values.folder, "a folder path inside the repository"),
     "sources": (
         _sources,
-        'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
+        'a list of folder paths or { path = "…", kind = "ADR", status = "…", status_key = "…" } tables',
     ),
     "states": (config_values.states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (config_values.string_table, "a table of status word = lifecycle state"),
