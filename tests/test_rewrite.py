@@ -158,6 +158,20 @@ LINK_CASES = [
         '<a href="../../AGENTS.md">a</a>\n<img src="../img/a%20b.png">\n',
     ),
     Case(
+        "every srcset candidate of img and source, descriptors kept",
+        '<img src="img/a.png" srcset="img/a.png 1x, img/a@2x.png 2x">\n'
+        '<picture><source media="(prefers-color-scheme: dark)" srcset="img/d.png 480w,img/d b.png, '
+        'https://x.org/e.png 2x"></picture>\n',
+        '<img src="../img/a.png" srcset="../img/a.png 1x, ../img/a@2x.png 2x">\n'
+        '<picture><source media="(prefers-color-scheme: dark)" srcset="../img/d.png 480w,../img/d '
+        'b.png, https://x.org/e.png 2x"></picture>\n',
+    ),
+    Case(
+        "srcset on another tag, or in a comment, is not read",
+        '<div srcset="img/a.png 1x"></div> <!-- <img srcset="img/b.png"> -->\n',
+        '<div srcset="img/a.png 1x"></div> <!-- <img srcset="img/b.png"> -->\n',
+    ),
+    Case(
         "external links untouched",
         "[e](https://example.com/a.md) [m](mailto:a@b.c) <https://x.org>\n",
         "[e](https://example.com/a.md) [m](mailto:a@b.c) <https://x.org>\n",

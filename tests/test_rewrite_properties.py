@@ -70,6 +70,9 @@ WORDS = [
     "x_ADR",
     "[^n]",
     "'RFC 12'",
+    '<img src="img/a.png" srcset="img/a.png 1x, ../adr/0007-use-postgres.md 2x,img/b c.png">',
+    '<source srcset="001-plugin-api.md#motivation 480w, https://x.org/a.png 2x">',
+    '<img srcset="  , img/a.png,, (x, y) 1x">',
 ]
 CELL_WORDS = [w for w in WORDS if "|" not in w]
 
@@ -90,6 +93,7 @@ blocks = st.one_of(
     words.map(lambda w: f"> {w}\n> {w}"),
     st.lists(cells, min_size=4, max_size=4).map(_table),
     words.map(lambda w: f"<div>\n{w}\n</div>"),
+    words.map(lambda w: f'<picture>\n<source srcset="img/d.png 1x, 005-umbrella.md#old 2x">\n{w}\n</picture>'),
     st.just("[RFC 1]: 001-plugin-api.md"),
     st.just("[^n]: footnote RFC 1"),
     # structure GitHub and docs sites read that markdown-it alone does not
@@ -148,6 +152,7 @@ _MD: MarkdownIt = markdown._dialect()
 _IDS = id_pattern(frozenset(k[0] for k in IDS))
 _LINK = "\x00link\x00"
 _WS = re.compile(r"\s+")
+_LINK_ATTRS = re.compile(r'(href|src|srcset)="[^"]*"')
 _OPAQUE = re.compile(r"</?(?:a|code|kbd|samp|pre|tt|var)\b", re.I)
 
 
@@ -191,6 +196,8 @@ def _inline(children: Sequence[Token], *, with_ids: bool) -> str:
             out.append(_ids_as_links(child.content) if with_ids and not opaque else child.content)
         elif child.type in ("softbreak", "hardbreak"):
             out.append(" ")
+        elif child.type == "html_inline":
+            out.append(f"<html_inline:{_LINK_ATTRS.sub('', child.content)}>")
         else:
             out.append(f"<{child.type}:{child.content}>")
     return _WS.sub(" ", "".join(out)).strip()
@@ -212,7 +219,7 @@ def _rendered(text: str, *, before: bool) -> list[tuple[str, ...]]:
             in_prose = before and not as_code
             shape.append(("inline", _inline(token.children or [], with_ids=in_prose)))
         elif token.type == "html_block":
-            shape.append(("html", re.sub(r'(href|src)="[^"]*"', "", token.content)))
+            shape.append(("html", _LINK_ATTRS.sub("", token.content)))
         else:
             shape.append((token.type, token.tag, token.info, token.content))
     return shape
