@@ -309,8 +309,41 @@ ID_CASES = [
     ),
     Case(
         "full reference keeps its label",
-        "[RFC 1][p]\n\n[p]: https://x.org\n",
-        "[Plugin API][p]\n\n[p]: https://x.org\n",
+        "[RFC 1][p]\n\n[p]: 001-plugin-api.md\n",
+        "[Plugin API][p]\n\n[p]: ../proposed/2026-01-01-plugin-api.md\n",
+    ),
+]
+
+# Link text (issue 37, class 9): only a link into the record its text names changes its text.
+LINK_TEXT_CASES = [
+    Case(
+        "a link to the discussion keeps its id: it names what it points at",
+        "[RFC 1](https://github.com/org/rfcs/pull/1) and [RFC 1][p]\n\n[p]: https://x.org\n",
+        "[RFC 1](https://github.com/org/rfcs/pull/1) and [RFC 1][p]\n\n[p]: https://x.org\n",
+    ),
+    Case(
+        "an id-only text into the moved record becomes its title",
+        "[ADR 0007](../adr/0007-use-postgres.md) and [RFC-001](001-plugin-api.md#motivation)\n",
+        "[Use Postgres](2026-01-02-use-postgres.md) and "
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md#why)\n",
+    ),
+    Case(
+        "a text into the moved record loses the retired id, keeps its words",
+        "[ADR 0007 quality gates](../adr/0007-use-postgres.md), [ADR-7: why](../adr/0007-use-postgres.md)\n",
+        "[quality gates](2026-01-02-use-postgres.md), [why](2026-01-02-use-postgres.md)\n",
+    ),
+    Case(
+        "a link elsewhere keeps its text, id and words",
+        "[ADR 0007 quality gates](https://x.org/adr/7) [RFC 1 notes](../AGENTS.md) [ADR 7](001-plugin-api.md)\n",
+        "[ADR 0007 quality gates](https://x.org/adr/7) [RFC 1 notes](../../AGENTS.md) "
+        "[ADR 7](../proposed/2026-01-01-plugin-api.md)\n",
+    ),
+    Case(
+        "a link into the record from a file that does not move",
+        "[RFC 1 plugins](rfc/001-plugin-api.md) [RFC 1](https://x.org/rfc/1)\n",
+        "[plugins](rfc/proposed/2026-01-01-plugin-api.md) [RFC 1](https://x.org/rfc/1)\n",
+        old="docs/README.md",
+        new="docs/README.md",
     ),
     Case(
         "emphasis, list and quote",
@@ -334,7 +367,7 @@ ID_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", LINK_CASES + ID_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", LINK_CASES + ID_CASES + LINK_TEXT_CASES, ids=lambda c: c.name)
 def test_rewrite_case(case: Case) -> None:
     text, stats = _rewrite(case.before, case.old, case.new, case.ids)
     assert text == case.after

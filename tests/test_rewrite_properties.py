@@ -50,6 +50,9 @@ WORDS = [
     "**RFC 1**",
     "[ADR 7](../adr/0007-use-postgres.md)",
     "[see ADR 7](../adr/0007-use-postgres.md)",
+    "[ADR 0007 quality gates](../adr/0007-use-postgres.md)",
+    "[RFC 1](https://github.com/org/rfcs/pull/1)",
+    "[RFC-001: plugins][p]",
     "[rules](../AGENTS.md)",
     "[me](#old)",
     "[f](My%20File.md#Old)",
@@ -95,6 +98,7 @@ blocks = st.one_of(
     words.map(lambda w: f"<div>\n{w}\n</div>"),
     words.map(lambda w: f'<picture>\n<source srcset="img/d.png 1x, 005-umbrella.md#old 2x">\n{w}\n</picture>'),
     st.just("[RFC 1]: 001-plugin-api.md"),
+    st.just("[p]: 001-plugin-api.md#motivation"),
     st.just("[^n]: footnote RFC 1"),
     # structure GitHub and docs sites read that markdown-it alone does not
     words.map(lambda w: f"> [!NOTE]\n> {w}"),

@@ -100,6 +100,12 @@ class Moves:
         """Where a repository path lives after the moves (this document: its new path)."""
         return self.new_path if path == self.old_path else self.moves.get(path, path)
 
+    def led_to(self, url: str) -> str | None:
+        """Where a link to ``url`` in this document leads after the moves: a repository
+        path, or None (elsewhere)."""
+        found = locate(self.old_path, url)
+        return None if found is None else self.target(found[0])
+
     def fragment(self, path: str, fragment: str) -> str | None:
         """The renamed slug of ``fragment`` in ``path``, or None when it keeps its name."""
         renames = self.fragments.get(path)
