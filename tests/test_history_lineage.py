@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from docsync.migrate.discover import is_template
+from docsync.migrate.read.discover import is_template
 from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import first_proposed
 from docsync.repository.kinship import number, title
