@@ -56,6 +56,7 @@ EXISTING = {
     "docs/rfc/implemented/2026-01-04-my-file.md",
     # what the link cases point at that does not move (a link to a missing file is left as written)
     "docs/rfc/Other File.md",
+    "docs/rfc/001-PLUGIN-API.md",  # a file of its own, not the plugin record in another case
     "docs/rfc/img/a.png",
     "docs/rfc/img/a b.png",
     "docs/rfc/café.md",
@@ -311,6 +312,29 @@ ID_CASES = [
         "full reference keeps its label",
         "[RFC 1][p]\n\n[p]: 001-plugin-api.md\n",
         "[Plugin API][p]\n\n[p]: ../proposed/2026-01-01-plugin-api.md\n",
+    ),
+]
+
+# Letter case (issue 37, class 12): a link that opens the record on macOS and Windows only
+# is written to the moved record, in the record's own case.
+LINK_CASES += [
+    Case(
+        "a link in another letter case follows the moved record",
+        "[p](001-Plugin-API.md#Motivation) [q](../ADR/0007-use-postgres.MD) [me](005-UMBRELLA.md)\n",
+        "[p](../proposed/2026-01-01-plugin-api.md#why) [q](2026-01-02-use-postgres.md) "
+        "[me](2026-01-05-umbrella.md)\n",
+    ),
+    Case(
+        "from a file that does not move, html too",
+        '[p](rfc/001-PLUGIN-api.md) <a href="adr/0007-Use-Postgres.md">a</a>\n',
+        '[p](rfc/proposed/2026-01-01-plugin-api.md) <a href="rfc/implemented/2026-01-02-use-postgres.md">a</a>\n',
+        old="docs/README.md",
+        new="docs/README.md",
+    ),
+    Case(
+        "a file that exists as written is not another's case",
+        "[a](001-PLUGIN-API.md)\n",
+        "[a](../001-PLUGIN-API.md)\n",
     ),
 ]
 
