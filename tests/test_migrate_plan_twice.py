@@ -1,4 +1,4 @@
-"""The same plan applied twice, and links in another letter case (issue 37, classes 10 and 12).
+"""The same plan applied twice, links in another letter case, srcset (issue 37, classes 10, 12, 8).
 
 Real repositories, migrated through the command line as a user would:
 
@@ -11,6 +11,7 @@ Real repositories, migrated through the command line as a user would:
   macOS and Windows) is rewritten to the moved record in the record's own
   case: the dry run counts it neither among the links the migration breaks
   nor among those broken before, and ``check`` is clean after the apply.
+  Every ``srcset`` candidate of a moved record follows it as its ``src`` does.
 """
 
 from __future__ import annotations
@@ -86,6 +87,14 @@ CASED = {
     "docs/adr/0001-use-git.md": _RECORD.format(title="Use git"),
     "docs/adr/0002-use-make.md": _RECORD.format(title="Use make") + "\nAs [before](0001-USE-GIT.MD).\n",
     "docs/guide.md": "# Guide\n\nSee [the git decision](adr/0001-use-GIT.md).\n",
+    # class 8: every srcset candidate of a moved record follows it, and check reads each
+    "docs/adr/0003-use-images.md": _RECORD.format(title="Use images")
+    + '\n<img src="0003/a.png" srcset="0003/a.png 1x, 0003/a@2x.png 2x" alt="a">\n\n'
+    + '<picture>\n<source srcset="0003/d.png 480w,0003/a.png" media="(prefers-color-scheme: dark)">\n'
+    + '<img src="0003/a.png" alt="b">\n</picture>\n',
+    "docs/adr/0003/a.png": "png",
+    "docs/adr/0003/a@2x.png": "png",
+    "docs/adr/0003/d.png": "png",
 }
 
 
@@ -96,16 +105,19 @@ def test_a_link_in_another_letter_case_follows_the_moved_record(
     dry = runner.invoke(app, ["migrate", "--verbose"])
     assert dry.exit_code == 0, dry.output
     assert "broken" not in dry.stdout  # neither by the migration nor "broken before"
-    assert "Rewritten: 4 links" in dry.stdout
+    assert "Rewritten: 10 links" in dry.stdout
     applied = runner.invoke(app, ["migrate", "--apply", "--commit"])
     assert applied.exit_code == 0, applied.output
     root = tmp_path / "repo"
     moved = {p.name: p for p in root.rglob("2021-03-04-*.md")}
-    assert set(moved) == {"2021-03-04-use-git.md", "2021-03-04-use-make.md"}
+    assert set(moved) == {"2021-03-04-use-git.md", "2021-03-04-use-make.md", "2021-03-04-use-images.md"}
     guide = (root / "docs/guide.md").read_text()
     git_record = moved["2021-03-04-use-git.md"].relative_to(root).as_posix()
     assert f"({git_record.removeprefix('docs/')})" in guide, guide
     make = moved["2021-03-04-use-make.md"].read_text()
     assert "(2021-03-04-use-git.md)" in make, make
+    images = moved["2021-03-04-use-images.md"].read_text()
+    assert 'srcset="../0003/a.png 1x, ../0003/a@2x.png 2x"' in images, images
+    assert 'srcset="../0003/d.png 480w,../0003/a.png"' in images, images
     checked = runner.invoke(app, ["check"])
     assert "L003" not in checked.stdout and "L001" not in checked.stdout, checked.stdout
