@@ -64,10 +64,10 @@ class Resurrection:
     def _moved_out(self, split: Split, blob: str) -> bool:
         """Whether the commit moved ``split``'s text into ``blob`` and left a stub behind."""
         texts = self._texts
-        return (
-            texts.similar(split.old_blob, blob)
+        return (  # the stub first: most files changed beside a new record (an index) are none
+            texts.stub(split.old_blob, split.new_blob)
+            and texts.similar(split.old_blob, blob)
             and texts.alike(split.old_blob, blob)
-            and texts.stub(split.old_blob, split.new_blob)
         )
 
     def _restores(self, grave: Grave, root: Root, blob: str) -> bool:
