@@ -119,7 +119,7 @@ def github_rendering(text: str) -> GithubRendering:
 
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
-_LINK_ATTRS = re.compile(r'\s(?:href|src)="[^"]*"')
+_LINK_ATTRS = re.compile(r'\s(?:href|src|srcset)="[^"]*"')
 
 
 def github_structure(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
