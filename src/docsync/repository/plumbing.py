@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GitError
+from ..names import is_utf8, shown
 from .git_output import first_line, z_list
 
 SYMLINK_MODE = "120000"
@@ -36,6 +37,9 @@ class Listing:
 
     tracked: dict[str, str]
     untracked: frozenset[str]
+    unnamable: tuple[str, ...] = ()
+    """Tracked or untracked names that are not UTF-8 (see :mod:`docsync.names`): kept out
+    of the two above, so that no part of docsync meets a name it cannot write out."""
 
     def is_symlink(self, path: str) -> bool:
         return self.tracked.get(path) == SYMLINK_MODE
@@ -124,7 +128,7 @@ def head_commit(root: Path) -> str | None:
 def is_ancestor(root: Path, commit: str) -> bool:
     """Whether ``commit`` is HEAD or one of its ancestors."""
     try:
-        _run(root, "merge-base", "--is-ancestor", commit, "HEAD")
+        _run(root, "merge-base", "--is-ancestor", "--end-of-options", commit, "HEAD")
     except _Failed:
         return False
     return True
@@ -141,24 +145,42 @@ def list_files(root: Path) -> Listing:
     except _Failed as failed:
         raise GitError(f"git ls-files failed: {failed.stderr}") from None
     tracked: dict[str, str] = {}
+    unnamable: list[str] = []
     for entry in z_list(staged):
         meta, _, path = entry.partition("\t")
         mode = meta.split(" ", 1)[0]
-        if mode != GITLINK_MODE:
+        if not is_utf8(path):
+            unnamable.append(path)
+        elif mode != GITLINK_MODE:
             tracked[path] = mode
-    return Listing(tracked, frozenset(z_list(others)))
+    untracked = z_list(others)
+    unnamable.extend(p for p in untracked if not is_utf8(p))
+    return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))))
 
 
 def changed_files(root: Path, rev: str | None) -> frozenset[str]:
     """Files changed between ``rev`` (default: merge base with the default branch) and the work tree."""
+    commit = _default_base(root) if rev is None else revision(root, rev)
     try:
-        if rev is None:
-            rev = _default_base(root)
-        diff = _run(root, "diff", "--name-only", "-z", "--no-renames", rev)
+        diff = _run(root, "diff", "--name-only", "-z", "--no-renames", "--end-of-options", commit, "--")
         others = _run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")
     except _Failed as failed:
         raise GitError(f"cannot diff against {rev!r}: {failed.stderr}") from None
-    return frozenset(z_list(diff)) | frozenset(z_list(others))
+    return frozenset(map(shown, (*z_list(diff), *z_list(others))))
+
+
+def revision(root: Path, rev: str) -> str:
+    """The commit ``rev`` (the user's ``--since``) names, as its full id; a :class:`GitError`
+    when it names none. A revision is never read as an option: one that starts with ``-``
+    (``--output=FILE`` would have git write FILE) is refused before git sees it, and git is
+    told where its options end."""
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+        raise GitError(f"--since {rev!r}: not a revision (a branch, tag or commit id)")
+    try:
+        found = _run(root, "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}")
+    except _Failed:
+        raise GitError(f"--since {rev!r}: no such commit in this repository") from None
+    return found.strip()
 
 
 def staged_changes(root: Path) -> frozenset[str]:
@@ -167,7 +189,7 @@ def staged_changes(root: Path) -> frozenset[str]:
         diff = _run(root, "diff", "--cached", "--name-only", "-z", "--no-renames")
     except _Failed as failed:
         raise GitError(f"cannot read the staged changes: {failed.stderr}") from None
-    return frozenset(z_list(diff))
+    return frozenset(map(shown, z_list(diff)))
 
 
 def staged_renames(root: Path) -> dict[str, str]:
