@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -100,7 +101,28 @@ def find_repo(start: Path) -> RepoPaths:
     if len(out) != 2 or not out[1]:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
     git_dir, root = out
-    return RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    refuse_linked_state(found.git_dir)
+    return found
+
+
+def refuse_linked_state(git_dir: Path) -> None:
+    """Refuse a ``docsync`` folder in the git directory that is a symlink, or not a folder:
+    docsync's cache and journals are written only there, never through a symlink."""
+    own = git_dir / "docsync"
+    try:
+        mode = os.lstat(own).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise GitError(f"{own}: cannot be read ({exc.strerror}); remove it") from None
+    if stat.S_ISLNK(mode):
+        raise GitError(
+            f"{own} is a symlink; docsync keeps its cache and journals only in a folder of its "
+            "own there and never writes through a symlink: remove the symlink"
+        )
+    if not stat.S_ISDIR(mode):
+        raise GitError(f"{own} is not a folder; docsync keeps its cache and journals there: remove it")
 
 
 def _not_a_work_tree(start: Path, stderr: str) -> GitError:

@@ -353,7 +353,7 @@ def _misnamed(
 ) -> tuple[tuple[str, ...], dict[str, Finding]]:
     """``selected`` with each Markdown file whose name is not UTF-8 (in scope, or named on
     the command line) shown as ``\\xff``, and its F001 by that name: it is not read."""
-    raw = [p for p in listing.unnamable if _is_markdown(p) and in_scope(p, config)] if everything else []
+    raw = [p for p in listing.unnamable if is_markdown(p) and in_scope(p, config)] if everything else []
     raw.extend(p for p in selected if not is_utf8(p))
     found = {
         shown(p): file_problem(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ..config import Config
 from ..model import Document, Finding
 from .collector import collector_off, collector_paused
-from .pickles import dumps
+from .plain import encode_document as dumps
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -96,7 +96,7 @@ def _as_shown(problem: Finding) -> Finding:
 
 
 _Sent = tuple[str, bytes | None, Finding | None, object]
-"""What a worker sends back per file: path, pickled document, problem, summary."""
+"""What a worker sends back per file: path, encoded document, problem, summary."""
 
 # The worker's summarizer, set once per worker process by _start_worker, and
 # its packer when its summaries are kept instead of the documents.
@@ -111,11 +111,11 @@ def _start_worker(summarize: Summarize | None, keep_summaries: bool = False) -> 
 
 
 def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
-    """Parse in a worker. Each document travels back pickled once, in the form
-    the cache stores, so the parent neither pickles it again nor unpickles it
+    """Parse in a worker. Each document travels back encoded once, in the form
+    the cache stores, so the parent neither encodes it again nor decodes it
     until something reads it; with it, its summary when there is a summarizer.
     When the summaries are kept instead (``keep_summaries``), no document is
-    pickled: its summaries travel back packed, as the cache stores them."""
+    encoded: its summaries travel back packed, as the cache stores them."""
     out: list[_Sent] = []
     summarize, pack = _worker_summarize, _worker_pack
     for path, data in batch:

@@ -92,7 +92,7 @@ def mutation_point(kind: str, path: Path) -> None:
     """Called before every mutation; a seam for the fault-injection tests."""
 
 
-def _lexical(path: str) -> list[str]:
+def lexical(path: str) -> list[str]:
     """``path``'s components, refusing what no repository path can be."""
     if not path or "\0" in path or path.startswith("/"):
         raise Refused(f"{path!r}: not a path inside the repository")
@@ -158,7 +158,7 @@ def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
     call, and none may be ``..``: so the path stays inside ``base`` without
     resolving it again.
     """
-    parts = _lexical(path)
+    parts = lexical(path)
     real = real_base(base)
     full = real.rstrip("/")
     last = len(parts) - 1
