@@ -30,7 +30,8 @@ finding that names the link's destination. What is left is a false negative
     python scripts/links_oracle.py --tree /path/to/clone  # any git work tree
     python scripts/links_oracle.py --mirror-root DIR    # mirrors at DIR/<owner>+<name>/repo
     python scripts/links_oracle.py --json               # rows for programs
-    python scripts/links_oracle.py -- --config x.toml   # after --: passed to docsync check
+    python scripts/links_oracle.py book --config site.toml  # that .docsync.toml in the tree
+    python scripts/links_oracle.py -- --strict-fragments  # after --: passed to docsync check
 
 Mirrors are cloned to ``$LINKS_SCRATCH`` (default ``/tmp/links-oracle``).
 """
@@ -337,8 +338,11 @@ class Claim:
     message: str
 
 
-def docsync_claims(repo: Path, extra: Sequence[str]) -> tuple[list[Claim], Counter[str], int]:
-    """docsync's broken-link findings (one per position), its rule counts, its file count."""
+def docsync_claims(
+    repo: Path, extra: Sequence[str]
+) -> tuple[list[Claim], Counter[str], int, set[tuple[str, int]]]:
+    """docsync's broken-link findings (one per position), its rule counts, its file count,
+    and the lines of its L009 findings (unused definitions)."""
     exe = shutil.which("docsync") or "docsync"
     done = subprocess.run(
         [exe, "check", "--gate", "links", "--format", "json", *extra],
@@ -357,7 +361,8 @@ def docsync_claims(repo: Path, extra: Sequence[str]) -> tuple[list[Claim], Count
         if key not in seen:
             seen.add(key)
             claims.append(Claim(f["path"], f["line"], f["rule"], f["message"]))
-    return claims, rules, int(report.get("files", 0))
+    unused = {(f["path"], f["line"]) for f in report["findings"] if f["rule"] == "L009"}
+    return claims, rules, int(report.get("files", 0)), unused
 
 
 def match(
@@ -411,6 +416,7 @@ class Row:
     found: int = 0
     false_pos: int = 0
     false_neg: int = 0
+    fp_unused: int = 0
     l009: int = 0
     l010: int = 0
     details: dict[str, list[str]] = field(default_factory=dict)
@@ -421,11 +427,12 @@ def measure(name: str, repo: Path, extra: Sequence[str]) -> Row:
     verdicts = list(truth.verdicts())
     broken = [v.link for v in verdicts if v.why]
     why = {id(v.link): v.why for v in verdicts}
-    claims, rules, checked = docsync_claims(repo, extra)
+    claims, rules, checked, unused = docsync_claims(repo, extra)
     pairs, missed, extra_claims = match(broken, claims)
+    on_unused = [c for c in extra_claims if (c.path, c.line) in unused]
     return Row(
         name, len(truth.sources()), checked, len(verdicts), len(broken), len(pairs),
-        len(extra_claims), len(missed), rules["L009"], rules["L010"],
+        len(extra_claims), len(missed), len(on_unused), rules["L009"], rules["L010"],
         {
             "false positive": [f"{c.path}:{c.line} {c.rule} {c.message}" for c in extra_claims],
             "false negative": [
@@ -458,7 +465,8 @@ def checkout(mirror: Path, name: str) -> Path:
 COLUMNS = [
     ("tree", "tree"), ("md files", "files"), ("docsync files", "docsync_files"),
     ("links", "links"), ("broken (truth)", "broken"), ("found", "found"),
-    ("false pos", "false_pos"), ("false neg", "false_neg"), ("L009", "l009"), ("L010", "l010"),
+    ("false pos", "false_pos"), ("false neg", "false_neg"),
+    ("FP on an unused definition", "fp_unused"), ("L009", "l009"), ("L010", "l010"),
 ]  # fmt: skip
 
 
@@ -476,6 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tree", type=Path, action="append", default=[], help="a work tree")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--details", action="store_true", help="list every FP and FN")
+    parser.add_argument(
+        "--config", type=Path, help="a .docsync.toml to put in each tree (a `site` setting)"
+    )
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
@@ -489,6 +500,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             jobs.append((name, checkout(mirror, name)))
     rows = []
     for name, repo in jobs:
+        if args.config is not None:
+            shutil.copyfile(args.config, repo / ".docsync.toml")
         print(f"{name} …", file=sys.stderr, flush=True)
         rows.append(measure(name, repo, extra))
     if args.json:

@@ -974,7 +974,10 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     peaks.append(init.peak_mib)
     if init.code not in (0, 1):
         row.notes.append(f"init exit {init.code}: {init.err.strip()[:300]}")
-        return row
+        if not (overlay / "config.toml").is_file():
+            return row
+        # init wrote nothing: the user writes the config by hand, every key of it
+        (repo / ".docsync.toml").unlink(missing_ok=True)
     row.hand_keys = overlay_config(repo, overlay / "config.toml")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "Adopt docsync")
