@@ -377,8 +377,10 @@ def match(
     # a reference link's finding is on its definition, which every use shares
     definitions: list[Claim] = []
     for test, shared in (
-        (lambda c, link: in_block(c, link) and _names(c, link), False),
-        (lambda c, link: not in_block(c, link) and _names(c, link), True),
+        (lambda c, link: in_block(c, link) and _names(c, link, exact=True), False),
+        (lambda c, link: not in_block(c, link) and _names(c, link, exact=True), True),
+        (lambda c, link: in_block(c, link) and _names(c, link, exact=False), False),
+        (lambda c, link: not in_block(c, link) and _names(c, link, exact=False), True),
         (in_block, False),
     ):
         missed = []
@@ -397,8 +399,14 @@ def match(
     return pairs, todo, left
 
 
-def _names(claim: Claim, link: Link) -> bool:
+def _names(claim: Claim, link: Link, exact: bool) -> bool:
+    """Whether the finding's message names the link: its quoted destination is the link's
+    (``exact``), or the message holds the destination, its path or its fragment."""
     path, _, fragment = unquote(link.url).partition("#")
+    if exact:
+        quoted = re.match(r"'([^']*)'", claim.message)
+        whole = (link.url, unquote(link.url), f"#{fragment}" if fragment else "")
+        return quoted is not None and quoted[1] in whole
     wanted = [w for w in (link.url, unquote(link.url), path, fragment) if w]
     return any(w in claim.message for w in wanted)
 
