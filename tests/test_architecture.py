@@ -127,8 +127,8 @@ def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Pat
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     subprocess.run(["git", "commit", "-qm", "first record"], cwd=root, check=True, env=env)
     imported = _imported_by(root, "migrate")  # the process dating the records forks from it: its too
-    assert "docsync.migrate.plan" in imported
-    assert not imported & {"docsync.check.check", "docsync.migrate.apply", "docsync.migrate.verdict"}
+    assert "docsync.migrate.plan.plan" in imported
+    assert not imported & {"docsync.check.check", "docsync.migrate.apply.apply", "docsync.migrate.apply.verdict"}
     # It writes nothing: it reads history with plain git, and no journal is there to refuse.
     assert not _packages(imported) & {"git", "gitdb"}
     assert not imported & {"docsync.repository.gitrepo", "docsync.write.transaction"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docsync.config import DEFAULT_STATUSES, Source
-from docsync.migrate.discover import (
+from docsync.migrate.read.discover import (
     RecordName,
     Tree,
     ascii_slug,
@@ -21,7 +21,7 @@ from docsync.migrate.discover import (
     strip_title_prefix,
     template_paths,
 )
-from docsync.migrate.status import StatusForm, detail_of, read_status, state_of
+from docsync.migrate.read.status import StatusForm, detail_of, read_status, state_of
 from docsync.parse.markdown import parse
 from docsync.records.model import RecordId
 

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from docsync.config import Config
 from docsync.config import load as load_config
-from docsync.migrate import dating, discover, run
-from docsync.migrate.suggest import cited_ids
+from docsync.migrate import run
+from docsync.migrate.plan.suggest import cited_ids
+from docsync.migrate.read import dating, discover
 from docsync.parse.markdown import parse
 from docsync.records.model import ID_PATTERN, parse_id
 from docsync.workspace import pickles

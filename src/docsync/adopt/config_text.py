@@ -258,7 +258,7 @@ def draft(inspection: Inspection, raw: Mapping[str, Any]) -> Draft:
 
 HEADER = (
     "# docsync configuration, written by `docsync init`: each value says what init found.",
-    "# Delete a key to get its default; README.md's Configuration section lists every key.",
+    "# Delete a key to get its default; docsync's docs/configuration.md lists every key.",
 )
 _STATUSES_COMMENT = (
     "# Status words seen in the records, and the lifecycle state each maps to. docsync knows",

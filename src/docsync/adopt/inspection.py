@@ -22,7 +22,7 @@ from typing import Any
 from ..config import Config, WrapMode
 from ..gates.wrap.count import CANDIDATES, COUNTS, Breaks, document_breaks
 from ..gates.wrap.count_store import CountStore
-from ..migrate.discover import (
+from ..migrate.read.discover import (
     Tree,
     find_trees,
     index_paths,
@@ -30,9 +30,9 @@ from ..migrate.discover import (
     record_paths,
     template_paths,
 )
-from ..migrate.kept_pages import kept_pages, kept_reason
-from ..migrate.status import StatusForm, read_status
-from ..migrate.tree import RECORD_NAME
+from ..migrate.read.kept_pages import kept_pages, kept_reason
+from ..migrate.read.status import StatusForm, read_status
+from ..migrate.read.tree import RECORD_NAME
 from ..model import Document
 from ..workspace.documents import Documents
 from ..workspace.load import Progress, Workspace

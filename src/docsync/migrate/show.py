@@ -7,8 +7,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .assemble import status_line
 from .model import KeptPage, Plan, Problem, Retirement, Topic
+from .rewrite.assemble import status_line
 from .run import Outcome
 
 if TYPE_CHECKING:
