@@ -32,7 +32,7 @@ from docsync.cli import app
 from docsync.config import parse_table
 from docsync.errors import ConfigError, DocsyncError
 from docsync.lifecycle import new as lifecycle_new
-from docsync.migrate.apply import apply
+from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import snapshot, transaction, writer
 from tests.gitutil import GitRepo, git, git_environ

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import config_values
+from . import config_values, globs
 from .config_paths import lexically_contained
 from .errors import ConfigError
 from .regular_file import read_regular
@@ -51,6 +52,8 @@ DEFAULT_STATES: Mapping[str, str] = {
     "rejected": "rejected",
 }
 GATES = ("links", "wrap", "layout", "refs")
+DEFAULT_INCLUDE = ("**/*.[mM][dD]", "**/*.[mM][aA][rR][kK][dD][oO][wW][nN]")
+GLOB_KEYS = ("include", "exclude", "refs_exclude")
 DEFAULT_TARGET = "docs/rfc"
 FILES_GATE = "files"
 """The file rules (F001-F004): always on, as a file that cannot be read cannot be checked;
@@ -64,22 +67,29 @@ class Source:
     """A legacy record tree, the kind word of its ids (``ADR``, ``RFC``) and default statuses.
 
     ``status`` is the state of its records that have no status construct;
-    ``folders`` maps a subfolder to the state of the records in it.
+    ``folders`` maps a subfolder to the state of the records in it;
+    ``status_key`` is the front-matter key its records keep their status under
+    (``stage: accepted``), when it is not ``status``.
     """
 
     path: str
     kind: str
     status: str = ""
     folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    include: tuple[str, ...] = ("**/*.md", "**/*.markdown")
+    # extensions in either case: GitHub renders README.MD as Markdown
+    include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     gates: tuple[str, ...] = ("links", "wrap", "layout", "refs")
     # links
     strict_fragments: bool = False
+    site: str = "github"  # or a docs generator (site.py): links are also read as it builds them
+    site_root: str | None = None  # the site's source folder ("" the root); None: from its config
+    html_to_md: bool | None = None  # a link to x.html means x.md; None: the generator's way
     # wrap
     wrap: WrapMode = "none"
     wrap_lists: bool = True
@@ -130,17 +140,21 @@ def _sources(value: Any) -> tuple[Source, ...] | None:
 
 def _source_table(item: dict[str, Any]) -> Source | None:
     """``{ path = "text", kind = "RFC", status = "implemented" }``; ``status`` may also be a
-    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``)."""
-    if not set(item) <= {"path", "kind", "status"} or not isinstance(item.get("path"), str):
+    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``);
+    ``status_key = "stage"`` reads each record's status from that front-matter key."""
+    if not set(item) <= {"path", "kind", "status", "status_key"} or not isinstance(item.get("path"), str):
         return None
-    kind, status = item.get("kind", ""), item.get("status", "")
-    if not isinstance(kind, str):
+    kind, status, key = item.get("kind", ""), item.get("status", ""), item.get("status_key", "")
+    if not isinstance(kind, str) or not isinstance(key, str) or not _FRONT_MATTER_KEY.fullmatch(key or "status"):
         return None
     path = item["path"].rstrip("/")
     if isinstance(status, str):
-        return Source(path, kind, status.lower())
+        return Source(path, kind, status.lower(), status_key=key)
     folders = config_values.string_table(status)
-    return None if folders is None else Source(path, kind, "", folders)
+    return None if folders is None else Source(path, kind, "", folders, key)
+
+
+_FRONT_MATTER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 _Parser = Callable[[Any], Any]
@@ -149,6 +163,9 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "exclude": (config_values.strings, "a list of glob strings"),
     "gates": (_gates, f"a list of gate names from {', '.join(GATES)}"),
     "strict_fragments": (config_values.boolean, "true or false"),
+    "site": (config_values.site, '"github", "mdbook", "mkdocs", "docusaurus" or "vitepress"'),
+    "site_root": (config_values.site_root, 'a folder path inside the repository ("." for the root)'),
+    "html_to_md": (config_values.boolean, "true or false"),
     "wrap": (config_values.wrap_mode, '"none", "sentence", "off" or a positive width'),
     "wrap_lists": (config_values.boolean, "true or false"),
     "wrap_blockquotes": (config_values.boolean, "true or false"),
@@ -159,7 +176,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "target": (config_values.folder, "a folder path inside the repository"),
     "sources": (
         _sources,
-        'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
+        'a list of folder paths or { path = "…", kind = "ADR", status = "…", status_key = "…" } tables',
     ),
     "states": (config_values.states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (config_values.string_table, "a table of status word = lifecycle state"),
@@ -195,6 +212,7 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         if value is None:
             raise ConfigError(f"{origin}: key {key!r} must be {expected}, got {_shown(raw)}{_gate_hint(key, raw)}")
         values[_FIELDS.get(key, key)] = value
+    _check_globs(values, origin)
     if "statuses" in values:
         values["statuses"] = {**DEFAULT_STATUSES, **values["statuses"]}
     states = values.get("states", DEFAULT_STATES)
@@ -218,6 +236,14 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
     config = Config(**values, origin=origin)
     lexically_contained(config)
     return config
+
+
+def _check_globs(values: Mapping[str, Any], origin: str) -> None:
+    """Every glob of the config readable by the matcher (:mod:`docsync.globs`), or a ConfigError."""
+    for key in GLOB_KEYS:
+        globs.checked(values.get(key, ()), f"{origin}: key {key!r}")
+    for glob, _ in values.get("per_file_ignores", ()):
+        globs.checked((glob,), f"{origin}: key 'per-file-ignores'")
 
 
 def _source_states(

@@ -23,6 +23,7 @@ from ..model import Finding, Severity
 from ..untrusted_text import TERMINAL_UNSAFE, escaped_character, is_utf8, json_safe, shown
 from ..untrusted_text import visible as visible
 from . import indented_json
+from .junit import as_junit as as_junit  # every format is read from here
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -165,10 +166,36 @@ def as_github(findings: Sequence[Finding]) -> str:
 
 INFORMATION_URI = f"https://pypi.org/project/{DISTRIBUTION}/"
 """The tool's page in a SARIF log: its package's, which names docsync's home (the rule
-pages travel in the log itself, so no rule points at a site)."""
+pages travel in the log itself as each rule's help)."""
 
 
-def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
+def source_url() -> str | None:
+    """The repository the installed distribution names in its metadata (a ``Source`` or
+    ``Repository`` project URL), or None: no address is guessed."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        entries: list[str] = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in entries:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() in ("source", "repository") and url.strip().startswith("https://"):
+            return str(url.strip().rstrip("/"))
+    return None
+
+
+def help_uri(rule: Rule, source: str | None) -> str:
+    """Where a rule's documentation lives: its section of the gate's page in the
+    repository at this version's tag when the metadata names the repository, else the
+    package's page (the one true address without it)."""
+    if source is None:
+        return INFORMATION_URI
+    anchor = f"{rule.code}-{rule.name}".lower()
+    return f"{source}/blob/v{__version__}/docs/rules/{rule.gate}.md#{anchor}"
+
+
+def _rule_descriptor(code: str, rule: Rule | None, source: str | None) -> dict[str, Any]:
     """A SARIF rule descriptor; its help is the rule's page (``docsync rules CODE``), whole."""
     if rule is None:
         return {"id": code, "name": code, "shortDescription": {"text": code}}
@@ -177,6 +204,7 @@ def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
         "id": code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
+        "helpUri": help_uri(rule, source),
         "help": {"text": page, "markdown": page},
     }
 
@@ -184,7 +212,8 @@ def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
 def as_sarif(findings: Sequence[Finding]) -> str:
     rules = by_code()
     used = sorted({f.rule for f in findings})
-    driver_rules = [_rule_descriptor(code, rules.get(code)) for code in used]
+    source = source_url() if used else None
+    driver_rules = [_rule_descriptor(code, rules.get(code), source) for code in used]
     results: list[dict[str, Any]] = [
         {
             "ruleId": f.rule,
@@ -315,31 +344,3 @@ def as_gitlab(findings: Sequence[Finding]) -> str:
         for f in findings
     ]
     return json_safe(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"
-
-
-def as_junit(files: int, findings: Sequence[Finding]) -> str:
-    """JUnit XML: one test case per file with findings, one failure per finding."""
-    from xml.sax.saxutils import quoteattr
-
-    def attr(value: str) -> str:  # what would act on a terminal as a character reference
-        return _WIDE_UNSAFE_XML.sub(lambda m: f"&#x{ord(m.group(0)):x};", quoteattr(_XML_INVALID.sub("\ufffd", value)))
-
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="docsync" tests="{files}" failures="{len(findings)}">',
-        f'  <testsuite name="docsync" tests="{files}" failures="{len(findings)}">',
-    ]
-    for path, group in groupby(findings, key=lambda f: f.path):
-        lines.append(f"    <testcase name={attr(path)} classname={attr(path)}>")
-        lines.extend(
-            f"      <failure type={attr(f.rule)} message={attr(f'{f.line}:{f.column}: {f.rule} {f.message}')}/>"
-            for f in group
-        )
-        lines.append("    </testcase>")
-    lines += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(lines) + "\n"
-
-
-# Characters XML 1.0 cannot hold at all, even escaped.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_WIDE_UNSAFE_XML = re.compile(f"[{_WIDE_UNSAFE}]")

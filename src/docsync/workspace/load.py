@@ -63,7 +63,8 @@ class Workspace:
 # --------------------------------------------------------------------------- discovery
 
 
-def _is_markdown(path: str) -> bool:
+def is_markdown(path: str) -> bool:
+    """Whether ``path`` names a Markdown file (either letter case, as GitHub reads it)."""
     return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
@@ -87,7 +88,7 @@ def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool])
     found: list[str] = []
     base = str(root)
     for path in sorted(set(listing.tracked) | listing.untracked):
-        if not _is_markdown(path) or not wanted(path):
+        if not is_markdown(path) or not wanted(path):
             continue
         if listing.is_symlink(path):
             continue
@@ -253,6 +254,7 @@ def _parse_files(
         if known is None or not cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
             to_read.append((path, status))  # else unchanged since its stat was seen: not read
     summaries: dict[str, object] = {}
+    uncached = parse_cache.disabled()
     fresh: set[str] = set()
     parse_problems: list[Finding] = []
     results = parse_pending(
@@ -261,13 +263,16 @@ def _parse_files(
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
             progress(PARSING, done, len(contents))
+        # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
+        # again and reports the problem again.
+        keep = store if problem is None else uncached
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
             packed[path] = (NO_DOCUMENT, contents[path])
             kept[path] = summary.blob
             fresh.add(path)
-            store.put_blob(store.summaries_key(keys[path], context), summary.blob)
+            keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
-            store.put_blob(keys[path], made)
+            keep.put_blob(keys[path], made)
             ready = unpickled(path, made) if eager else None
             if ready is not None:
                 found[path] = ready
@@ -275,7 +280,7 @@ def _parse_files(
                 packed[path] = (made, contents[path])
         elif made is not None:
             found[path] = made
-            store.put(keys[path], made)
+            keep.put(keys[path], made)
         if summary is not None and not isinstance(summary, Packed):
             summaries[path] = summary
         if problem is not None:
@@ -348,7 +353,7 @@ def _misnamed(
 ) -> tuple[tuple[str, ...], dict[str, Finding]]:
     """``selected`` with each Markdown file whose name is not UTF-8 (in scope, or named on
     the command line) shown as ``\\xff``, and its F001 by that name: it is not read."""
-    raw = [p for p in listing.unnamable if _is_markdown(p) and in_scope(p, config)] if everything else []
+    raw = [p for p in listing.unnamable if is_markdown(p) and in_scope(p, config)] if everything else []
     raw.extend(p for p in selected if not is_utf8(p))
     found = {
         shown(p): file_problem(
@@ -390,13 +395,13 @@ def _select(
         full = root / path
         if full.is_dir():
             prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
-            inside = [p for p in known if p.startswith(prefix) and _is_markdown(p)]
+            inside = [p for p in known if p.startswith(prefix) and is_markdown(p)]
             if not inside:
                 raise DocsyncError(f"{path}: no Markdown file in this folder")
             chosen.extend(p for p in inside if not (root / p).is_symlink())
         elif not full.exists() and not full.is_symlink():
             raise DocsyncError(f"{path}: no such file or folder")
-        elif not _is_markdown(path):
+        elif not is_markdown(path):
             raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
         elif not full.is_symlink():
             chosen.append(path)

@@ -92,7 +92,7 @@ def mutation_point(kind: str, path: Path) -> None:
     """Called before every mutation; a seam for the fault-injection tests."""
 
 
-def _lexical(path: str) -> list[str]:
+def lexical(path: str) -> list[str]:
     """``path``'s components, refusing what no repository path can be."""
     if not path or "\0" in path or path.startswith("/"):
         raise Refused(f"{path!r}: not a path inside the repository")
@@ -158,7 +158,7 @@ def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
     call, and none may be ``..``: so the path stays inside ``base`` without
     resolving it again.
     """
-    parts = _lexical(path)
+    parts = lexical(path)
     real = real_base(base)
     full = real.rstrip("/")
     last = len(parts) - 1
@@ -249,11 +249,23 @@ def write_atomic(
     full = guarded(root, change.path)
     original = _current(full)
     _refuse_changed(change.path, original, read, expect)
+    _refuse_undecodable(change.path, original)
     make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
     data = change.encoded(original)
     write_bytes(full, data, mode)
     return data
+
+
+def _refuse_undecodable(path: str, now: bytes | None) -> None:
+    """A file that is not UTF-8 is checked as GitHub shows it (U+FFFD for each bad
+    byte), so text made from it would lose those bytes: it is never replaced."""
+    if now is None:
+        return
+    try:
+        now.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(f"{path}: not valid UTF-8; docsync does not rewrite it (save it as UTF-8 first)") from None
 
 
 def _refuse_changed(path: str, now: bytes | None, read: str | None, expect: bytes | None) -> None:
