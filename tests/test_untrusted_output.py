@@ -225,3 +225,18 @@ def test_a_repository_config_that_is_a_fifo_or_device_is_one_line_at_once(form: 
             continue
         assert done.returncode == 2, (form, command, done.stderr)
         assert len([line for line in done.stderr.splitlines() if line.strip()]) == 1, done.stderr
+
+
+def test_a_plan_or_template_that_is_a_device_fifo_or_folder_is_one_line_at_once(tmp_path: Path) -> None:
+    repo = legacy_repo(tmp_path / "repo")
+    for form, path in _config_forms(tmp_path).items():
+        if form not in ("dev-zero", "fifo", "folder"):
+            continue  # the reader is the one --config uses, tested with every form above
+        for command in (("migrate", "--plan", path), ("new", "A title", "--template", path)):
+            done = subprocess.run(
+                [sys.executable, "-m", "docsync", *command], cwd=repo.root, env=git_environ(),
+                capture_output=True, text=True, timeout=60, check=False,
+            )
+            assert done.returncode == 2, (form, command, done.stderr)
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            assert len(lines) == 1 and "Traceback" not in done.stderr, (form, command, done.stderr)
