@@ -42,7 +42,7 @@ DEFAULTS = "(defaults)"
 """The origin of a config no file gave (:attr:`docsync.config.Config.origin`)."""
 FILE = "file"
 FOLDER = "folder"
-_GLOB = frozenset("*?[{")
+_GLOB = frozenset("*?[{\\")
 _UNSAFE = re.compile(f"[{TERMINAL_UNSAFE}]")
 
 
@@ -82,9 +82,11 @@ def lexical_problem(path: str) -> str | None:
 
 
 def exclude_root(glob: str) -> str:
-    """The literal folders a glob starts with (``docs/old/**`` → ``docs/old``), ``""`` if none."""
+    """The literal folders a glob starts with (``docs/old/**`` → ``docs/old``), ``""`` if none.
+    Globs are read as ``.gitignore`` lines: a leading ``!`` takes a match back and a leading
+    ``/`` anchors the glob at the repository root; neither is part of the folder."""
     parts: list[str] = []
-    for part in glob.replace("\\", "/").split("/"):
+    for part in glob.removeprefix("!").lstrip("/").split("/"):
         if _GLOB & set(part):
             break
         parts.append(part)
@@ -108,8 +110,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     if config.template is not None:
         yield PathKey("template", config.template, FILE)
     for glob in config.exclude:
-        if glob.startswith("/") or exclude_root(glob):
-            yield PathKey("exclude", glob if glob.startswith("/") else exclude_root(glob), FOLDER)
+        if root := exclude_root(glob):
+            yield PathKey("exclude", root, FOLDER)
 
 
 def _refused(config: Config, found: PathKey, why: str) -> ConfigError:
