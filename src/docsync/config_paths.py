@@ -119,11 +119,19 @@ def _refused(config: Config, found: PathKey, why: str) -> ConfigError:
     return ConfigError(f"key {found.key!r} {where}: {found.path!r} {why}")
 
 
+MARKDOWN = (".md", ".markdown")
+
+
 def lexically_contained(config: Config) -> None:
     """Refuse (:class:`ConfigError`, naming the key) a path of ``config`` that leaves the
-    repository or names a git directory, without reading the disk."""
+    repository or names a git directory, without reading the disk; and a file key
+    (``conventions``, ``template``) that is no Markdown file, since the conventions doc is
+    rewritten as Markdown (``conventions = ".github/workflows/ci.yml"`` would overwrite a
+    workflow) and a template is read as one."""
     for found in path_keys(config):
         why = lexical_problem(found.path)
+        if why is None and found.kind == FILE and not found.path.lower().endswith(MARKDOWN):
+            why = "is not a Markdown file (a name ending in .md or .markdown)"
         if why is not None:
             raise _refused(config, found, why)
 
