@@ -30,14 +30,12 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .errors import ConfigError
 from .untrusted_text import TERMINAL_UNSAFE
 
-if TYPE_CHECKING:
-    from .config import Config
-
+Config = Any  # docsync.config.Config, which imports this module: named, not imported
 DEFAULTS = "(defaults)"
 """The origin of a config no file gave (:attr:`docsync.config.Config.origin`)."""
 FILE = "file"
@@ -102,6 +100,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
+        if source.path in ("", "."):  # the repository root: records named at the top level
+            continue
         yield PathKey(f"sources[{number}]", source.path, FOLDER)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
