@@ -26,21 +26,45 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import ConfigError
-
-if TYPE_CHECKING:
-    from .config import Config
 
 DEFAULTS = "(defaults)"
 """The origin of a config no file gave (:attr:`docsync.config.Config.origin`)."""
 FILE = "file"
 FOLDER = "folder"
 _GLOB = frozenset("*?[{")
+
+
+class _Source(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def folders(self) -> Mapping[str, str]: ...
+
+
+class Config(Protocol):
+    """The paths of a :class:`docsync.config.Config` this module reads (a protocol, so the
+    config module can call this one without a cycle)."""
+
+    @property
+    def target(self) -> str: ...
+    @property
+    def states(self) -> Mapping[str, str]: ...
+    @property
+    def sources(self) -> Sequence[_Source]: ...
+    @property
+    def conventions(self) -> str | None: ...
+    @property
+    def template(self) -> str | None: ...
+    @property
+    def exclude(self) -> Sequence[str]: ...
+    @property
+    def origin(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +75,7 @@ class PathKey:
     key: str
     path: str
     kind: str
+    root_allowed: bool = False  # a source may be the repository root (records kept there)
 
 
 def is_git_name(part: str) -> bool:
@@ -95,7 +120,7 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
-        yield PathKey(f"sources[{number}]", source.path, FOLDER)
+        yield PathKey(f"sources[{number}]", source.path, FOLDER, root_allowed=True)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
     if config.conventions:
@@ -117,7 +142,7 @@ def lexically_contained(config: Config) -> None:
     repository or names a git directory, without reading the disk."""
     for found in path_keys(config):
         why = lexical_problem(found.path)
-        if why is not None:
+        if why is not None and not (found.root_allowed and _is_root(found.path)):
             raise _refused(config, found, why)
 
 
@@ -131,6 +156,10 @@ def contained(config: Config, root: Path, git_dir: Path) -> None:
         why = _on_disk_problem(real_root, real_git, found)
         if why is not None:
             raise _refused(config, found, why)
+
+
+def _is_root(path: str) -> bool:
+    return not [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
 def _within(path: str, folder: str) -> bool:
