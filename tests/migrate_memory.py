@@ -18,7 +18,7 @@ from docsync.migrate.inputs import Dated, Inputs
 from docsync.migrate.model import Plan, PlanSpec, TopicSpec
 from docsync.migrate.plan import infer_spec, resolve
 from docsync.migrate.repo_view import RepoView
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 COMMIT = "c0ffee" + "0" * 34

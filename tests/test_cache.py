@@ -230,7 +230,7 @@ def test_cache_of_another_docsync_version_is_ignored(repo: GitRepo) -> None:
 def test_parser_versions_are_read_without_importing_the_parser() -> None:
     """The fingerprint names the versions the parser module names, read from the
     libraries' sources (a warm run imports no markdown-it)."""
-    from docsync.parse.markdown import PARSER_VERSIONS
+    from docsync.parse.native import PARSER_VERSIONS
 
     cache.parser_versions.cache_clear()
     assert cache.parser_versions() == PARSER_VERSIONS

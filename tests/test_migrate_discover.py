@@ -22,7 +22,7 @@ from docsync.migrate.discover import (
     template_paths,
 )
 from docsync.migrate.status import StatusForm, detail_of, read_status, state_of
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 PATHS = [

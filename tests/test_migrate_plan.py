@@ -14,7 +14,7 @@ from docsync.migrate.changes import compute
 from docsync.migrate.model import PlanSpec, RetireSpec, TopicSpec
 from docsync.migrate.plan import infer_spec, resolve
 from docsync.migrate.repo_view import RepoView
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 from tests.migrate_memory import after, changes, inputs, plan_of
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync import model
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.workspace import cache, pickles
 
 _ints = st.integers(min_value=-(2**40), max_value=2**40)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from ..gates.links.check import markdown_url, resolve_url
 from ..model import Document
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..write.writer import FileWrite
 from . import rewrite_tasks as tasks
 from .assemble import Assembled, Mispredicted, assemble

@@ -25,14 +25,13 @@ import functools
 import hashlib
 import importlib.util
 import io
-import re
 from pathlib import Path
 
 from .. import __version__, model
 from . import indexed
 from .collector import collector_off
 from .indexed import Blob
-from .pickles import PARTS, ModelUnpickler, dumps, layout
+from .pickles import ModelUnpickler, dumps, layout
 
 _MAGIC = b"docsync-parse-cache 3\n"
 # An entry no run has used for this many saves (an old version of an edited
@@ -40,57 +39,45 @@ _MAGIC = b"docsync-parse-cache 3\n"
 _KEEP_UNUSED_SAVES = 3
 # The sources whose code decides what a parsed document holds.
 _PARSER_SOURCES = (
-    "parse/markdown.py",
-    "parse/inline_rules.py",
-    "parse/block_rules.py",
-    "parse/block_loop.py",
-    "parse/block_state.py",
-    "parse/core_rules.py",
-    "parse/build.py",
-    "parse/chunks.py",
+    "parse/native.py",
+    "parse/site_lines.py",
     "parse/constructors.py",
-    "parse/edited.py",
-    "parse/positions.py",
-    "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
     "parse/slugs.py",
+    "parse/source.py",
     "model.py",
 )
 
 
-_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
-_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+_LIBRARIES = ("pyromark",)
 
 
 @functools.cache
 def parser_versions() -> str:
-    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
-    importing them: a warm run that parses nothing imports no parser. When a
-    source does not spell its version so, the parser module is imported to ask."""
+    """``PARSER_VERSIONS``, read from the name of the library's installed metadata
+    folder (``pyromark-0.10.3.dist-info``) without importing it or
+    ``importlib.metadata``: a warm run that parses nothing imports no parser."""
     names: list[str] = []
-    for distribution, module in _LIBRARIES:
-        spec = importlib.util.find_spec(module)
-        try:
-            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
-        except OSError:
-            source = b""
-        found = _VERSION.search(source)
-        if found is None:
-            from ..parse.markdown import PARSER_VERSIONS
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = Path(str(spec.origin)) if spec is not None and spec.origin else None
+        found = sorted(origin.parents[1].glob(f"{name}-*.dist-info")) if origin is not None else []
+        if len(found) != 1:
+            from ..parse.native import PARSER_VERSIONS
 
             return PARSER_VERSIONS
-        names.append(f"{distribution} {found.group(1).decode()}")
+        names.append(f"{name} {found[0].name[len(name) + 1 : -len('.dist-info')]}")
     return ", ".join(names)
 
 
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
-    versions of the Markdown libraries under it.
+    versions of the Markdown library under it.
 
     The source is there for development: an edited parser in an editable
     install must not be served documents its old self parsed. The library
-    versions because upgrading markdown-it-py alone can change a parse.
+    version because upgrading pyromark alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
     digest.update(parser_versions().encode())
@@ -124,16 +111,6 @@ def _loads(blob: Blob) -> model.Document | None:
         document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
     except Exception:  # corrupt or foreign: not a document
         return None
-    if isinstance(document, tuple) and document[:1] == (PARTS,) and len(document) > 1:
-        parts = [_loads(part) if isinstance(part, bytes) else None for part in document[1:]]
-        whole = [part for part in parts if part is not None]
-        if len(whole) != len(parts) or any(
-            part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]
-        ):
-            return None
-        from ..parse.chunks import merge
-
-        return merge(whole)
     return document if isinstance(document, model.Document) else None
 
 

@@ -24,7 +24,7 @@ from ...workspace.load import Workspace
 from ...workspace.results import ResultCache
 from . import keys
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
-from .index import RepoIndex, document_anchors
+from .index import RepoIndex
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -73,7 +73,8 @@ def _targets(doc: Document) -> Iterator[Target]:
     link_labels = {x.label for x in doc.links if x.kind == LinkKind.REFERENCE and x.label}
     seen: set[str] = set()
     for definition in doc.definitions:
-        if definition.normalized_label in seen:
+        # an unused definition renders no link (L009 says so; its target is no one's)
+        if definition.normalized_label in seen or definition.normalized_label not in doc.used_labels:
             continue
         seen.add(definition.normalized_label)
         image = definition.normalized_label in image_labels and definition.normalized_label not in link_labels
@@ -172,16 +173,6 @@ class Summarizer:
             return LinkSummary(path, items, anchors)
         return None
 
-    def part(self, doc: Document) -> LinkSummary:
-        return summarize(doc, self._index, whole=False)
-
-    def join(self, parts: Sequence[object], outline: Document) -> LinkSummary:
-        """The summary of a document parsed in parts, from its parts' in order.
-        A clean part holds no definitions (see :mod:`docsync.parse.chunks`), so
-        its items are its links' and the whole's are theirs one after another."""
-        summaries = [part for part in parts if isinstance(part, LinkSummary)]
-        items = tuple(item for summary in summaries for item in summary.items)
-        return LinkSummary(outline.path, items, document_anchors(outline))
 
 
 _PENDING_TYPES = (str, int, int, str, str)
