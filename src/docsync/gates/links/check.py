@@ -102,18 +102,13 @@ def check(doc: Document, index: RepoIndex) -> list[Finding]:
     return finish(summarize(doc, index), index)
 
 
-def summarize(doc: Document, index: RepoIndex, whole: bool = True) -> LinkSummary:
-    """Phase one: every check that needs only ``doc`` and the repository listing.
-
-    ``whole=False`` for one part of a document parsed in parts
-    (:mod:`docsync.parse.chunks`): its fragments into the document itself
-    wait too, for the whole document's anchors, and it has no anchors of its
-    own (:meth:`Summarizer.join` puts the parts together)."""
+def summarize(doc: Document, index: RepoIndex) -> LinkSummary:
+    """Phase one: every check that needs only ``doc`` and the repository listing."""
     items: list[Finding | Pending] = []
     for target in _targets(doc):
-        items.extend(_check_target(doc, target, index, whole))
+        items.extend(_check_target(doc, target, index))
     items.extend(_check_definitions(doc))
-    return LinkSummary(doc.path, tuple(items), index.own_anchors(doc) if whole else {})
+    return LinkSummary(doc.path, tuple(items), index.own_anchors(doc))
 
 
 def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
@@ -193,7 +188,7 @@ def _items(items: tuple[object, ...]) -> bool:
     return all(set(map(type, column)) == {kind} for column, kind in zip(columns, _PENDING_TYPES, strict=True))
 
 
-def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) -> Sequence[Finding | Pending]:
+def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[Finding | Pending]:
     url = target.url.strip()
     if not url or is_external(url):
         return []
@@ -205,17 +200,20 @@ def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) 
     except _BadEscape:
         return [finding(doc.path, target, "L008", f"malformed percent-escape in '{target.raw}'")]
     if not decoded:
-        return fragment_check(doc, target, doc.path, decoded_fragment, index, whole) if hash_sign else []
+        return fragment_check(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
     resolved = _resolve(doc.path, decoded)
-    if resolved is None:
-        return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
-    problem = _existence(doc, target, resolved, index)
-    if problem is not None:
-        return [problem]
+    problem = None if resolved is None else _existence(doc, target, resolved, index)
+    if resolved is None or problem is not None:
+        built = index.site_target(doc.path, decoded)  # a link written for the docs site
+        if built is None and problem is not None:
+            return [problem]
+        if built is None:
+            return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
+        resolved = built
     if hash_sign and not target.image:
         if _plain_view(query) and LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
             return []  # ?plain=1 shows the source, with line numbers, even for Markdown
-        return fragment_check(doc, target, resolved, decoded_fragment, index, whole)
+        return fragment_check(doc, target, resolved, decoded_fragment, index)
     return []
 
 
