@@ -364,7 +364,7 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     )
     view = adoption.view(session.view)
     if plan.complete and not plan.empty:
-        from ..parse.markdown import prepare
+        from ..parse.native import prepare
 
         prepare()  # before the rewrite forks its workers, which parse: they inherit it
     computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)
