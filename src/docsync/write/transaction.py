@@ -301,8 +301,10 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
         _put_back_index(root, index)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("the git index", _message(root, exc)))
-    failed.extend(snapshot.restore(root, files))
     folders = {os.path.dirname(s.path) for s in files.states}
+    # A killed write's temporary file first: a folder the run made is removed only when empty.
+    writer.remove_stale_temps(root, _temps_in(root, folders))
+    failed.extend(snapshot.restore(root, files))
     writer.remove_stale_temps(root, _temps_in(root, folders))
     return failed
 
