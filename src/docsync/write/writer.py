@@ -106,6 +106,19 @@ def lexical(path: str) -> list[str]:
     return parts
 
 
+def read_regular(full: Path) -> bytes:
+    """The bytes of ``full`` when it is a regular file, opened without following a final
+    symlink and without blocking on a FIFO; ``Refused`` for anything else."""
+    fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{full}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
 def is_link(full: Path) -> bool:
     """Whether ``full`` itself is a symlink (False when it does not exist)."""
     try:
