@@ -261,7 +261,12 @@ def write_atomic(
     make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
     data = change.encoded(original)
-    write_bytes(full, data, mode)
+
+    def unchanged() -> None:  # asked again the moment before the rename: an editor may have saved
+        if _current(full) != original:
+            raise ChangedMeanwhile(change.path)
+
+    write_stream(full, lambda handle: handle.write(data), mode, unchanged)
     return data
 
 
@@ -282,8 +287,14 @@ def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     write_stream(full, lambda handle: handle.write(data), mode)
 
 
-def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o644) -> None:
-    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it."""
+def write_stream(
+    full: Path,
+    fill: Callable[[BinaryIO], object],
+    mode: int = 0o644,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
+    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it;
+    ``before_replace`` may refuse (raise) at the last moment, when all but the rename is done."""
     mutation_point("write", full)
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name[:200]}.", suffix=TEMP_SUFFIX)
     try:
@@ -291,6 +302,8 @@ def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o6
             fill(handle)
         os.chmod(tmp, mode)
         mutation_point("replace", full)
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, full)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
