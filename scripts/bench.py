@@ -8,7 +8,7 @@
     python scripts/bench.py broken               # one file with 100,000 broken links (bench_broken.py)
     python scripts/bench.py history              # first-proposed dates vs the git log floor (bench_history.py)
     python scripts/bench.py migrate              # migrate and init at scale (bench_migrate.py)
-    python scripts/bench.py all --tree DIR       # every figure of the README's Speed section, one table (bench_all.py)
+    python scripts/bench.py all --tree DIR       # every figure of docs/speed.md, one table (bench_all.py)
 
 Every form takes ``--help``. Each module also runs alone (``python
 scripts/bench_staged.py``); the corpus they share is :mod:`bench_corpus`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every figure of the README's Speed section in one run, printed as one table.
+"""Every figure of docs/speed.md in one run, printed as one table.
 
 One benchmark after another (never two at once), each a subprocess of
 ``bench.py FORM --json``:

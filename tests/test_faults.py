@@ -27,7 +27,7 @@ from docsync.check.fix import run_fix
 from docsync.errors import DocsyncError
 from docsync.lifecycle import move as lifecycle_move
 from docsync.lifecycle import new as lifecycle_new
-from docsync.migrate.apply import apply
+from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git

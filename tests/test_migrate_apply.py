@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from docsync.cli import app
 from docsync.errors import DocsyncError, GitError, PlanError
-from docsync.migrate import verdict
-from docsync.migrate.apply import apply
+from docsync.migrate.apply import verdict
+from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.parse.markdown import parse_bytes
 from docsync.repository import gitrepo
@@ -379,7 +379,7 @@ def test_the_dry_run_counts_a_dangling_link_as_broken_before_only_for_its_own_br
     """A rewritten record's dangling links: the one whose target the record already
     linked to (and that did not exist) was broken before; another that the rewrite
     produced to a path that never existed is the migration's, not "broken before"."""
-    from docsync.migrate.stats import Tally
+    from docsync.migrate.rewrite.stats import Tally
     from docsync.parse.markdown import parse
     from docsync.rewrite.references import RewriteStats
 

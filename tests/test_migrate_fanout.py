@@ -1,7 +1,7 @@
 """The migration's rewrites across cores: forked workers make exactly what one process makes.
 
-:mod:`docsync.migrate.fanout` runs tasks in forked processes, or here when a
-fork is not safe; :func:`docsync.migrate.changes.compute` hands it the rewrite
+:mod:`docsync.migrate.rewrite.fanout` runs tasks in forked processes, or here when a
+fork is not safe; :func:`docsync.migrate.rewrite.changes.compute` hands it the rewrite
 of every record and every other file. These tests prove the tasks really run
 elsewhere, that the change set (writes, their order, stats, problems, the
 parsed documents) is the same with one process and with two, and that a dry
@@ -27,14 +27,16 @@ from docsync.config import Config
 from docsync.config import load as load_config
 from docsync.errors import GitError
 from docsync.migrate import run as migration
-from docsync.migrate.assemble import Assembled, Mispredicted, assemble
-from docsync.migrate.changes import ChangeSet, Computing
-from docsync.migrate.dating import EarlyDates, candidates, read_origins
-from docsync.migrate.fanout import Fanout, fork_safe, workers_for
-from docsync.migrate.markdown_rewrite import topic_text
-from docsync.migrate.routes import Routes
+from docsync.migrate.model import ChangeSet
+from docsync.migrate.read.dating import EarlyDates, candidates, read_origins
+from docsync.migrate.rewrite.assemble import Assembled, Mispredicted, assemble
+from docsync.migrate.rewrite.changes import Computing
+from docsync.migrate.rewrite.fanout import Fanout, workers_for
+from docsync.migrate.rewrite.markdown_rewrite import topic_text
+from docsync.migrate.rewrite.routes import Routes
+from docsync.migrate.rewrite.stats import Tally
 from docsync.migrate.show import as_json, rendered, report
-from docsync.migrate.stats import Tally
+from docsync.workspace.forked import fork_safe
 from tests.gitutil import GitRepo, git
 from tests.migrate_memory import changes, inputs, plan_of
 from tests.migrate_repos import mission_repo

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from docsync.cli import app
 from docsync.errors import PlanError
-from docsync.migrate import planfile
+from docsync.migrate.plan import planfile
 from tests.gitutil import GitRepo
 
 runner = CliRunner()

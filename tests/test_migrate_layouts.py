@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from docsync.cli import app
-from docsync.migrate import planfile
+from docsync.migrate.plan import planfile
 from docsync.migrate.run import Options, run
 from tests.gitutil import GitRepo
 

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from docsync.config import Config
 from docsync.config import load as load_config
-from docsync.migrate import dating, discover, run
-from docsync.migrate.suggest import cited_ids
+from docsync.migrate import run
+from docsync.migrate.plan.suggest import cited_ids
+from docsync.migrate.read import dating, names
 from docsync.parse.markdown import parse
 from docsync.records.model import ID_PATTERN, parse_id
 from docsync.workspace import plain
@@ -106,7 +107,7 @@ def test_cited_ids_cases() -> None:
 @given(st.lists(st.sampled_from(["0001", "adr", "-", "_", " ", "x", "2020-01-02", "template", ".md", "é"]), max_size=8))
 def test_a_remembered_record_name_is_the_name_read_again(pieces: list[str]) -> None:
     name = "".join(pieces)
-    assert discover.record_name(name) == discover.record_name.__wrapped__(name)
+    assert names.record_name(name) == names.record_name.__wrapped__(name)
 
 
 def test_hashes_are_the_files_sha256(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ import pytest
 
 from docsync.config import DEFAULT_STATES
 from docsync.errors import PlanError
-from docsync.migrate import planfile
-from docsync.migrate.changes import compute
 from docsync.migrate.model import PlanSpec, RetireSpec, TopicSpec
-from docsync.migrate.plan import infer_spec, resolve
-from docsync.migrate.repo_view import RepoView
+from docsync.migrate.plan import planfile
+from docsync.migrate.plan.plan import infer_spec, resolve
+from docsync.migrate.read.repo_view import RepoView
+from docsync.migrate.rewrite.changes import compute
 from docsync.parse.markdown import parse
 from docsync.records.model import RecordId
 from tests.migrate_memory import after, changes, inputs, plan_of

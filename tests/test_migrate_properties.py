@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.migrate.discover import find_trees, lifecycle_folders
 from docsync.migrate.model import PlanSpec, RetireSpec
-from docsync.migrate.status import read_status
+from docsync.migrate.read.discover import find_trees, lifecycle_folders
+from docsync.migrate.read.status import read_status
 from docsync.parse.markdown import parse
 from tests.migrate_memory import after, changes, merged_plan, merged_spec, plan_of
 

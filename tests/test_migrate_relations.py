@@ -175,7 +175,7 @@ _PIECES = [
 )
 def test_relate_never_raises_and_twice_is_once(a: list[str], b: list[str]) -> None:
     from docsync.config import DEFAULT_RELATIONS
-    from docsync.migrate.relations import Related, finish, normalise
+    from docsync.migrate.read.relations import Related, finish, normalise
     from docsync.records.model import IdTarget
     from docsync.write.writer import FileWrite
 

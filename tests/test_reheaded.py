@@ -8,7 +8,7 @@ every line a part may start on, under heads with front matter, links and
 brackets; on generated records (front matter, titles, every status form,
 bodies of every line start and inline construct: links, ids, reference
 definitions, footnotes, headings, HTML); and on the records of the migration
-tests, as :func:`docsync.migrate.assemble.assemble` joins them. It returns
+tests, as :func:`docsync.migrate.rewrite.assemble.assemble` joins them. It returns
 None (and the caller parses) where the text before ``start`` or the head can
 reach past a blank line, or names what the tail defines.
 """
@@ -22,8 +22,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from docsync.migrate.assemble import assemble, parse_joined, sole_source
-from docsync.migrate.changes import _taken
+from docsync.migrate.rewrite.assemble import assemble, parse_joined, sole_source
+from docsync.migrate.rewrite.changes import _taken
 from docsync.parse import chunks, markdown
 from docsync.parse.reheaded import reheaded
 from tests import migrate_repos, test_migrate_plan

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.config import DEFAULT_RELATIONS
-from docsync.migrate import relations as relations_module
+from docsync.migrate.read import relations as relations_module
 from docsync.model import Document
 from docsync.parse import render
 from docsync.parse.markdown import math_signature, parse

@@ -132,6 +132,6 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
             refuse_pending(repo.git_dir, repo.root)
         return None
     from ..write.transaction import abort as abort_pending
-    found = abort_pending(Path.cwd(), command)
+    found = abort_pending(Path.cwd(), command, "abort" if abort else "continue")
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
     return found

@@ -16,9 +16,9 @@ from .output import say
 from .progress import ProgressBar
 
 if TYPE_CHECKING:
-    from ..migrate.apply import Applied
-    from ..migrate.run import Outcome
-    from ..migrate.verdict import Verdict
+    from ..migrate.apply.apply import Applied
+    from ..migrate.apply.verdict import Verdict
+    from ..migrate.model import Outcome
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ def _plan_file(plan: Path | None, write_plan: Path | None, outcome: Outcome) -> 
     """``--plan``'s file without the comments of answered problems; ``--write-plan``'s file."""
     if plan is None and write_plan is None:
         return
-    from ..migrate import planfile
+    from ..migrate.plan import planfile
 
     rewritten = write_plan is not None and plan is not None and write_plan.resolve() == plan.resolve()
     if plan is not None and not rewritten and planfile.refresh(plan, outcome.problems):
@@ -155,8 +155,8 @@ def _plan_file(plan: Path | None, write_plan: Path | None, outcome: Outcome) -> 
 def _applied(root: Path, request: MigrateRequest, outcome: Outcome) -> tuple[Applied, Verdict | None]:
     """The apply, and the check of what it wrote against the findings before it.
     Imported here: a dry run neither writes nor checks."""
-    from ..migrate import verdict
-    from ..migrate.apply import apply as apply_outcome
+    from ..migrate.apply import verdict
+    from ..migrate.apply.apply import apply as apply_outcome
 
     ready = outcome.complete and not outcome.changes.empty
     earlier = verdict.before(root, outcome.changes) if ready else None

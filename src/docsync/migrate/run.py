@@ -3,7 +3,7 @@
 This is the read side of ``docsync migrate``: it opens the repository, finds
 the legacy trees, parses each record once, reads git history in one pass
 (only when there are records to date), and hashes every source. Nothing
-here writes; :mod:`.apply` does.
+here writes; :mod:`.apply.apply` does.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from ..workspace.load import (
     parse_files,
     read_text,
 )
-from .dating import EarlyDates
-from .discover import (
+from .read.dating import EarlyDates
+from .read.discover import (
     LegacyRecord,
     Tree,
     default_status,
@@ -40,13 +40,13 @@ from .discover import (
     read_record,
     record_paths,
 )
-from .inputs import Inputs
-from .tree import read_tree_record, tree_paths
+from .read.inputs import Inputs
+from .read.supersession import superseded
+from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
-    from .changes import ChangeSet
-    from .model import Plan, PlanSpec, Problem
-    from .repo_view import RepoView
+    from .model import Outcome, Plan, PlanSpec, Problem
+    from .read.repo_view import RepoView
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,28 +80,6 @@ class Session:
     problems: tuple[Problem, ...] = ()
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """A plan, the changes it makes, and every problem found on the way."""
-
-    plan: Plan
-    changes: ChangeSet
-    in_tree: int = 0  # records the target tree already holds
-    warnings: tuple[str, ...] = ()  # for people; they do not stop the plan
-
-    @property
-    def problems(self) -> tuple[Problem, ...]:
-        return self.plan.problems + self.changes.problems
-
-    @property
-    def complete(self) -> bool:
-        return not self.problems
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.complete else 1
-
-
 # --------------------------------------------------------------------------- reading the repository
 
 
@@ -130,7 +108,7 @@ class _Found:
 def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -> _Found:
     root = repo.root
     workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo)  # the view reads all
-    from .kept_pages import kept_pages, kept_reason  # imported while the files parsed
+    from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
     trees = find_trees(
@@ -186,11 +164,12 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
         kept=found.kept,
+        superseded=superseded(found.records, config.relations),
     )
 
 
 def _view(root: Path, config: Config, found: _Found) -> RepoView:
-    from .repo_view import RepoView  # imported while the files parsed
+    from .read.repo_view import RepoView  # imported while the files parsed
 
     documents = {**found.workspace.documents, **{r.path: r.doc for r in found.records.values()}}
     return RepoView(
@@ -226,7 +205,10 @@ def _import_later() -> None:
     """The modules the run needs once the files are parsed: the records' and tree's index,
     the plan, its adoption, the changes (half the dry run's imports)."""
     from ..records import index, tree  # noqa: F401
-    from . import adoption, changes, kept_pages, model, plan, repo_view  # noqa: F401
+    from . import model  # noqa: F401
+    from .plan import plan  # noqa: F401
+    from .read import kept_pages, repo_view  # noqa: F401
+    from .rewrite import adoption, changes  # noqa: F401
 
 
 def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> Progress:
@@ -275,7 +257,9 @@ def _records(
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
         default = default_status(tree, path)
-        records[path] = read_record(documents[path], rid, slug, tree.kind, default, statuses, tree.path)
+        records[path] = read_record(
+            documents[path], rid, slug, tree.kind, default, statuses, tree.path, tree.status_key
+        )
     return records, problems
 
 
@@ -346,13 +330,15 @@ def _check_removals(spec: PlanSpec, inputs: Inputs, origin: str) -> None:
 
 def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]:
     """The plan (inferred, or read from the plan file) and the warnings reading it gave."""
-    from .plan import infer_spec, resolve  # imported while the files parsed
+    from .plan.plan import infer_spec, resolve  # imported while the files parsed
 
     warnings: tuple[str, ...] = ()
-    if options.plan_file is None:
+    if options.plan_file is None or not session.inputs.records:
+        # No legacy record is left: a plan file applied already has nothing more to do, and
+        # says so as the run without one does, instead of calling its own sources stale.
         spec = infer_spec(session.inputs)
     else:
-        from . import planfile
+        from .plan import planfile
 
         spec = planfile.read(options.plan_file)
         warnings = check_fresh(spec, session, str(options.plan_file))
@@ -364,8 +350,12 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
 def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
-    from .adoption import extend, plan_adoption  # imported while the files parsed (_meanwhile)
-    from .changes import Computing, compute
+    from .model import Outcome
+    from .rewrite.adoption import (  # imported while the files parsed (_meanwhile)
+        extend,
+        plan_adoption,
+    )
+    from .rewrite.changes import Computing, compute
 
     plan, warnings = plan_for(session, options)
     today = options.today or date.today()

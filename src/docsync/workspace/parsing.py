@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -69,13 +69,30 @@ def file_problem(path: str, rule: str, message: str, line: int = 1, column: int 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
     # Imported here: a run served by the caches parses nothing and imports no parser.
-    from ..parse.markdown import SourceError, decode, parse
+    from ..parse.markdown import SourceError, decode, parse, text_parts
 
     try:
         text, newline, bom = decode(data)
     except SourceError as exc:
-        return _Parsed(path, None, file_problem(path, exc.rule, exc.message, exc.line, exc.column))
+        problem = file_problem(path, exc.rule, exc.message, exc.line, exc.column)
+        if exc.rule != NOT_UTF8:
+            return _Parsed(path, None, problem)
+        # GitHub shows such a file with U+FFFD for each bad byte: checked as shown, and
+        # never rewritten (the writer refuses to replace bytes that do not decode).
+        text, newline, bom = text_parts(data.decode("utf-8", "replace"))
+        return _Parsed(path, parse(path, text, newline, bom), _as_shown(problem))
     return _Parsed(path, parse(path, text, newline, bom), None)
+
+
+NOT_UTF8 = "F001"
+
+
+def _as_shown(problem: Finding) -> Finding:
+    return replace(
+        problem,
+        message=f"{problem.message}; checked as GitHub shows it (U+FFFD for each bad byte), never rewritten",
+        suggestion="save the file as UTF-8",
+    )
 
 
 _Sent = tuple[str, bytes | None, Finding | None, object]

@@ -141,6 +141,7 @@ class Transaction:
         """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
         git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir, root)
+        refuse_foreign_lock(root, git_dir)
         _remove_leftover_journal(git_dir)
         index = gitrepo.index_file(root)
         txn = cls(root, git_dir, command, redo, plumbing.head_commit(root))
@@ -339,13 +340,28 @@ def _put_back(
 
 
 def _put_back_index(root: Path, index: bytes | None) -> None:
+    """The index as it was, written under git's own lock (``index.lock``), taken here;
+    a lock another process holds is left alone (:class:`~docsync.write.writer.Locked`)."""
     git_dir = plumbing.find_repo(root).git_dir
     name = _index_name(root, git_dir)
-    writer.remove(git_dir, f"{name}.lock")
-    if index is None:
-        writer.remove(git_dir, name)
-    elif (git_dir / name).read_bytes() != index:
-        writer.write_file(git_dir, name, index)
+    try:
+        now: bytes | None = (git_dir / name).read_bytes()
+    except FileNotFoundError:
+        now = None
+    if now != index:
+        writer.replace_locked(git_dir, name, index)
+
+
+def refuse_foreign_lock(root: Path, git_dir: Path) -> None:
+    """Refuse to begin while another git process holds the index's lock: docsync would
+    fail at its first git command, and must never take or remove a lock it did not create."""
+    name = _index_name(root, git_dir)
+    if os.path.lexists(git_dir / writer.lock_name(name)):
+        raise DocsyncError(
+            f"{writer.lock_name(name)} exists: another git process is changing this repository; "
+            "nothing was changed, run docsync again when it has finished (if no git is running, "
+            "one that crashed left the lock: remove it)"
+        )
 
 
 def _temps_in(root: Path, folders: Iterable[str]) -> Iterator[str]:
@@ -404,12 +420,13 @@ def _saved_index(git_dir: Path, expected: str | None) -> bytes | None:
     return data
 
 
-def abort(start: Path, command: str) -> Pending:
-    """``docsync <command> --abort``: put back what the journal recorded, and remove it."""
+def abort(start: Path, command: str, asked: str = "abort") -> Pending:
+    """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
+    back what the journal recorded, and remove it."""
     repo = plumbing.find_repo(start)
     found = pending(repo.git_dir, repo.root)
     if found is None:
-        raise DocsyncError(f"no unfinished `docsync {command}` to abort; nothing was changed")
+        raise DocsyncError(f"no unfinished `docsync {command}` to {asked}; nothing was changed")
     if found.command != command:
         raise DocsyncError(_pending_message(found.command))
     index = _saved_index(repo.git_dir, found.index)

@@ -1,0 +1,351 @@
+"""Find legacy record trees, and read the id, slug and title of each record.
+
+A legacy tree is a folder whose direct children include record-named
+Markdown files: numbered (``0001-x.md``, ``adr-012-x.md``, ``eip-1.md``) or
+date-named (``20200924-use-x.md``, ``2020-09-24-use-x.md``). Without
+configuration, folders at any depth are searched: a folder with a tree name
+(``adr``, ``decisions``, ``rfcs``, …) needs one such file, any other folder
+three whose names are unmistakably record names (a known kind prefix such as
+``eip-``, a number padded to three digits or more, or a date). Test and
+vendored folders (``tests/``, ``fixtures/``, ``node_modules/``) and the
+target's lifecycle folders are never legacy trees. Templates
+(``template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``) are not records; a name
+numbered or dated like a record is one, whatever its words (``0002-add-template-lint.md``).
+A name that starts with a date (yyyy-mm-dd, yyyymmdd, yyyy-mm, yy-mm-dd) is date-named:
+its leading number is never an id.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from ...config import DEFAULT_STATUSES, Source
+from ...model import BlockKind, Document, Heading
+from ...records.model import RecordId
+from .names import RecordName, ascii_slug, is_template, record_name
+from .status import StatusReading, read_status
+
+TREE_KINDS: dict[str, str] = {
+    "adr": "ADR",
+    "adrs": "ADR",
+    "decisions": "ADR",
+    "architecture/decisions": "ADR",
+    "rfc": "RFC",
+    "rfcs": "RFC",
+}
+INDEX_NAMES = frozenset({"readme.md", "index.md"})
+# The index a legacy tree keeps for people; an ``index.md`` beside it is another tool's page
+# (log4brains' home page, a docs site's section page) and stays where it is.
+LEGACY_INDEX_NAMES = frozenset({"readme.md"})
+# Folders that hold fixtures, examples of other projects or vendored code, not a team's records.
+SKIPPED_FOLDERS = frozenset(
+    {"test", "tests", "testdata", "fixtures", "__fixtures__", "integration-tests",
+     "node_modules", "vendor", "third_party", "third-party", ".git", ".github"}
+)  # fmt: skip
+# Id prefixes of record series in the wild (``eip-1.md``, ``pep-0008.md``, ``kep-12-x.md``).
+KNOWN_KINDS = frozenset(
+    {"ADR", "ADRS", "RFC", "RFCS", "EIP", "ERC", "PEP", "KEP", "BIP", "TIP", "CIP", "SIP",
+     "ZIP", "XEP", "FLIP", "DEP", "DR", "DEC", "AEP", "JEP", "GEP", "SEP", "NEP", "HIP"}
+)  # fmt: skip
+# An unnamed folder is a tree only with this many unmistakable record names.
+UNNAMED_TREE_MINIMUM = 3
+
+# A number every record of a tree (this many or more) shares is a project code, not an id.
+SHARED_NUMBER_MINIMUM = 3
+_TITLE_PREFIX = (
+    r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))"
+    r"[\s:.)\-\u2013\u2014]*"
+)
+_WORD = re.compile(r"[a-z0-9]+")
+_PART_NUMBER = re.compile(r"\b(?:part|pt\.?)\s*(\d{1,3})\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """A legacy tree: its folder, the kind word of its ids and its default statuses.
+
+    ``status`` is the state of a record that has no status construct;
+    ``folders`` maps a subfolder name to the state of the records in it
+    (``active`` → proposed): those subfolders' records belong to the tree.
+    """
+
+    path: str
+    kind: str
+    status: str = ""
+    folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""  # the front-matter key of the records' status, when not ``status``
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyRecord:
+    """One record as found, parsed once. Date-named records have no id."""
+
+    path: str
+    record_id: RecordId | None
+    name_slug: str
+    title: str
+    title_heading: Heading | None
+    status: StatusReading | None
+    doc: Document
+    default_status: str = ""
+    kind: str = "ADR"
+    tree: str = ""
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _unmistakable(name: str) -> bool:
+    """A record name no docs site uses for chapters: a kind prefix, a padded number, a date."""
+    parsed = record_name(name)
+    if parsed is None:
+        return False
+    if parsed.number is None or parsed.prefix in KNOWN_KINDS:
+        return True
+    digits = re.match(r"\d+", name)
+    return digits is not None and len(digits.group(0)) >= 3
+
+
+@cache
+def _title_prefix(kind: str) -> re.Pattern[str]:
+    kinds = "|".join(re.escape(k) for k in dict.fromkeys(("ADR", "RFC", kind.upper())))
+    return re.compile(_TITLE_PREFIX.replace("{kinds}", kinds), re.IGNORECASE)
+
+
+def strip_title_prefix(title: str, kind: str = "ADR") -> str:
+    """A title without its leading kind or number (``ADR 0004: Foo`` → ``Foo``)."""
+    stripped = _title_prefix(kind).sub("", title, count=1).strip()
+    return stripped or title.strip()
+
+
+def normalized_title(title: str, kind: str = "ADR") -> str:
+    """What two titles must share to be the same topic: case, punctuation and prefix ignored."""
+    return " ".join(_WORD.findall(strip_title_prefix(title, kind).lower()))
+
+
+def part_id(record_id: RecordId | None, heading: str) -> RecordId | None:
+    """The qualified id a section stands for (``Part 3: …`` of RFC 006 → ``RFC 006 part 3``)."""
+    found = _PART_NUMBER.search(heading)
+    if found is None or record_id is None:
+        return None
+    return RecordId(record_id.kind, record_id.number, int(found.group(1)))
+
+
+def kind_for(folder: str, names: Iterable[str] = ()) -> str:
+    """The kind of a tree's ids: its files' prefix (``eip-1.md``), else from its folder names.
+
+    ``docs/adr`` → ``ADR``; ``EIPS/`` of ``eip-N.md`` → ``EIP``; a folder
+    without one → its short name (``design/`` → ``DESIGN``), else ADR
+    for an architecture or decision folder and RFC for any other.
+    """
+    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
+    if prefixes:
+        return prefixes.most_common(1)[0][0]
+    parts = folder.split("/")
+    for end in range(len(parts), 0, -1):
+        here = "/".join(parts[:end])
+        for name, kind in TREE_KINDS.items():
+            if here == name or here.endswith("/" + name):
+                return kind
+    base = posixpath.basename(folder).upper()
+    if base.isalpha() and len(base) <= 8:
+        return base[:-1] if base.endswith("S") and len(base) > 3 else base
+    return "ADR" if re.search(r"architect|decision", folder, re.IGNORECASE) else "RFC"
+
+
+# --------------------------------------------------------------------------- trees
+
+
+def children_of(folder: str, paths: Iterable[str]) -> list[str]:
+    prefix = f"{folder}/" if folder else ""
+    return sorted(p for p in paths if p.startswith(prefix) and "/" not in p[len(prefix) :])
+
+
+def _is_named_tree(folder: str) -> bool:
+    lowered = folder.lower()
+    return any(lowered == n or lowered.endswith("/" + n) for n in TREE_KINDS)
+
+
+def _skipped(folder: str, lifecycle: frozenset[str]) -> bool:
+    if folder in lifecycle:
+        return True
+    return any(part.lower() in SKIPPED_FOLDERS for part in folder.split("/"))
+
+
+def lifecycle_folders(target: str, states: Iterable[str]) -> frozenset[str]:
+    """The target's lifecycle folders (``docs/rfc/implemented``), never legacy trees."""
+    return frozenset(posixpath.join(target.strip("/"), s).strip("/") for s in states)
+
+
+def find_trees(
+    paths: Sequence[str], sources: Sequence[Source], lifecycle: frozenset[str] = frozenset()
+) -> tuple[Tree, ...]:
+    """The legacy trees: the configured ones, or those found at any depth (see the module)."""
+    if sources:
+        return tuple(_configured_tree(s, paths) for s in sources)
+    names: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = posixpath.split(path)
+        if record_name(name) is not None:
+            names.setdefault(folder, []).append(name)
+    found = [
+        Tree(folder, kind_for(folder, found_names))
+        for folder, found_names in sorted(names.items())
+        if not _skipped(folder, lifecycle) and _is_tree(folder, found_names)
+    ]
+    return tuple(found)
+
+
+def _is_tree(folder: str, names: Sequence[str]) -> bool:
+    if _is_named_tree(folder):
+        return True
+    return sum(map(_unmistakable, names)) >= UNNAMED_TREE_MINIMUM
+
+
+def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
+    folder = source.path.strip("/")
+    names = [posixpath.basename(p) for p in children_of(folder, paths)]
+    return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
+
+
+def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId | None, str]]:
+    """(path, id, slug from the name) of every record file in ``tree`` (and its status folders).
+
+    Date-named records have no id, and neither do the records of a tree whose every
+    record carries the same number (``PROJ-001-…`` in each file: a project code).
+    """
+    paths = list(paths)
+    folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
+    named: list[tuple[str, RecordName]] = []
+    for folder in folders:
+        for path in children_of(folder, paths):
+            parsed = record_name(posixpath.basename(path))
+            if parsed is not None:
+                named.append((path, parsed))
+    shared = _shared_number([parsed for _, parsed in named])
+    return [
+        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        for path, parsed in named
+    ]
+
+
+def _shared_number(names: Sequence[RecordName]) -> int | None:
+    """The number every one of ``names`` carries, when there are enough of them to tell."""
+    numbers = {n.number for n in names}
+    if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
+        return None
+    return numbers.pop()
+
+
+def template_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
+    """The tree's templates (``template.md``, ``0000-template.md``): not records."""
+    return [p for p in children_of(tree.path, paths) if is_template(posixpath.basename(p))]
+
+
+def default_status(tree: Tree, path: str) -> str:
+    """The state a record of ``tree`` at ``path`` has when it has no status construct."""
+    folder = posixpath.dirname(path)
+    if folder != tree.path:
+        return tree.folders.get(posixpath.basename(folder), tree.status)
+    return tree.status
+
+
+def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
+    """The tree's index (``README.md``): its prose is carried into the new tree's index.
+
+    An ``index.md`` is the tree's index only without a ``README.md`` and
+    without a ``.log4brains.yml`` in the repository, whose home page it is;
+    otherwise it belongs to another tool and stays (see :mod:`.kept_pages`).
+    A tree at the repository's root has none.
+    """
+    if not tree.path:
+        return []  # records at the repository's root: its README is the project's, not theirs
+    paths = list(paths)
+    children = children_of(tree.path, paths)
+    readmes = [p for p in children if posixpath.basename(p).lower() in LEGACY_INDEX_NAMES]
+    if readmes or ".log4brains.yml" in paths:
+        return readmes
+    return [p for p in children if posixpath.basename(p).lower() in INDEX_NAMES]
+
+
+# --------------------------------------------------------------------------- records
+
+
+# A first heading with one of these names is a section (rust-lang/rfcs: ``# Summary``), not a title.
+SECTION_NAMES = frozenset(
+    {"summary", "abstract", "motivation", "context", "status", "introduction", "overview",
+     "background", "problem", "description"}
+)  # fmt: skip
+
+
+def title_heading(doc: Document) -> Heading | None:
+    """The first level-1 heading, the record's title, unless it is a section's name."""
+    heading = next((h for h in doc.headings if h.level == 1), None)
+    if heading is None or heading.text.strip().rstrip(":").lower() in SECTION_NAMES:
+        return None
+    return heading
+
+
+def front_matter_title(doc: Document) -> str | None:
+    """The ``title:`` of the record's YAML front matter, unquoted."""
+    block = next((b for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
+    if block is None:
+        return None
+    for number in range(block.lines.first + 1, block.lines.last):
+        found = _FRONT_MATTER_TITLE.match(doc.line_text(number))
+        if found is not None:
+            return found.group("value").strip().strip("\"'").strip() or None
+    return None
+
+
+_FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
+
+
+def read_record(
+    doc: Document,
+    record_id: RecordId | None,
+    name_slug: str,
+    kind: str = "",
+    default: str = "",
+    statuses: Mapping[str, str] = DEFAULT_STATUSES,
+    tree: str = "",
+    status_key: str = "",
+) -> LegacyRecord:
+    """The record at ``doc``; its title is front matter ``title:``, else the first heading.
+
+    With a front matter title, a level-1 heading is a section and stays.
+
+    A file name without a slug (``eip-1.md``) takes its slug from the title;
+    without a title either (a stub that says where the record moved), the
+    title is its id and the slug its file name (``eip-1046``).
+    """
+    from ...records.tree import record_title  # read once the files are parsed, not to date them
+
+    front_title = front_matter_title(doc)
+    heading = None if front_title else title_heading(doc)
+    raw = (
+        front_title
+        or (record_title(doc) if heading is not None else None)
+        or name_slug.replace("-", " ").capitalize()
+    )
+    kind = kind or (record_id.kind if record_id else "ADR")
+    stem = posixpath.splitext(posixpath.basename(doc.path))[0]
+    raw = raw or (str(record_id) if record_id is not None else stem)
+    title = strip_title_prefix(" ".join(raw.split()), kind)
+    return LegacyRecord(
+        path=doc.path,
+        record_id=record_id,
+        name_slug=name_slug or ascii_slug(title) or ascii_slug(stem),
+        title=title,
+        title_heading=heading,
+        status=read_status(doc, statuses, status_key),
+        doc=doc,
+        default_status=default,
+        kind=kind,
+        tree=tree or posixpath.dirname(doc.path),
+    )
