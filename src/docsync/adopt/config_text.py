@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import tomltext
+from ..config import DEFAULT_INCLUDE as CONFIG_INCLUDE
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
 from .inspection import Inspection
@@ -40,7 +41,7 @@ MANAGED = (
     "statuses",
     "site",
 )
-DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"]
+DEFAULT_INCLUDE = list(CONFIG_INCLUDE)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -122,9 +123,10 @@ def _mode(mode: str | int) -> str:
 def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
     comment = (
         "The legacy record trees `docsync migrate` merges into the target, and the kind word",
-        'their ids start with ("ADR", "RFC").',
+        'their ids start with ("ADR", "RFC"); status_key: the front-matter key their records',
+        "keep the status under, when it is not status (unknown words: [statuses] below).",
     )
-    detected = tuple(Source(t.path, t.kind) for t in inspection.trees)
+    detected = tuple(Source(t.path, t.kind, status_key=t.status_key) for t in inspection.trees)
     if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
         kept = (*comment, "Kept from the existing configuration.")
         return Entry("sources", toml_value(raw["sources"]), kept)
@@ -136,7 +138,8 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         return Entry("sources", "[]", none)
     items = []
     for tree in inspection.trees:
-        value = toml_value({"path": tree.path, "kind": tree.kind})
+        fields = {"path": tree.path, "kind": tree.kind}
+        value = toml_value({**fields, "status_key": tree.status_key} if tree.status_key else fields)
         found = _plural(len(tree.records), "record")
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
         items.append(f"  {value},  # {found}{index}")

@@ -333,6 +333,8 @@ def _words_lines(inspection: Inspection) -> Iterator[str]:
     if inspection.missing:
         more = f" and {len(inspection.missing) - 1} more" if len(inspection.missing) > 1 else ""
         yield f"  no status line: {inspection.missing[0]}{more} (docsync migrate lists them)"
+        yield "    answer: status (a default) or status_key (a front-matter key) of its source in"
+        yield "    sources, or status on its topic in the plan (docsync migrate --write-plan)"
 
 
 def _wrap_lines(inspection: Inspection) -> Iterator[str]:

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from .. import DISTRIBUTION, __version__
 from ..gates.rules import Rule, by_code, explain
 from ..model import Finding, Severity
+from ..names import TERMINAL_UNSAFE, is_utf8, shown
 from . import indented_json
 from .junit import as_junit as as_junit  # every format is read from here
 
@@ -98,7 +99,7 @@ class _JsonText:
         self.seen: dict[str, str] = {}
 
     def __call__(self, value: str) -> str:
-        encoded = encode_basestring(value)
+        encoded = encode_basestring(value if is_utf8(value) else shown(value))
         if not value.isascii() or "\x7f" in value:
             encoded = _json_visible(encoded)
         self.seen[value] = encoded
@@ -110,7 +111,7 @@ class _JsonText:
 # newline that forges a finding line), DEL, C1 controls (U+009B is a
 # one-character CSI), bidirectional overrides and isolates (which reorder
 # what is shown), and the Unicode line and paragraph separators.
-_WIDE_UNSAFE = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_WIDE_UNSAFE = TERMINAL_UNSAFE.removeprefix("\x00-\x1f")
 _UNSAFE = re.compile(f"[\x00-\x1f{_WIDE_UNSAFE}]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -120,6 +121,8 @@ def _escaped(match: re.Match[str]) -> str:
     if char in _NAMED:
         return _NAMED[char]
     code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:  # a byte of a name that is not UTF-8: ``\\xff``
+        return shown(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 

@@ -43,6 +43,8 @@ class RepoIndex:
     symlinks: frozenset[str] = frozenset()
     # the anchors of the document being summarized (its fragments into itself ask them)
     _own: tuple[Document, dict[str, str]] | None = None
+    # old path → new path of the renames the index stages, asked of git at the first L001
+    _staged_renames: dict[str, str] | None = None
     # the docs site the config names (None: GitHub only), made on first use
     _site: tuple[Site | None] | None = None
 
@@ -112,7 +114,12 @@ class RepoIndex:
         return relative if relative in self.files or relative in self.dirs else None
 
     def closest_path(self, wanted: str) -> str | None:
-        """A tracked file the author probably meant: same name elsewhere, or a near name beside it."""
+        """A tracked file the author probably meant: where a staged rename took it (git's own
+        rename detection, so a ``git mv`` names its new path), else the same name elsewhere,
+        or a near name beside it."""
+        moved = self.staged_renames().get(wanted)
+        if moved is not None and moved in self.files:
+            return moved
         if not self._by_name:
             for path in self.files:
                 self._by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
@@ -125,6 +132,13 @@ class RepoIndex:
         siblings, near = self._siblings(folder)
         match = near.closest(posixpath.basename(wanted))
         return siblings[match] if match is not None else None
+
+    def staged_renames(self) -> dict[str, str]:
+        if self._staged_renames is None:
+            from ...repository.plumbing import staged_renames
+
+            self._staged_renames = staged_renames(self.workspace.root)
+        return self._staged_renames
 
     def _siblings(self, folder: str) -> tuple[dict[str, str], CloseIndex]:
         """A folder's tracked files by name, and their names indexed (built once per folder)."""
