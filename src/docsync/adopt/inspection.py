@@ -36,6 +36,7 @@ from ..migrate.read.status import StatusForm, read_status
 from ..migrate.read.status_keys import status_key
 from ..migrate.read.tree import RECORD_NAME
 from ..model import Document
+from ..site import detect as detect_site
 from ..workspace.documents import Documents
 from ..workspace.load import Progress, Workspace
 
@@ -88,6 +89,7 @@ class Inspection:
     missing: tuple[str, ...]
     wrap: tuple[WrapCount, ...]
     chosen: WrapMode
+    site: tuple[str, str] | None = None  # the docs generator found, and its config file
 
     @property
     def legacy_records(self) -> int:
@@ -285,4 +287,5 @@ def inspect(
         missing=missing,
         wrap=counts,
         chosen=choose_wrap(counts),
+        site=detect_site(workspace.listing.tracked),
     )

@@ -338,7 +338,9 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
     from .plan.plan import infer_spec, resolve  # imported while the files parsed
 
     warnings: tuple[str, ...] = ()
-    if options.plan_file is None:
+    if options.plan_file is None or not session.inputs.records:
+        # No legacy record is left: a plan file applied already has nothing more to do, and
+        # says so as the run without one does, instead of calling its own sources stale.
         spec = infer_spec(session.inputs)
     else:
         from .plan import planfile

@@ -70,15 +70,18 @@ class StatusReading:
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
+# Space inside a line: also a no-break space (U+00A0) and the other Unicode spaces, which
+# records written in word processors or wikis carry (``| Status\u00a0\u00a0| Accepted\u00a0|``).
+_SP = r"[^\S\r\n]"
 _LINE = re.compile(
-    r"^[ \t]*(?P<bullet>[*+-][ \t]+)?(?P<bold>\*\*|__)?status(?:\*\*|__)?[ \t]*:"
-    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(?P<value>\S.*?)[ \t]*$",
+    rf"^{_SP}*(?P<bullet>[*+-]{_SP}+)?(?P<bold>\*\*|__)?status(?:\*\*|__)?{_SP}*:"
+    rf"(?:{_SP}*(?:\*\*|__))?{_SP}*(?P<value>\S.*?){_SP}*$",
     re.IGNORECASE,
 )
 _FRONT_MATTER_STATUS = re.compile(r"^status[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
 _TABLE_ROW = re.compile(
-    r"^[ \t]*\|?[ \t]*(?:\*\*|__)?status(?:\*\*|__)?[ \t]*\|"
-    r"[ \t]*(?P<value>[^|]*?)[ \t]*\|?[ \t]*$",
+    rf"^{_SP}*\|?{_SP}*(?:\*\*|__)?status(?:\*\*|__)?{_SP}*\|"
+    rf"{_SP}*(?P<value>[^|]*?){_SP}*\|?{_SP}*$",
     re.IGNORECASE,
 )
 _WRAPPERS = "*_` \t"
