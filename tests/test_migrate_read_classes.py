@@ -191,7 +191,16 @@ SUPERSEDING = {
     "older links": ("Superseded by [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
     "newer names the id": ("", "Supersedes: ADR-0001\n\n"),
     "bold, older": ("**Superseded by:** [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
+    "front matter, older": ("FRONT superseded_by: ADR-0003", ""),
+    "front matter, newer": ("", "FRONT supersedes: [ADR-0001]"),
 }
+
+
+def _superseding_text(title: str, status: str, line: str, body: str) -> str:
+    """A record with ``line`` under its status, or (``FRONT key: value``) in its front matter."""
+    if line.startswith("FRONT "):
+        return f"---\n{line.removeprefix('FRONT ')}\n---\n\n# {title}\n\nStatus: {status}\n\n{body}\n"
+    return f"# {title}\n\nStatus: {status}\n\n{line}{body}\n"
 
 
 @pytest.mark.parametrize("shape", list(SUPERSEDING))
@@ -203,9 +212,9 @@ def test_a_record_another_supersedes_lands_in_the_superseded_state(
     it lands where superseded records go, and ``check`` is green right after the apply."""
     older_line, newer_line = SUPERSEDING[shape]
     files = {
-        "docs/adr/0001-use-mysql.md": f"# 1. Use MySQL\n\nStatus: {status}\n\n{older_line}We use MySQL.\n",
+        "docs/adr/0001-use-mysql.md": _superseding_text("1. Use MySQL", status, older_line, "We use MySQL."),
         "docs/adr/0002-use-markdown.md": _record("2. Use Markdown"),
-        "docs/adr/0003-use-postgres.md": f"# 3. Use Postgres\n\nStatus: Accepted\n\n{newer_line}We use Postgres.\n",
+        "docs/adr/0003-use-postgres.md": _superseding_text("3. Use Postgres", "Accepted", newer_line, "We use Postgres."),
     }
     _write(migration_repo, files)
     _, outcome = run(migration_repo.root, Options())
