@@ -78,7 +78,6 @@ class PathKey:
     key: str
     path: str
     kind: str
-    root_allowed: bool = False  # a source may be the repository root (records kept there)
 
 
 def is_git_name(part: str) -> bool:
@@ -127,7 +126,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
-        yield PathKey(f"sources[{number}]", source.path, FOLDER, root_allowed=True)
+        if source.path:  # "": records at the repository's root, which is inside it
+            yield PathKey(f"sources[{number}]", source.path, FOLDER)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
     if config.conventions:
@@ -157,7 +157,7 @@ def lexically_contained(config: Config) -> None:
         why = lexical_problem(found.path)
         if why is None and found.kind == FILE and not found.path.lower().endswith(MARKDOWN):
             why = "is not a Markdown file (a name ending in .md or .markdown)"
-        if why is not None and not (found.root_allowed and _is_root(found.path)):
+        if why is not None:
             raise _refused(config, found, why)
 
 
@@ -171,10 +171,6 @@ def contained(config: Config, root: Path, git_dir: Path) -> None:
         why = _on_disk_problem(real_root, real_git, found)
         if why is not None:
             raise _refused(config, found, why)
-
-
-def _is_root(path: str) -> bool:
-    return not [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
 def _within(path: str, folder: str) -> bool:
