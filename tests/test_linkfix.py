@@ -127,7 +127,7 @@ def test_fragment_of_a_deleted_heading_is_not_guessed(repo: GitRepo) -> None:
 )
 def test_follow_heading(history: list[list[str]], fragment: str, expected: str | None) -> None:
     from docsync.gates.links.fix import follow_heading, sections
-    from docsync.parse.markdown import parse
+    from docsync.parse.native import parse
 
     versions = [sections(parse("x.md", "".join(f"## {h}\n\n" for h in heads))) for heads in history]
     assert follow_heading(fragment, versions) == expected

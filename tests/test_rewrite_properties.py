@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from docsync.parse import markdown
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.parse.render import github_structure
 from docsync.parse.scanned import srcset_urls
 from docsync.records.model import IdTarget

@@ -74,9 +74,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     read: list[str] = []
     unpickled = documents_module._unpickled
 
-    def counting(path: str, blob: object, data: bytes) -> object:
+    def counting(path: str, blob: object, data: bytes, key: str | None) -> object:
         read.append(path)
-        return unpickled(path, blob, data)  # type: ignore[arg-type]
+        return unpickled(path, blob, data, key)  # type: ignore[arg-type]
 
     monkeypatch.setattr(documents_module, "_unpickled", counting)
     yield read
@@ -101,7 +101,7 @@ def test_worker_results_are_the_main_process_findings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrap: str | int
 ) -> None:
     repo = _cases_repo(tmp_path / "repo")
-    config = replace(load_config(repo), wrap=wrap, jobs=2)
+    config = replace(load_config(repo), wrap=wrap, jobs=2, origin="the test")  # as a config file says
     gates = ["links", "wrap"]
     in_workers = _check(repo, config, gates)
     warm = run_check(repo, gates=gates, config=config, report_unused=True)
