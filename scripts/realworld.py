@@ -899,6 +899,9 @@ def _relative(path: str, repo: Path) -> str:
     return str(p.resolve().relative_to(repo.resolve())) if p.is_absolute() else path
 
 
+_EMAIL_LIKE = re.compile(r"[^/@\s]+@[^/@\s]+\.[A-Za-z]{2,}")
+
+
 def newly_broken(
     before: set[tuple[str, str]], after: set[tuple[str, str]], moves: dict[str, str]
 ) -> list[tuple[str, str]]:
@@ -924,6 +927,9 @@ def newly_broken(
         }
 
     was = set().union(*(mapped(link) for link in before)) if before else set()
+    # lychee reads a bare address (``[Ian](iant@golang.org)``) as mail before the move; a
+    # rewrite that keeps naming the same (missing) path makes it a path it then checks
+    was |= {(s, t) for s, t in after if _EMAIL_LIKE.fullmatch(t.rpartition("/")[2])}
     was_paths = {(s, t.partition("#")[0]) for s, t in was}
     return sorted(
         link for link in after
