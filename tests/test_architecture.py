@@ -39,6 +39,9 @@ def _modules() -> list[Path]:
         ("cmarkgfm", "parse/render.py"),
         ("typer", "cli.py"),
         ("pygments", "parse/lexing.py"),
+        ("pathspec", "globs.py"),
+        ("tomlkit", "tomltext.py"),
+        ("ruamel", "adopt/yamltext.py"),
     ],
 )
 def test_one_module_imports_each_boundary_library(library: str, allowed: str) -> None:
@@ -86,7 +89,7 @@ def _packages(modules: set[str]) -> set[str]:
 # rich (JSON output is written directly; rich is for people's text and progress bars).
 _UNUSED_WHEN_WARM = {
     "pydantic", "pydantic_core", "git", "gitdb", "markdown_it", "mdit_py_plugins",
-    "cmarkgfm", "pygments", "concurrent", "multiprocessing", "rich",
+    "cmarkgfm", "pygments", "concurrent", "multiprocessing", "rich", "ruamel", "tomlkit",
 }
 # docsync's own modules a check has no use for: the transaction machinery (a check
 # changes nothing), the guarded writer (a warm check writes no cache), the fixers.
@@ -398,3 +401,64 @@ def test_the_core_never_imports_the_command_line() -> None:
     wrong = sorted((module, target) for module, targets in graph.items() if module not in front for target in targets & front)
     assert wrong == []
     assert front > {"docsync.cli", "docsync.commandline.failures"}
+
+
+# --- migrate's rooms: data flows read → plan → rewrite → apply -----------------------------------
+#
+# A room imports only the rooms before it and ``migrate.model`` (the types every stage shares);
+# ``run`` and ``show`` on top wire the stages and print. An arrow that climbs back shows a
+# piece sitting in the wrong room.
+
+MIGRATE_ROOMS = ("read", "plan", "rewrite", "apply")
+MIGRATE_TOP = {"run", "show", "model"}
+
+
+def _room(module: str) -> str | None:
+    """The room of a ``docsync.migrate`` module ('' for model, run and show), or None outside."""
+    parts = module.split(".")
+    if parts[:2] != ["docsync", "migrate"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in MIGRATE_ROOMS else ""
+
+
+def _climbing(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Each import of a migrate module that is not of its own room, an earlier one or the model."""
+    wrong: list[tuple[str, str]] = []
+    for module, targets in graph.items():
+        room = _room(module)
+        if room is None or module in {"docsync.migrate.run", "docsync.migrate.show"}:
+            continue
+        allowed = set(MIGRATE_ROOMS[: MIGRATE_ROOMS.index(room) + 1]) if room else set()
+        for target in sorted(targets):
+            where = _room(target)
+            if where is None or target == "docsync.migrate.model":
+                continue
+            if where not in allowed:
+                wrong.append((module, target))
+    return sorted(wrong)
+
+
+def test_a_migrate_room_imports_only_the_rooms_before_it_and_the_model() -> None:
+    graph = _import_graph()
+    assert _climbing(graph) == []
+    loose = sorted(
+        m for m in graph if _room(m) == "" and m.split(".")[2] not in MIGRATE_TOP
+    )
+    assert loose == [], "a migrate module outside the rooms: put it in read/, plan/, rewrite/ or apply/"
+    assert {_room(m) for m in graph} >= {*MIGRATE_ROOMS, ""}
+
+
+def test_the_room_check_sees_an_arrow_that_climbs_back() -> None:
+    """The check above cannot pass by seeing nothing: each kind of wrong arrow is caught."""
+    graph = {
+        "docsync.migrate.read.dating": {"docsync.migrate.rewrite.fanout", "docsync.migrate.model"},
+        "docsync.migrate.apply.apply": {"docsync.migrate.run", "docsync.migrate.rewrite.changes"},
+        "docsync.migrate.model": {"docsync.migrate.plan.plan", "docsync.records.model"},
+        "docsync.migrate.plan.plan": {"docsync.migrate.read.discover", "docsync.migrate.plan.derive"},
+        "docsync.migrate.show": {"docsync.migrate.apply.apply"},
+    }
+    assert _climbing(graph) == [
+        ("docsync.migrate.apply.apply", "docsync.migrate.run"),
+        ("docsync.migrate.model", "docsync.migrate.plan.plan"),
+        ("docsync.migrate.read.dating", "docsync.migrate.rewrite.fanout"),
+    ]

@@ -182,12 +182,17 @@ def test_many_wrap_findings_without_config_suggest_init(repo: GitRepo) -> None:
     body = " ".join(["word"] * 14)
     paragraphs = "\n\n".join(f"{body}\n{body}\n{body}" for _ in range(25))
     repo.write("docs/wrapped.md", f"# Wrapped\n\n{paragraphs}\n")
-    _, _, err = _check("--gate", "wrap")
-    assert err.splitlines()[-1].startswith("26 wrap findings and no docsync config: the prose appears to follow wrap = ")
+    code, out, err = _check("--gate", "wrap")
+    # 26 paragraphs break "none", none breaks 72: the gate stays off and one line says why
+    assert code == 0 and "W001" not in out
+    assert err.splitlines()[-1].startswith(
+        'wrap gate off: there is no docsync config and the prose follows wrap = 72 (0 paragraphs break it, 26 break the default "none")'
+    )
     assert "run `docsync init`" in err
     assert _check("--gate", "wrap", "-q")[2] == ""
     repo.write(".docsync.toml", 'wrap = "none"\n')
-    assert "docsync init" not in _check("--gate", "wrap")[2]
+    code, out, err = _check("--gate", "wrap")
+    assert code == 1 and "W001" in out and "docsync init" not in err
 
 
 def test_fix_from_a_subdirectory_fixes_only_it(repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:

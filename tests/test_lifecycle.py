@@ -228,7 +228,8 @@ def test_move_renames_with_git_and_rewrites_status_links_index_and_code(repo: Gi
     index = _read(repo, "docs/rfc/README.md")
     assert "| `RFC 001` | [Plugin API](implemented/2026-01-02-plugin-api.md) |" in index
     assert "proposed/" not in index
-    assert f"RM {PLUGINS} -> {new}" in _status(repo)  # staged rename, unstaged status edit
+    assert f"R  {PLUGINS} -> {new}" in _status(repo)  # the rename and the status edit, staged
+    assert all(line[1] == " " for line in _status(repo).splitlines())  # nothing left unstaged
     assert _findings(repo) == []
 
 

@@ -82,7 +82,8 @@ def test_new_supersedes_writes_both_links_moves_the_old_record_and_draws_the_gra
     index = _read(repo, "docs/rfc/README.md")
     assert "r_use_sqlite -->|supersedes| r_use_postgres" in index
     status = _status(repo)
-    assert f"A  {new}" in status and f"RM {POSTGRES} -> {old}" in status
+    assert f"A  {new}" in status and f"A  {old}" in status and f"D  {POSTGRES}" in status
+    assert all(line[1] == " " for line in status.splitlines())  # all of it staged
     _clean(repo)
 
 

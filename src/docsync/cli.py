@@ -335,7 +335,9 @@ def graph(
         from .records.tree import graph_of
 
         text = graph_of(Path.cwd(), form.value)
-    sys.stdout.write(text)
+    from .report.formats import visible_diff  # each format escapes; this is the last guard
+
+    sys.stdout.write(visible_diff(text))
 
 
 @app.command()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..config import load as load_config
@@ -13,14 +12,12 @@ from ..gates.links import check as links
 from ..gates.links.fragments import GATE as LINKS
 from ..model import Finding
 from ..report.selection import Selection
-from ..repository.plumbing import changed_files, find_repo, staged_changes
-from ..workspace.documents import Documents
-from ..workspace.load import Progress, SummarizerFactory, Workspace, load_workspace
+from ..repository.plumbing import changed_files, find_repo
+from ..workspace.load import Progress, SummarizerFactory, load_workspace
+from .convention import LEAVE_OFF_FROM, unconfigured, wrap_left_off
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, narrow_to, with_text
-
-if TYPE_CHECKING:
-    from ..adopt.inspection import WrapCount
+from .staged import staged_workspace
 
 
 @dataclass(frozen=True)
@@ -54,7 +51,8 @@ def run_check(
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
     that link to them; ``staged`` to the paths the index changes (both sides of a
-    rename, deletes too) plus the files that link to them. ``select`` replaces the
+    rename, deletes too) plus the files that link to them, each file read as the
+    index holds it (:mod:`.staged`). ``select`` replaces the
     config's selection and ``ignore`` adds to its (see :mod:`docsync.report.selection`);
     inline suppressions apply, and ``report_unused`` reports those that silence
     nothing. ``within`` (a folder) narrows the report to the files in it;
@@ -75,18 +73,16 @@ def run_check(
     if changed_since is not None:
         workspace = narrow_to(workspace, changed_files(workspace.root, changed_since or None))
     if staged:
-        workspace = narrow_to(workspace, staged_changes(workspace.root))
+        workspace = staged_workspace(workspace)
     found = filter_findings(
         workspace, findings_for(workspace, chosen), selection, chosen, report_unused, ordered=True
     )
-    return CheckResult(
-        workspace.files_checked,
-        found.kept,
-        chosen,
-        len(found.silenced),
-        config.origin,
-        _convention_hint(workspace, found.kept) if _hinted(config) else None,
-    )
+    kept, hint = found.kept, None
+    if unconfigured(config) and sum(1 for f in kept if f.gate == "wrap") >= LEAVE_OFF_FROM:
+        off = wrap_left_off(workspace)
+        if off is not None:
+            kept, hint = tuple(f for f in kept if f.gate != "wrap"), off
+    return CheckResult(workspace.files_checked, kept, chosen, len(found.silenced), config.origin, hint)
 
 
 def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFactory]:
@@ -101,55 +97,10 @@ def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFac
         made[LINKS] = links.Summarizer
     if "wrap" in gates:
         made[wrap.GATE] = wrap.Summarizer
-        if _hinted(config):
+        if unconfigured(config):
             from ..gates.wrap import hint
 
             made[hint.HINT] = hint.Summarizer
     return made
 
 
-def _hinted(config: Config) -> bool:
-    return config.origin == "(defaults)" and config.wrap != "off"
-
-
-HINT_MINIMUM = 20
-"""Wrap findings from which a repository without config hears which convention it seems to follow."""
-
-
-def _convention_hint(workspace: Workspace, findings: Sequence[Finding]) -> str | None:
-    count = sum(1 for f in findings if f.gate == "wrap")
-    if count < HINT_MINIMUM:
-        return None
-    from ..adopt.inspection import choose_wrap
-
-    counts = _wrap_counts(workspace)
-    mode = choose_wrap(counts)
-    if mode == workspace.config.wrap:
-        return None
-    breaking = {c.mode: c.paragraphs for c in counts}
-    shown = f'"{mode}"' if isinstance(mode, str) else str(mode)
-    return (
-        f"{count} wrap findings and no docsync config: the prose appears to follow wrap = {shown} "
-        f"({breaking[mode]} paragraphs break it, {breaking[workspace.config.wrap]} break the "
-        f'default "none"); run `docsync init` to write a config that says so.'
-    )
-
-
-def _wrap_counts(workspace: Workspace) -> tuple[WrapCount, ...]:
-    """Per candidate, the paragraphs that break it, as far as choosing between them
-    needs: from the parse workers' counts (:mod:`docsync.gates.wrap.hint`) when
-    every selected document has them and they rule ``"sentence"`` in or out;
-    else counted exactly, as ``init`` counts."""
-    from ..adopt.inspection import WrapCount, workspace_wrap_counts
-    from ..gates.wrap.count import CANDIDATES
-    from ..gates.wrap.hint import HINT, HintBreaks, sentence_ruled_out
-
-    documents = workspace.documents
-    made = documents.made(HINT) if isinstance(documents, Documents) else {}
-    per_file = [made.get(path) for path in workspace.selected if path in documents]
-    known = [f for f in per_file if isinstance(f, HintBreaks)]
-    counts = sentence_ruled_out(known) if len(known) == len(per_file) else None
-    if counts is None:
-        return workspace_wrap_counts(workspace)
-    files = [sum(1 for f in known if f.counts[i]) for i in range(len(CANDIDATES))]
-    return tuple(WrapCount(mode, counts[i], files[i]) for i, mode in enumerate(CANDIDATES))

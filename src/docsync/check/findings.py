@@ -63,11 +63,14 @@ def filter_findings(
 
     kept: list[Finding] = []
     silenced: list[Finding] = []
+    off = selection.off
     for path, group in groupby(findings, key=attrgetter("path")):
         if selection.everything and not of(path).ranges:
-            kept.extend(group)  # nothing deselected, nothing suppressed in this file
+            kept.extend(f for f in group if f.rule not in off)  # nothing else deselected or suppressed
             continue
         for finding in group:
+            if finding.rule in off:
+                continue  # an opt-in rule nobody selected: not reported, not silenced
             rule = rules.get(finding.rule)
             quiet = rule is not None and (
                 not selection.reports(rule, path) or of(path).silences(rule, finding.line)

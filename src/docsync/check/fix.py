@@ -19,8 +19,10 @@ from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..repository.plumbing import find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
+from ..workspace.parsing import NOT_UTF8
 from ..write.transaction import Transaction
 from ..write.writer import ChangedMeanwhile, FileWrite, remove_stale_temps
+from .convention import unconfigured, wrap_left_off
 from .findings import chosen_gates, filter_findings, findings_for
 from .scope import inside, with_text
 
@@ -50,6 +52,8 @@ class FixResult:
     remaining: tuple[Finding, ...]
     changed_meanwhile: tuple[str, ...] = ()
     """Files that changed on disk while fix ran: not overwritten."""
+    hint: str | None = None
+    """Why the wrap gate was left off, in a repository without config (:mod:`.convention`)."""
 
     def exit_code(self, check_only: bool) -> int:
         if check_only:
@@ -190,6 +194,9 @@ def run_fix(
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
     workspace = inside(load_workspace(start, paths, config, progress=progress), within)
+    hint = wrap_left_off(workspace) if unconfigured(config) and "wrap" in chosen else None
+    if hint is not None:  # no config, and the prose is not "none": nothing to re-wrap
+        chosen = tuple(g for g in chosen if g != "wrap")
     originals: dict[str, str] = {}
     planned: dict[str, FileWrite] = {}
     skipped: list[Finding] = []
@@ -201,8 +208,11 @@ def run_fix(
         "within": within,
         "config": config_file,
     }
+    undecodable = {p.path for p in workspace.problems if p.rule == NOT_UTF8}
+
     def inside_within(path: str) -> bool:
-        return within is None or path.startswith(within.rstrip("/") + "/")
+        """A file fix may write: inside ``within``, and UTF-8 (the writer refuses others)."""
+        return (within is None or path.startswith(within.rstrip("/") + "/")) and path not in undecodable
 
     with ExitStack() as stack:
         out = _FixWriter(workspace.root, redo, stack)
@@ -224,7 +234,9 @@ def run_fix(
         if originals[path] != change.text
     )
     remaining = filter_findings(workspace, findings_for(workspace, chosen), selection).kept if write else ()
-    return FixResult(workspace.files_checked, fixes, tuple(skipped), _left(remaining, skipped), tuple(out.changed))
+    return FixResult(
+        workspace.files_checked, fixes, tuple(skipped), _left(remaining, skipped), tuple(out.changed), hint
+    )
 
 
 @dataclass(frozen=True)
@@ -275,6 +287,8 @@ def fix_text(
     except SourceError as error:
         raise DocsyncError(f"stdin: {error.message} (line {error.line})") from None
     base = load_workspace(start, None, replace(config, cache=False))
+    if unconfigured(config) and "wrap" in chosen and wrap_left_off(base) is not None:
+        chosen = tuple(g for g in chosen if g != "wrap")  # as run_fix: the prose is not "none"
     workspace = with_text(base, path, body)
     before = workspace.documents[path].text
     skipped: list[Finding] = []

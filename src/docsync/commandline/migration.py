@@ -18,7 +18,7 @@ from .progress import ProgressBar
 if TYPE_CHECKING:
     from ..migrate.apply.apply import Applied
     from ..migrate.apply.verdict import Verdict
-    from ..migrate.run import Outcome
+    from ..migrate.model import Outcome
 
 
 @dataclass(frozen=True)

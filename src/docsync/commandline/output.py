@@ -267,6 +267,8 @@ def fix_report(result: FixResult, *, dry: bool, diff: bool) -> None:
         report.print_text(_console(False), result.files, from_here(list(result.remaining)))
     elif not result.fixes and not result.skipped and not result.changed_meanwhile:
         _console(False).print("Nothing to fix.", markup=False)
+    if result.hint:
+        say(result.hint)
 
 
 def fix_text_report(fixed: TextFix, given: str, *, dry: bool, diff: bool) -> None:
@@ -308,7 +310,8 @@ def rules(code: str | None) -> int:
 
     if code is None:
         for rule in all_rules():
-            _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {rule.summary}", markup=False)
+            shown = f"{rule.summary} (opt-in: select it by code)" if rule.opt_in else rule.summary
+            _console(False).print(f"{rule.code}  {rule.gate:<7} {rule.name:<24} {shown}", markup=False)
         return 0
     found = by_code().get(code.upper())
     if found is None:

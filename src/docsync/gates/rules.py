@@ -103,6 +103,11 @@ _SUPPRESSIONS: _Table = {
     ),
 }
 
+OPT_IN = frozenset({"L009", "L010"})
+"""Rules off unless ``select`` (or ``--select``) names their code: true of the file, and
+no broken link (template boilerplate leaves hundreds of them in a large tree).
+Naming one turns it on and narrows nothing (``select = ["L009"]``: the defaults and L009)."""
+
 RULES: dict[str, _Table] = {
     "files": _FILES,
     "links": _LINKS,
@@ -120,6 +125,11 @@ class Rule:
     gate: str
     name: str
     summary: str
+
+    @property
+    def opt_in(self) -> bool:
+        """Off unless selected by its code (:data:`OPT_IN`)."""
+        return self.code in OPT_IN
 
 
 def all_rules() -> list[Rule]:

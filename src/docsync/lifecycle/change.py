@@ -12,7 +12,7 @@ from typing import Any
 from ..gates.layout.fix import fix_index
 from ..parse.markdown import parse
 from ..repository import gitrepo
-from ..repository.plumbing import Listing
+from ..repository.plumbing import Listing, list_files
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
     Workspace,
@@ -31,7 +31,7 @@ class Change:
     ``record`` is the record's path afterwards and ``source`` its path before
     (equal for a new record); ``moves`` are ``git mv`` pairs, run before the
     writes; ``created`` lists the written files that did not exist, which
-    :func:`apply` stages (``git add``) so that links to them resolve.
+    :func:`apply` stages them, and every tracked file the change writes.
     """
 
     record: str
@@ -106,7 +106,18 @@ def apply(
     on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
     writer.preflight(root, [w.path for w in change.writes], change.moves)
     gitrepo.refuse_sparse(root, f"docsync {command}")
+    staged = to_stage(change, list_files(root).tracked)
     with Transaction.begin(root, command, redo or {}, change.touched) as txn:
         txn.move(list(change.moves))
         txn.write_all(list(change.writes))
-        gitrepo.stage(root, list(change.created))
+        gitrepo.stage(root, staged)
+
+
+def to_stage(change: Change, tracked: Mapping[str, str]) -> list[str]:
+    """What :func:`apply` stages: every file the change writes that git will track (the
+    record, its status edit, the index, the links it rewrites), so that the commit that
+    follows holds all of it and the pre-commit hook, reading the index, sees the change
+    whole. An untracked file that is rewritten stays untracked (somebody's draft)."""
+    moved = dict(change.moves)
+    known = {moved.get(path, path) for path in tracked} | set(change.created)
+    return [w.path for w in change.writes if w.path in known]

@@ -7,9 +7,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .model import KeptPage, Plan, Problem, Retirement, Topic
+from .model import KeptPage, Outcome, Plan, Problem, Retirement, Topic
 from .rewrite.assemble import status_line
-from .run import Outcome
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -108,6 +107,8 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[Line]:
         for path, written in stats.unresolved
     ]
     yield from _listed(unresolved, "unresolved ids", "yellow", verbose)
+    lines = [f"program line: {where}: {now.strip()}" for where, _, now in stats.code_lines]
+    yield from _listed(lines, "program lines", "cyan", verbose)
     kept = [
         f"id in program text: {where}: '{written}' left as written (code_refs = \"all\" rewrites it)"
         for where, written in stats.code_kept
@@ -353,6 +354,9 @@ def as_json(outcome: Outcome) -> str:
         },
         "unresolved_ids": [{"path": p, "id": i} for p, i in changes.stats.unresolved],
         "program_text_ids": [{"at": w, "id": i} for w, i in changes.stats.code_kept],
+        "program_lines": [
+            {"at": w, "before": b, "after": a} for w, b, a in changes.stats.code_lines
+        ],
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "already_broken": changes.stats.already_broken,
         "tool_pointers": list(changes.stats.tool_pointers),

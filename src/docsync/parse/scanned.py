@@ -51,6 +51,52 @@ def html_targets(source: str, base: int, line_starts: tuple[int, ...]) -> Iterat
                 dest_span = Span(value_start, value_start + len(value))
                 tag_span = Span(base + tag.start(), base + tag.end())
                 yield Link(kind, html.unescape(value), line, column, tag_span, dest_span, None, name)
+            elif key == "srcset" and name in _SRCSET_TAGS:
+                tag_span = Span(base + tag.start(), base + tag.end())
+                for start, end in srcset_urls(value):
+                    at = value_start + start
+                    line, column = position_of(line_starts, at)
+                    url = html.unescape(value[start:end])
+                    yield Link(LinkKind.HTML_SRC, url, line, column, tag_span, Span(at, at + end - start), None, name)
+
+
+_SRCSET_TAGS = frozenset({"img", "source"})
+_SRCSET_SPACE = " \t\n\r\f"
+
+
+def srcset_urls(value: str) -> Iterator[tuple[int, int]]:
+    """Where each candidate's URL lies in a ``srcset`` value, as HTML parses one: a URL is a
+    run of non-space characters (trailing commas end the candidate), its descriptors run to
+    the next comma outside parentheses."""
+    at, size = 0, len(value)
+    while at < size:
+        while at < size and (value[at] in _SRCSET_SPACE or value[at] == ","):
+            at += 1
+        start = at
+        while at < size and value[at] not in _SRCSET_SPACE:
+            at += 1
+        end = at
+        while end > start and value[end - 1] == ",":
+            end -= 1
+        if end > start:
+            yield start, end
+        if end < at:
+            continue  # the commas after the URL ended this candidate
+        at = _after_descriptors(value, at)
+
+
+def _after_descriptors(value: str, at: int) -> int:
+    depth = 0
+    while at < len(value):
+        char = value[at]
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            return at + 1
+        at += 1
+    return at
 
 
 _DEFINITION = re.compile(

@@ -8,6 +8,11 @@ specific selector that matches a code decides: ``select = ["L"]`` with
 rules. When a selector of ``ignore`` is exactly as specific as one of
 ``select``, ignore wins. An empty ``select`` selects everything.
 ``per-file-ignores`` adds selectors to ``ignore`` for the files its globs match.
+
+Opt-in rules (:data:`~docsync.gates.rules.OPT_IN`, L009 and L010) are off unless
+``select`` names their exact code; a code of theirs in ``select`` turns the rule
+on and narrows nothing (``select = ["L009"]`` reports the defaults and L009).
+An opt-in rule that is off is not reported, nor counted as silenced.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..errors import ConfigError
-from ..gates.rules import Rule, all_rules
+from ..gates.rules import OPT_IN, Rule, all_rules
 from ..suggest import did_you_mean
 
 GATE_SPECIFICITY = 1
@@ -64,6 +69,8 @@ class Selection:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    opted: frozenset[str] = frozenset()
+    """The opt-in rules ``select`` names."""
 
     @classmethod
     def of(
@@ -76,7 +83,13 @@ class Selection:
             (glob, validate(codes, f"{config.origin} per-file-ignores {glob!r}"))
             for glob, codes in config.per_file_ignores
         )
-        return cls(chosen, ignored, per_file)
+        opted = frozenset(s for s in chosen if s in OPT_IN)
+        return cls(tuple(s for s in chosen if s not in OPT_IN), ignored, per_file, opted)
+
+    @property
+    def off(self) -> frozenset[str]:
+        """The opt-in rules this selection leaves off: dropped, not silenced."""
+        return OPT_IN - self.opted
 
     @property
     def everything(self) -> bool:
@@ -92,11 +105,15 @@ class Selection:
 
     def reports(self, rule: Rule, path: str | None = None) -> bool:
         """Whether ``rule`` is reported (in ``path``; None: ignoring per-file-ignores)."""
+        if rule.opt_in:
+            return rule.code in self.opted and len(rule.code) > _best(self._ignored(path), rule)
         chosen = _best(self.select, rule) if self.select else 0
         if chosen < 0:
             return False
-        ignored = self.ignore if path is None else self._ignored_in(path)
-        return chosen > _best(ignored, rule)
+        return chosen > _best(self._ignored(path), rule)
+
+    def _ignored(self, path: str | None) -> tuple[str, ...]:
+        return self.ignore if path is None else self._ignored_in(path)
 
     def gates(self, gates: Sequence[str]) -> tuple[str, ...]:
         """The gates of ``gates`` that have at least one reported rule somewhere."""

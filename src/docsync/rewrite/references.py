@@ -264,7 +264,7 @@ def rewrite_parsed(
     destinations = list(relative_destinations(doc, targets))
     link_edits, expected = _link_edits(doc, context, destinations)
     link_edits += _front_matter_edits(doc, context)
-    id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids)
+    id_edits, unresolved, id_links = prose_id_edits(doc, new_path, ids, context.led_to)
     edits = link_edits + id_edits
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).
     if edits:

@@ -17,8 +17,10 @@ from pathlib import Path, PurePosixPath
 
 from ..config import Config
 from ..config import load as load_config
+from ..config_paths import contained
 from ..errors import DocsyncError
 from ..model import Document, Finding
+from ..names import first_bad_byte, is_utf8, shown
 from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
 from . import cache as parse_cache
 from . import stat_index
@@ -28,7 +30,7 @@ from .files import bytes_of, stat_of
 from .globs import in_scope as in_scope
 from .globs import matches as matches
 from .indexed import Blob
-from .parsing import Packed, Packs, Summarize, parse_pending
+from .parsing import Packed, Packs, Summarize, file_problem, parse_pending
 from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -61,7 +63,8 @@ class Workspace:
 # --------------------------------------------------------------------------- discovery
 
 
-def _is_markdown(path: str) -> bool:
+def is_markdown(path: str) -> bool:
+    """Whether ``path`` names a Markdown file (either letter case, as GitHub reads it)."""
     return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
@@ -85,7 +88,7 @@ def _markdown_files(root: Path, listing: Listing, wanted: Callable[[str], bool])
     found: list[str] = []
     base = str(root)
     for path in sorted(set(listing.tracked) | listing.untracked):
-        if not _is_markdown(path) or not wanted(path):
+        if not is_markdown(path) or not wanted(path):
             continue
         if listing.is_symlink(path):
             continue
@@ -251,6 +254,7 @@ def _parse_files(
         if known is None or not cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
             to_read.append((path, status))  # else unchanged since its stat was seen: not read
     summaries: dict[str, object] = {}
+    uncached = parse_cache.disabled()
     fresh: set[str] = set()
     parse_problems: list[Finding] = []
     results = parse_pending(
@@ -259,13 +263,16 @@ def _parse_files(
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
             progress(PARSING, done, len(contents))
+        # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
+        # again and reports the problem again.
+        keep = store if problem is None else uncached
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
             packed[path] = (NO_DOCUMENT, contents[path])
             kept[path] = summary.blob
             fresh.add(path)
-            store.put_blob(store.summaries_key(keys[path], context), summary.blob)
+            keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
-            store.put_blob(keys[path], made)
+            keep.put_blob(keys[path], made)
             ready = unpickled(path, made) if eager else None
             if ready is not None:
                 found[path] = ready
@@ -273,7 +280,7 @@ def _parse_files(
                 packed[path] = (made, contents[path])
         elif made is not None:
             found[path] = made
-            store.put(keys[path], made)
+            keep.put(keys[path], made)
         if summary is not None and not isinstance(summary, Packed):
             summaries[path] = summary
         if problem is not None:
@@ -314,10 +321,12 @@ def load_workspace(
     """
     repo = repo or find_repo(start)
     config = config or load_config(repo.root)
+    contained(config, repo.root, repo.git_dir)  # before any file the config names is read
     listing = list_files(repo.root)
     everything = discover(repo.root, listing, config)
     selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
-    to_parse = sorted(set(everything) | set(selected) | set(extra))
+    selected, misnamed = _misnamed(selected, listing, config, paths is None)
+    to_parse = sorted(set(everything) | set(selected) - set(misnamed) | {p for p in extra if is_utf8(p)})
     chosen = set(selected)
     summarize = None
     if summarizers:
@@ -334,9 +343,27 @@ def load_workspace(
         config=config,
         listing=listing,
         documents=documents,
-        problems=tuple(p for p in problems if p.path in chosen),
+        problems=(*misnamed.values(), *(p for p in problems if p.path in chosen)),
         selected=selected,
     )
+
+
+def _misnamed(
+    selected: tuple[str, ...], listing: Listing, config: Config, everything: bool
+) -> tuple[tuple[str, ...], dict[str, Finding]]:
+    """``selected`` with each Markdown file whose name is not UTF-8 (in scope, or named on
+    the command line) shown as ``\\xff``, and its F001 by that name: it is not read."""
+    raw = [p for p in listing.unnamable if is_markdown(p) and in_scope(p, config)] if everything else []
+    raw.extend(p for p in selected if not is_utf8(p))
+    found = {
+        shown(p): file_problem(
+            shown(p), "F001",
+            f"the file name is not valid UTF-8 (byte 0x{first_bad_byte(p)}); not read: rename it",
+        )
+        for p in dict.fromkeys(raw)
+    }
+    kept = tuple(p for p in selected if is_utf8(p))
+    return (*kept, *(p for p in found if p not in kept)), found
 
 
 def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mapping[str, Document]:
@@ -368,13 +395,13 @@ def _select(
         full = root / path
         if full.is_dir():
             prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
-            inside = [p for p in known if p.startswith(prefix) and _is_markdown(p)]
+            inside = [p for p in known if p.startswith(prefix) and is_markdown(p)]
             if not inside:
                 raise DocsyncError(f"{path}: no Markdown file in this folder")
             chosen.extend(p for p in inside if not (root / p).is_symlink())
         elif not full.exists() and not full.is_symlink():
             raise DocsyncError(f"{path}: no such file or folder")
-        elif not _is_markdown(path):
+        elif not is_markdown(path):
             raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
         elif not full.is_symlink():
             chosen.append(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ..config import Config
 from ..model import Document, Finding
 from .collector import collector_off, collector_paused
-from .pickles import dumps
+from .plain import encode_document as dumps
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -69,17 +69,34 @@ def file_problem(path: str, rule: str, message: str, line: int = 1, column: int 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
     # Imported here: a run served by the caches parses nothing and imports no parser.
-    from ..parse.markdown import SourceError, decode, parse
+    from ..parse.markdown import SourceError, decode, parse, text_parts
 
     try:
         text, newline, bom = decode(data)
     except SourceError as exc:
-        return _Parsed(path, None, file_problem(path, exc.rule, exc.message, exc.line, exc.column))
+        problem = file_problem(path, exc.rule, exc.message, exc.line, exc.column)
+        if exc.rule != NOT_UTF8:
+            return _Parsed(path, None, problem)
+        # GitHub shows such a file with U+FFFD for each bad byte: checked as shown, and
+        # never rewritten (the writer refuses to replace bytes that do not decode).
+        text, newline, bom = text_parts(data.decode("utf-8", "replace"))
+        return _Parsed(path, parse(path, text, newline, bom), _as_shown(problem))
     return _Parsed(path, parse(path, text, newline, bom), None)
 
 
+NOT_UTF8 = "F001"
+
+
+def _as_shown(problem: Finding) -> Finding:
+    return replace(
+        problem,
+        message=f"{problem.message}; checked as GitHub shows it (U+FFFD for each bad byte), never rewritten",
+        suggestion="save the file as UTF-8",
+    )
+
+
 _Sent = tuple[str, bytes | None, Finding | None, object]
-"""What a worker sends back per file: path, pickled document, problem, summary."""
+"""What a worker sends back per file: path, encoded document, problem, summary."""
 
 # The worker's summarizer, set once per worker process by _start_worker, and
 # its packer when its summaries are kept instead of the documents.
@@ -94,11 +111,11 @@ def _start_worker(summarize: Summarize | None, keep_summaries: bool = False) -> 
 
 
 def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
-    """Parse in a worker. Each document travels back pickled once, in the form
-    the cache stores, so the parent neither pickles it again nor unpickles it
+    """Parse in a worker. Each document travels back encoded once, in the form
+    the cache stores, so the parent neither encodes it again nor decodes it
     until something reads it; with it, its summary when there is a summarizer.
     When the summaries are kept instead (``keep_summaries``), no document is
-    pickled: its summaries travel back packed, as the cache stores them."""
+    encoded: its summaries travel back packed, as the cache stores them."""
     out: list[_Sent] = []
     summarize, pack = _worker_summarize, _worker_pack
     for path, data in batch:

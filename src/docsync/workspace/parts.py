@@ -4,7 +4,7 @@ One file with a hundred thousand links is most of a run, and parsed whole
 it keeps one worker busy while the others wait. :mod:`docsync.parse.chunks`
 parses it in parts that make exactly the one parse's document, or says that
 they cannot; here the parts become jobs for the workers and their results
-one entry again: the parts' pickles in one cache entry (joined when the
+one entry again: the parts' encodings in one cache entry (joined when the
 document is read, :func:`docsync.workspace.cache.loads`), and their link
 summaries joined by the summarizer. When a part did not end clean, the file
 is parsed whole, here.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..model import Document
-from . import pickles
+from . import plain
 
 if TYPE_CHECKING:
     from ..parse.chunks import Part
@@ -51,7 +51,7 @@ class PartJob:
 
 @dataclass(frozen=True, slots=True)
 class PartDone:
-    """What a worker sends back for one part: the part's pickle, its summary,
+    """What a worker sends back for one part: the part's encoding, its summary,
     its outline (see :meth:`PartSummarize.join`) and whether it ended clean."""
 
     job: PartJob
@@ -83,7 +83,7 @@ def jobs(path: str, data: bytes, workers: int, summarize: object) -> list[PartJo
 
 
 def parse(job: PartJob, summarize: object) -> PartDone:
-    """In a worker: one part parsed, pickled and summarized."""
+    """In a worker: one part parsed, encoded and summarized."""
     from ..parse import chunks
     from ..parse.markdown import decode
 
@@ -96,7 +96,7 @@ def parse(job: PartJob, summarize: object) -> PartDone:
     )
     # The text and line starts travel once, with the first part (chunks.merge).
     kept = document if job.index == 0 else dataclasses.replace(document, text="", line_starts=())
-    blob = pickles.dumps(kept) if clean else b""
+    blob = plain.encode_document(kept) if clean else b""
     return PartDone(job, blob, summary, outline, clean)
 
 
@@ -111,7 +111,7 @@ def join(done: Sequence[PartDone], summarize: object) -> Joined:
     path = ordered[0].job.path
     if not all(part.clean for part in ordered):
         return path, None, None
-    blob = pickles.dumps_parts([part.blob for part in ordered])
+    blob = plain.encode_parts([part.blob for part in ordered])
     summary = None
     if isinstance(summarize, PartSummarize):
         from ..parse import chunks

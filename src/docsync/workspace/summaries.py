@@ -5,27 +5,25 @@ needs that document alone gives a summarizer: the links gate its summary
 (findings, and fragment checks pending other documents' anchors), the wrap
 gate its findings, the inline suppressions their ranges, ``init`` its wrap
 counts. A worker runs every one of them on each document it parses, and
-only their small results travel back, beside the document's pickle. So the
-main process need not unpickle a document to learn what any of them says.
+only their small results travel back, beside the document's encoding. So the
+main process need not decode a document to learn what any of them says.
 
 When every summarizer of a run is :class:`Kept` (it says what besides the
 document its result depends on, and packs its result as plain data), the
 parse cache keeps the file's summaries instead of its document: a worker
-then pickles no document at all (see :func:`Combined.context`).
+then encodes no document at all (see :func:`Combined.context`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import pickle
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..model import Document
+from . import plain
 from .parsing import Summarize
 from .parts import PartSummarize
-from .pickles import ModelPickler, ModelUnpickler
 
 Summaries = Mapping[str, object]
 """One document's results: summarizer name → what it made (absent when it made nothing)."""
@@ -43,7 +41,7 @@ class Kept(Protocol):
     def __call__(self, doc: Document) -> object: ...
 
     def pack(self, result: object) -> object:
-        """The result as plain data and model classes (what the cache's unpickler constructs)."""
+        """The result as plain data and findings (what :func:`~.plain.to_plain` takes)."""
         ...
 
     def unpack(self, data: object, check: bool = True) -> object | None:
@@ -104,9 +102,7 @@ class Combined:
         kept = self._kept
         assert kept is not None and isinstance(made, dict)
         data = {name: kept[name].pack(result) for name, result in made.items()}
-        buffer = io.BytesIO()
-        ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
-        return buffer.getvalue()
+        return plain.dumps(plain.to_plain(data))
 
     def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None:
         """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or
@@ -115,8 +111,8 @@ class Combined:
         if kept is None:
             return None
         try:
-            data = ModelUnpickler(io.BytesIO(blob)).load()
-        except Exception:  # corrupt or foreign: not summaries
+            data = plain.from_plain(plain.loads(blob))
+        except ValueError:  # corrupt or foreign: not summaries
             return None
         if type(data) is not dict or not data.keys() <= kept.keys():
             return None

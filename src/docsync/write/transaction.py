@@ -24,6 +24,7 @@ import copy
 import json
 import os
 import signal
+import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,14 +35,13 @@ from typing import Any
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
-from . import finished, snapshot, writer
+from . import finished, journal_schema, snapshot, writer
 from .finished import JOURNAL, STATE
 from .packs import Packs, state_from
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
-FORMAT = 2
-"""2: the saved bytes in pack files (``pack-N``); 1: one ``blob-<sha256>`` file each (still read)."""
+FORMAT = journal_schema.FORMAT
 
 @dataclass(frozen=True, slots=True)
 class Pending:
@@ -63,23 +63,37 @@ def _pending_message(command: str) -> str:
     )
 
 
-def pending(git_dir: Path) -> Pending | None:
-    """The journal an unfinished run left, or None."""
+def pending(git_dir: Path, root: Path | None = None) -> Pending | None:
+    """The journal an unfinished run left, or None; :class:`~.journal_schema.Foreign`
+    for one this docsync did not write here, or that is damaged (nothing is put back)."""
     state = git_dir / STATE
+    work_tree = root if root is not None else git_dir.parent
     try:
-        raw = json.loads(state.read_text(encoding="utf-8"))
-        if raw.get("format", 1) > FORMAT:
-            raise ValueError(f"format {raw['format']}, written by a newer docsync")
+        info = os.lstat(state)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _unreadable(state, exc) from None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_STATE:
+        raise journal_schema.Foreign(
+            f".git/{STATE}: not a journal this docsync wrote (not a regular file of a "
+            f"journal's size); nothing was changed: remove .git/{JOURNAL}"
+        )
+    try:
+        text = writer.guarded(git_dir, STATE).read_text(encoding="utf-8")
+        raw = journal_schema.validated(json.loads(text), git_dir, work_tree)
         packs: dict[str, bytes] = {}
         states = tuple(state_from(git_dir, JOURNAL, item, packs) for item in raw["files"])
-    except FileNotFoundError as exc:
-        if exc.filename is None or Path(exc.filename) == state:
-            return None
-        raise _unreadable(state, exc) from None
-    except (OSError, ValueError, KeyError) as exc:
+    except journal_schema.Foreign:
+        raise
+    except (OSError, ValueError, KeyError, RecursionError, DocsyncError) as exc:
         raise _unreadable(state, exc) from None
     files = Files(states, tuple(raw["absent_folders"]))
     return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files)
+
+
+_MAX_STATE = 1 << 28
+"""Bytes of ``state.json`` past which it is not one docsync wrote (a million files' entries fit)."""
 
 
 def _unreadable(state: Path, exc: BaseException) -> DocsyncError:
@@ -89,9 +103,9 @@ def _unreadable(state: Path, exc: BaseException) -> DocsyncError:
     )
 
 
-def refuse_pending(git_dir: Path) -> None:
+def refuse_pending(git_dir: Path, root: Path | None = None) -> None:
     """Raise the one message that names ``--abort`` and ``--continue`` when a journal is there."""
-    found = pending(git_dir)
+    found = pending(git_dir, root)
     if found is not None:
         raise DocsyncError(_pending_message(found.command))
 
@@ -111,6 +125,7 @@ class Transaction:
     head: str | None = None
     index: bytes | None = None
     files: Files = field(default_factory=lambda: Files(()))
+    seal: journal_schema.Seal | None = None
     _expected: dict[str, bytes | None] = field(default_factory=dict)
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
@@ -120,12 +135,14 @@ class Transaction:
     ) -> Transaction:
         """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
         git_dir = plumbing.find_repo(root).git_dir
-        refuse_pending(git_dir)
+        refuse_pending(git_dir, root)
+        refuse_foreign_lock(root, git_dir)
         _remove_leftover_journal(git_dir)
         index = gitrepo.index_file(root)
         txn = cls(root, git_dir, command, redo, plumbing.head_commit(root))
         txn.index = index.read_bytes() if index.is_file() else None
         try:
+            txn.seal = journal_schema.write_seal(git_dir)
             if txn.index is not None:
                 writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
             txn.cover(paths)
@@ -160,6 +177,7 @@ class Transaction:
             "index": self.index is not None,
             "files": [self._packs.item(s) for s in self.files.states],
             "absent_folders": list(self.files.absent_folders),
+            "seal": self.seal.record() if self.seal is not None else None,
         }
         writer.write_file(self.git_dir, STATE, json.dumps(payload, indent=1).encode())
 
@@ -290,13 +308,28 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
 
 
 def _put_back_index(root: Path, index: bytes | None) -> None:
+    """The index as it was, written under git's own lock (``index.lock``), taken here;
+    a lock another process holds is left alone (:class:`~docsync.write.writer.Locked`)."""
     git_dir = plumbing.find_repo(root).git_dir
     name = _index_name(root, git_dir)
-    writer.remove(git_dir, f"{name}.lock")
-    if index is None:
-        writer.remove(git_dir, name)
-    elif (git_dir / name).read_bytes() != index:
-        writer.write_file(git_dir, name, index)
+    try:
+        now: bytes | None = (git_dir / name).read_bytes()
+    except FileNotFoundError:
+        now = None
+    if now != index:
+        writer.replace_locked(git_dir, name, index)
+
+
+def refuse_foreign_lock(root: Path, git_dir: Path) -> None:
+    """Refuse to begin while another git process holds the index's lock: docsync would
+    fail at its first git command, and must never take or remove a lock it did not create."""
+    name = _index_name(root, git_dir)
+    if os.path.lexists(git_dir / writer.lock_name(name)):
+        raise DocsyncError(
+            f"{writer.lock_name(name)} exists: another git process is changing this repository; "
+            "nothing was changed, run docsync again when it has finished (if no git is running, "
+            "one that crashed left the lock: remove it)"
+        )
 
 
 def _temps_in(root: Path, folders: Iterable[str]) -> Iterator[str]:
@@ -341,15 +374,16 @@ def _no_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def abort(start: Path, command: str) -> Pending:
-    """``docsync <command> --abort``: put back what the journal recorded, and remove it."""
+def abort(start: Path, command: str, asked: str = "abort") -> Pending:
+    """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
+    back what the journal recorded, and remove it."""
     repo = plumbing.find_repo(start)
-    found = pending(repo.git_dir)
+    found = pending(repo.git_dir, repo.root)
     if found is None:
-        raise DocsyncError(f"no unfinished `docsync {command}` to abort; nothing was changed")
+        raise DocsyncError(f"no unfinished `docsync {command}` to {asked}; nothing was changed")
     if found.command != command:
         raise DocsyncError(_pending_message(found.command))
-    index = (repo.git_dir / JOURNAL / "index").read_bytes() if found.index else None
+    index = writer.guarded(repo.git_dir, f"{JOURNAL}/index").read_bytes() if found.index else None
     with _no_interrupts():
         failed = _put_back(repo.root, found.head, index, found.files)
         if failed:

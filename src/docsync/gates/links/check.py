@@ -216,11 +216,14 @@ def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) 
     if not decoded:
         return fragment_check(doc, target, doc.path, decoded_fragment, index, whole) if hash_sign else []
     resolved = _resolve(doc.path, decoded)
-    if resolved is None:
-        return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
-    problem = _existence(doc, target, resolved, index)
-    if problem is not None:
-        return [problem]
+    problem = None if resolved is None else _existence(doc, target, resolved, index)
+    if resolved is None or problem is not None:
+        built = index.site_target(doc.path, decoded)  # a link written for the docs site
+        if built is None and problem is not None:
+            return [problem]
+        if built is None:
+            return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
+        resolved = built
     if hash_sign and not target.image:
         if _plain_view(query) and LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
             return []  # ?plain=1 shows the source, with line numbers, even for Markdown

@@ -23,6 +23,7 @@ from ...parse.slugs import site_heading_id
 from ...repository.commits import CommitChanges
 from ...repository.git_history import read_blobs, read_history
 from ...repository.history import rename_map, versions
+from ...repository.plumbing import staged_renames
 from ...rewrite.references import RewriteError, rewrite_document
 from ...workspace.load import Workspace
 from ...write.writer import FileWrite
@@ -84,8 +85,13 @@ class _History:
         return self._commits
 
     def renames(self) -> Mapping[str, str]:
+        """Committed renames (old path → path at HEAD), then those the index stages, so
+        a ``git mv`` not yet committed is followed too (``a → b`` committed and ``b → c``
+        staged give ``a: c`` and ``b: c``)."""
         if self._renames is None:
-            self._renames = rename_map(self.commits())
+            staged = staged_renames(self._root)
+            committed = {old: staged.get(new, new) for old, new in rename_map(self.commits()).items()}
+            self._renames = {**committed, **staged}
         return self._renames
 
     def heading_versions(self, paths: Sequence[str]) -> dict[str, list[tuple[Section, ...]]]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from ...model import Document
 from ...nearest import CloseIndex
 from ...repository.plumbing import Listing
+from ...site import Site
+from ...site import resolve as resolve_site
 from ...workspace.load import Workspace, parse_files
 
 MARKDOWN = (".md", ".markdown")
@@ -41,11 +43,29 @@ class RepoIndex:
     symlinks: frozenset[str] = frozenset()
     # the anchors of the document being summarized (its fragments into itself ask them)
     _own: tuple[Document, dict[str, str]] | None = None
+    # old path → new path of the renames the index stages, asked of git at the first L001
+    _staged_renames: dict[str, str] | None = None
+    # the docs site the config names (None: GitHub only), made on first use
+    _site: tuple[Site | None] | None = None
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
         files, dirs, folded, symlinks = _listed(workspace.listing)
         return cls(workspace, files, dirs, folded, symlinks=symlinks)
+
+    @property
+    def site(self) -> Site | None:
+        if self._site is None:
+            self._site = (site_of(self.workspace),)
+        return self._site[0]
+
+    def site_target(self, source: str, decoded: str) -> str | None:
+        """The tracked file the docs site serves for a link GitHub cannot resolve, when
+        ``source`` is one of the site's pages; None otherwise (see :mod:`docsync.site`)."""
+        site = self.site
+        if site is None or not site.covers(source):
+            return None
+        return next((c for c in site.candidates(source, decoded) if c in self.files), None)
 
     def own_anchors(self, doc: Document) -> dict[str, str]:
         """:func:`document_anchors` of ``doc``, made once while it is summarized."""
@@ -94,7 +114,12 @@ class RepoIndex:
         return relative if relative in self.files or relative in self.dirs else None
 
     def closest_path(self, wanted: str) -> str | None:
-        """A tracked file the author probably meant: same name elsewhere, or a near name beside it."""
+        """A tracked file the author probably meant: where a staged rename took it (git's own
+        rename detection, so a ``git mv`` names its new path), else the same name elsewhere,
+        or a near name beside it."""
+        moved = self.staged_renames().get(wanted)
+        if moved is not None and moved in self.files:
+            return moved
         if not self._by_name:
             for path in self.files:
                 self._by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
@@ -107,6 +132,13 @@ class RepoIndex:
         siblings, near = self._siblings(folder)
         match = near.closest(posixpath.basename(wanted))
         return siblings[match] if match is not None else None
+
+    def staged_renames(self) -> dict[str, str]:
+        if self._staged_renames is None:
+            from ...repository.plumbing import staged_renames
+
+            self._staged_renames = staged_renames(self.workspace.root)
+        return self._staged_renames
 
     def _siblings(self, folder: str) -> tuple[dict[str, str], CloseIndex]:
         """A folder's tracked files by name, and their names indexed (built once per folder)."""
@@ -122,6 +154,14 @@ class RepoIndex:
         if found is None or (found[0] is not anchors and found[0] != anchors):
             found = self._anchor_near[path] = (anchors, CloseIndex(anchors, _ANCHOR_CUTOFF))
         return found[1].closest(fragment)
+
+
+def site_of(workspace: Workspace) -> Site | None:
+    """The docs site ``workspace``'s config describes, its folder read from the generator's config."""
+    config = workspace.config
+    return resolve_site(
+        config.site, config.site_root, config.html_to_md, workspace.listing.tracked, workspace.root
+    )
 
 
 _Listed = tuple[frozenset[str], frozenset[str], dict[str, str], frozenset[str]]

@@ -20,8 +20,7 @@ from ...errors import PlanError
 from ...repository import gitrepo, plumbing
 from ...write import writer
 from ...write.transaction import Transaction
-from ..rewrite.changes import ChangeSet
-from ..run import Outcome
+from ..model import ChangeSet, Outcome
 
 MOVE_MESSAGE = (
     "docsync migrate: move records into the lifecycle tree\n\n"

@@ -28,7 +28,7 @@ from ...parse.markdown import SourceError, decode, parse
 from ...repository import plumbing
 from ...workspace import cache as parse_cache
 from ...workspace.load import MARKDOWN_SUFFIXES
-from ..rewrite.changes import ChangeSet
+from ..model import ChangeSet
 
 LINKS = "links"
 

@@ -8,13 +8,13 @@ comments next to what they concern, and an undecided status as ``""``.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from ... import tomltext
 from ...errors import PlanError
 from ...write.writer import write_named
 from ..model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
@@ -41,18 +41,17 @@ _HEADER = """\
 
 
 def toml_string(value: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's, once DEL is escaped too)."""
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    """A TOML basic string, as tomlkit writes it."""
+    return tomltext.value(value)
 
 
 def _array(values: list[str] | tuple[str, ...]) -> str:
-    return "[" + ", ".join(toml_string(v) for v in values) + "]"
+    return tomltext.value(list(values))
 
 
 def _inline_table(values: Mapping[str, str]) -> str:
-    return (
-        "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
-    )
+    """``{ "key" = "value" }``: keys quoted (ids such as ``"RFC 005"`` need it; all are, alike)."""
+    return "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
 
 
 def dumps(plan: Plan) -> str:

@@ -140,10 +140,12 @@ def rank(state: str) -> int:
 
 
 def read_status(
-    doc: Document, statuses: Mapping[str, str] = DEFAULT_STATUSES
+    doc: Document, statuses: Mapping[str, str] = DEFAULT_STATUSES, key: str = ""
 ) -> StatusReading | None:
-    """The record's status: the first construct in document order (prose only if nothing else)."""
-    found = sorted(_candidates(doc, statuses), key=lambda r: (r.form == StatusForm.PROSE, r.line))
+    """The record's status: the first construct in document order (prose only if nothing else).
+
+    ``key`` is the front-matter key the status is under, when not ``status`` (``stage``)."""
+    found = sorted(_candidates(doc, statuses, key), key=lambda r: (r.form == StatusForm.PROSE, r.line))
     return found[0] if found else None
 
 
@@ -153,8 +155,8 @@ _META_SECTIONS = frozenset(
 )  # fmt: skip
 
 
-def _candidates(doc: Document, statuses: Mapping[str, str]) -> Iterator[StatusReading]:
-    yield from _front_matter(doc)
+def _candidates(doc: Document, statuses: Mapping[str, str], key: str = "") -> Iterator[StatusReading]:
+    yield from _front_matter(doc, _front_matter_key(key) if key else _FRONT_MATTER_STATUS)
     yield from _section(doc, statuses)
     lines = _metadata_lines(doc)
     yield from _lines(doc, lines)
@@ -274,13 +276,18 @@ def _section_span(doc: Document, heading: Heading, lines: LineSpan) -> Span:
     return _line_span(doc, LineSpan(first, lines.last))
 
 
-def _front_matter(doc: Document) -> Iterator[StatusReading]:
+@lru_cache(maxsize=8)
+def _front_matter_key(key: str) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(key)}[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
+
+
+def _front_matter(doc: Document, pattern: re.Pattern[str]) -> Iterator[StatusReading]:
     block = next((b for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
     if block is None:
         return
     inner = range(block.lines.first + 1, block.lines.last)
     for number in inner:
-        match = _FRONT_MATTER_STATUS.match(doc.line_text(number))
+        match = pattern.match(doc.line_text(number))
         if match is None:
             continue
         value = match.group("value").strip("\"'")

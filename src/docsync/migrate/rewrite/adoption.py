@@ -43,12 +43,10 @@ from ...records.index import FORMER_HEADING
 from ...records.model import Record
 from ...rewrite.record_links import link_text, relative_destination
 from ...write.writer import FileWrite
-from ..model import Plan, Problem
+from ..model import ChangeSet, Plan, Problem, Stats
 from ..read.discover import LegacyRecord
 from ..read.repo_view import RepoView
-from .changes import ChangeSet
 from .routes import index_path
-from .stats import Stats
 
 ADOPTION_TITLE = "Adopting docsync"
 IMPLEMENTED = "implemented"
