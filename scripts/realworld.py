@@ -369,7 +369,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       a live Markdown file of that commit born later whose first content is
       similar (a copy, then the original removed);
     * a template's content (a file named ``template``, ``0000-template``, …) is
-      remembered by no delete, and adding it again restores nothing;
+      remembered by no delete, and adding it again restores nothing; only
+      Markdown content is remembered and restored;
     * copies are adds.
     """
     log = subprocess.run(
@@ -643,13 +644,15 @@ class _History:
             self._join(lineage, held)
         if _markdown(change.path):
             self.first_blob[lineage] = change.new_blob
-        restored = self._resurrect(change.new_blob)
+        restored = self._resurrect(change.new_blob) if _markdown(change.path) else None
         if restored is not None:
             self._join(lineage, restored)
         return lineage
 
     def _bury(self, change: _Change, lineage: int) -> None:
-        if not _template(change.path) and change.old_blob != _EMPTY:  # a template leaves none
+        # a template leaves none; only Markdown is remembered (records are Markdown, and a
+        # code repository's thousands of deleted sources made every add a long search)
+        if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
             self.graveyard.append((change.old_blob, lineage))
 
     def _resurrect(self, blob: str) -> int | None:
