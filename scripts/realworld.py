@@ -75,6 +75,23 @@ CORPUS: dict[str, str] = {
     "rfcs": "rust-lang/rfcs",
     "EIPs": "ethereum/EIPs",
     "architecture-decision-record": "joelparkerhenderson/architecture-decision-record",
+    # issue 37: chosen for variety, none of them used to build docsync
+    "madr": "adr/madr",  # MADR's own decisions, front matter, a template folder
+    "arachne": "arachne-framework/architecture",  # adr-tools style, at the repository root
+    "home-assistant": "home-assistant/architecture",  # adr/, a template at the root
+    "react-rfcs": "reactjs/rfcs",  # text/NNNN-*.md, no front matter, 0000-template.md
+    "vue-rfcs": "vuejs/rfcs",  # active-rfcs/, a template at the root
+    "ember-rfcs": "emberjs/rfcs",  # text/, front matter with a `stage:` key
+    "nix-rfcs": "NixOS/rfcs",  # rfcs/, front matter, a template at the root
+    "swift-evolution": "apple/swift-evolution",  # proposals/, `* Status:` lines, 400+ records
+    "go-proposal": "golang/proposal",  # design/NNNNN-*.md: 5-digit issue numbers, date names
+    "tf-community": "tensorflow/community",  # rfcs/YYYYMMDD-*.md: date-named
+    "bazel-proposals": "bazelbuild/proposals",  # designs/YYYY-MM-DD-*.md: date-named
+    "grpc-proposal": "grpc/proposal",  # A1-*.md, L1-*.md …: root level, letter kinds
+    "oteps": "open-telemetry/oteps",  # text/<area>/NNNN-*.md: nested by area
+    "cips": "cardano-foundation/CIPs",  # CIP-NNNN/README.md: one folder per record
+    "keps": "kubernetes/enhancements",  # keps/sig-x/NNNN-name/README.md
+    "cometbft": "cometbft/cometbft",  # ADRs and RFCs side by side, moved folders
 }
 
 GIT_ENV_CLEAR = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY")
@@ -256,24 +273,48 @@ def _is_table_array(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def overlay_config(repo: Path, overlay: Path) -> bool:
-    """Replace init's config keys with the overlay's (``statuses`` merged); True if any."""
+def overlay_config(repo: Path, overlay: Path) -> int:
+    """Replace init's config keys with the overlay's (``statuses`` merged).
+
+    Returns how many keys a user wrote by hand beyond init's output: each
+    overlay key whose value init did not already write (one per entry of a
+    table, one per field of each element of an array of tables).
+    """
     if not overlay.is_file():
-        return False
+        return 0
     config_path = repo / ".docsync.toml"
     config = tomllib.loads(config_path.read_text()) if config_path.is_file() else {}
     extra = tomllib.loads(overlay.read_text())
+    written = hand_keys(config, extra)
     for key, value in extra.items():
         if key == "statuses" and isinstance(config.get(key), dict):
             config[key] = {**config[key], **value}
         else:
             config[key] = value
     config_path.write_text(toml_dumps(config))
-    return True
+    return written
+
+
+def hand_keys(init: dict[str, Any], overlay: dict[str, Any]) -> int:
+    """The keys of ``overlay`` that differ from ``init`` (see :func:`overlay_config`)."""
+    count = 0
+    for key, value in overlay.items():
+        was = init.get(key)
+        if _is_table(value):
+            was = was if isinstance(was, dict) else {}
+            count += sum(1 for k, v in value.items() if was.get(k) != v)
+        elif _is_table_array(value):
+            olds = was if isinstance(was, list) else []
+            for i, item in enumerate(value):
+                old = olds[i] if i < len(olds) and isinstance(olds[i], dict) else {}
+                count += sum(1 for k, v in item.items() if old.get(k) != v)
+        elif was != value:
+            count += 1
+    return count
 
 
 def overlay_plan(plan_path: Path, overlay: Path) -> int:
-    """Write the overlay's answers into the plan file; the number of answers applied."""
+    """Write the overlay's answers into the plan file; the number of keys answered."""
     if not overlay.is_file():
         return 0
     plan = tomllib.loads(plan_path.read_text())
@@ -283,8 +324,10 @@ def overlay_plan(plan_path: Path, overlay: Path) -> int:
         for topic in plan.get("topic", []):
             if source in topic.get("sources", []):
                 topic.update(keys)
-                applied += 1
-    plan.update({k: v for k, v in answers.items() if k != "topic"})
+                applied += len(keys)
+    rest = {k: v for k, v in answers.items() if k != "topic"}
+    plan.update(rest)
+    applied += sum(len(v) if isinstance(v, dict) else 1 for v in rest.values())
     plan_path.write_text(toml_dumps(plan))
     return applied
 
@@ -326,7 +369,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       a live Markdown file of that commit born later whose first content is
       similar (a copy, then the original removed);
     * a template's content (a file named ``template``, ``0000-template``, …) is
-      remembered by no delete, and adding it again restores nothing;
+      remembered by no delete, and adding it again restores nothing; only
+      Markdown content is remembered and restored;
     * copies are adds.
     """
     log = subprocess.run(
@@ -600,13 +644,15 @@ class _History:
             self._join(lineage, held)
         if _markdown(change.path):
             self.first_blob[lineage] = change.new_blob
-        restored = self._resurrect(change.new_blob)
+        restored = self._resurrect(change.new_blob) if _markdown(change.path) else None
         if restored is not None:
             self._join(lineage, restored)
         return lineage
 
     def _bury(self, change: _Change, lineage: int) -> None:
-        if not _template(change.path) and change.old_blob != _EMPTY:  # a template leaves none
+        # a template leaves none; only Markdown is remembered (records are Markdown, and a
+        # code repository's thousands of deleted sources made every add a long search)
+        if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
             self.graveyard.append((change.old_blob, lineage))
 
     def _resurrect(self, blob: str) -> int | None:
@@ -856,6 +902,9 @@ def _relative(path: str, repo: Path) -> str:
     return str(p.resolve().relative_to(repo.resolve())) if p.is_absolute() else path
 
 
+_EMAIL_LIKE = re.compile(r"[^/@\s]+@[^/@\s]+\.[A-Za-z]{2,}")
+
+
 def newly_broken(
     before: set[tuple[str, str]], after: set[tuple[str, str]], moves: dict[str, str]
 ) -> list[tuple[str, str]]:
@@ -881,6 +930,9 @@ def newly_broken(
         }
 
     was = set().union(*(mapped(link) for link in before)) if before else set()
+    # lychee reads a bare address (``[Ian](iant@golang.org)``) as mail before the move; a
+    # rewrite that keeps naming the same (missing) path makes it a path it then checks
+    was |= {(s, t) for s, t in after if _EMAIL_LIKE.fullmatch(t.rpartition("/")[2])}
     was_paths = {(s, t.partition("#")[0]) for s, t in was}
     return sorted(
         link for link in after
@@ -894,6 +946,8 @@ class Row:
     records: int = 0
     topics: int = 0
     questions: int = 0
+    hand_keys: int = 0
+    answers: int = 0
     dry_s: float = 0.0
     apply_s: float = 0.0
     peak_mib: float = 0.0
@@ -929,8 +983,11 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     peaks.append(init.peak_mib)
     if init.code not in (0, 1):
         row.notes.append(f"init exit {init.code}: {init.err.strip()[:300]}")
-        return row
-    overlay_config(repo, overlay / "config.toml")
+        if not (overlay / "config.toml").is_file():
+            return row
+        # init wrote nothing: the user writes the config by hand, every key of it
+        (repo / ".docsync.toml").unlink(missing_ok=True)
+    row.hand_keys = overlay_config(repo, overlay / "config.toml")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "Adopt docsync")
     base = git(repo, "rev-parse", "HEAD").strip()
@@ -942,7 +999,7 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     if dry.code == 2 or not plan_path.is_file():
         row.notes.append(f"dry run exit {dry.code}: {(dry.err or dry.out).strip()[:300]}")
         return row
-    answers = overlay_plan(plan_path, overlay / "plan.toml")
+    answers = row.answers = overlay_plan(plan_path, overlay / "plan.toml")
     shown = docsync(repo, "migrate", "--plan", str(plan_path), "--format", "json")
     if shown.code == 2:
         row.notes.append(f"plan refused: {shown.err.strip()[:300]}")
@@ -1082,7 +1139,8 @@ def new_findings(
 
 COLUMNS = [
     ("repository", "name"), ("records", "records"), ("topics", "topics"),
-    ("questions", "questions"), ("dry run s", "dry_s"), ("apply s", "apply_s"),
+    ("questions", "questions"), ("hand keys", "hand_keys"), ("answers", "answers"),
+    ("dry run s", "dry_s"), ("apply s", "apply_s"),
     ("peak MiB", "peak_mib"), ("lost lines", "lost"), ("misdated", "misdated"),
     ("links broken", "broken"), ("re-run no-op", "rerun_noop"), ("new findings", "new_findings"),
 ]  # fmt: skip

@@ -12,20 +12,20 @@ from collections.abc import Mapping
 from datetime import date
 
 from docsync.config import DEFAULT_STATES, DEFAULT_STATUSES
-from docsync.migrate.model import Plan, PlanSpec, TopicSpec
+from docsync.migrate.model import ChangeSet, Plan, PlanSpec, TopicSpec
 from docsync.migrate.plan.plan import infer_spec, resolve
 from docsync.migrate.read.discover import (
     Tree,
     find_trees,
     index_paths,
     kind_for,
-    numbered,
     read_record,
 )
 from docsync.migrate.read.inputs import Dated, Inputs
+from docsync.migrate.read.names import numbered
 from docsync.migrate.read.repo_view import RepoView
-from docsync.migrate.rewrite.changes import ChangeSet, Computing, compute
-from docsync.parse.markdown import parse
+from docsync.migrate.rewrite.changes import Computing, compute
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 COMMIT = "c0ffee" + "0" * 34

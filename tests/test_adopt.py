@@ -18,7 +18,8 @@ from docsync.adopt import plan as adopt
 from docsync.cli import app
 from docsync.config import load
 from docsync.errors import DocsyncError
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
+from docsync.repository.plumbing import default_branch
 from docsync.workspace.load import load_workspace
 from tests.gitutil import GitRepo
 
@@ -258,12 +259,12 @@ def test_flow_style_repos_is_refused() -> None:
         adopt_hooks.with_hook("repos: [{repo: local, hooks: []}]\n", "local")
 
 
-def test_workflow_checks_out_full_history_and_annotates(repo: GitRepo) -> None:
+def test_workflow_checks_out_one_commit_and_annotates(repo: GitRepo) -> None:
     code, out = _init("--hooks")
     assert code == 0, out
     steps = yaml.safe_load((repo.root / ".github/workflows/docsync.yml").read_text())["jobs"]
     run = steps["docsync"]["steps"]
-    assert run[0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    assert run[0] == {"uses": "actions/checkout@v6", "with": {"persist-credentials": False}}
     assert run[-1] == {"run": "docsync check --format github"}
     assert yaml.safe_load((repo.root / ".pre-commit-config.yaml").read_text())["repos"] == [
         {
@@ -304,7 +305,8 @@ def test_a_different_workflow_is_kept_without_force(repo: GitRepo) -> None:
     assert (repo.root / ".github/workflows/docsync.yml").read_text() == "name: ours\n"
     assert (repo.root / ".docsync.toml").is_file()  # the rest is written
     assert _init("--hooks", "--force")[0] == 0
-    assert (repo.root / ".github/workflows/docsync.yml").read_text() == adopt_hooks.workflow()
+    wanted = adopt_hooks.workflow(default_branch(repo.root))
+    assert (repo.root / ".github/workflows/docsync.yml").read_text() == wanted
 
 
 # --------------------------------------------------------------------------- the inspection

@@ -33,6 +33,7 @@ def _modules() -> list[Path]:
 @pytest.mark.parametrize(
     ("library", "allowed"),
     [
+        ("pyromark", "parse/native.py"),
         ("markdown_it", "parse/markdown.py"),
         ("mdit_py_plugins", "parse/markdown.py"),
         ("git", "repository/gitrepo.py"),
@@ -40,6 +41,8 @@ def _modules() -> list[Path]:
         ("typer", "cli.py"),
         ("pygments", "parse/lexing.py"),
         ("pathspec", "globs.py"),
+        ("tomlkit", "tomltext.py"),
+        ("ruamel", "adopt/yamltext.py"),
     ],
 )
 def test_one_module_imports_each_boundary_library(library: str, allowed: str) -> None:
@@ -86,8 +89,8 @@ def _packages(modules: set[str]) -> set[str]:
 # renderers (every document's findings come from the caches), the worker pool, and
 # rich (JSON output is written directly; rich is for people's text and progress bars).
 _UNUSED_WHEN_WARM = {
-    "pydantic", "pydantic_core", "git", "gitdb", "markdown_it", "mdit_py_plugins",
-    "cmarkgfm", "pygments", "concurrent", "multiprocessing", "rich",
+    "pydantic", "pydantic_core", "git", "gitdb", "markdown_it", "mdit_py_plugins", "pyromark",
+    "cmarkgfm", "pygments", "concurrent", "multiprocessing", "rich", "ruamel", "tomlkit",
 }
 # docsync's own modules a check has no use for: the transaction machinery (a check
 # changes nothing), the guarded writer (a warm check writes no cache), the fixers.
@@ -99,7 +102,8 @@ _DOCSYNC_UNUSED_WHEN_WARM = {
 
 def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
     """Start-up is most of a pre-commit run: a check of an unchanged tree imports
-    only what it uses, and the first (cold) run does parse."""
+    only what it uses, and the first (cold) run does parse, natively: markdown-it
+    is for what ``fix`` compares, never for the model a check reads."""
     root = tmp_path / "repo"
     (root / "docs").mkdir(parents=True)
     env = git_environ()
@@ -108,7 +112,8 @@ def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
     (root / "docs" / "guide.md").write_text("# Guide\n\n## Usage\n\nRun it.\n")
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     cold = _packages(_imported_by_check(root))
-    assert "docsync" in cold and "markdown_it" in cold
+    assert "docsync" in cold and "pyromark" in cold
+    assert not cold & {"markdown_it", "mdit_py_plugins"}
     warm = _imported_by_check(root)
     assert "docsync.workspace.results" in warm
     assert not _packages(warm) & _UNUSED_WHEN_WARM
@@ -134,8 +139,9 @@ def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Pat
     assert not _packages(imported) & {"git", "gitdb"}
     assert not imported & {"docsync.repository.gitrepo", "docsync.write.transaction"}
     # Its report on a pipe is written as it is, with no console: rich and Pygments' plugin
-    # scan (importlib.metadata, email) stay unloaded; JSON is only for --format json.
-    assert not _packages(imported) & {"rich", "email", "json"}
+    # scan (importlib.metadata, email) stay unloaded. (JSON is loaded: the parse cache is
+    # plain JSON, which cannot run code, since the repository's .git/docsync is untrusted.)
+    assert not _packages(imported) & {"rich", "email"}
     assert "importlib.metadata" not in imported
 
 
@@ -399,3 +405,64 @@ def test_the_core_never_imports_the_command_line() -> None:
     wrong = sorted((module, target) for module, targets in graph.items() if module not in front for target in targets & front)
     assert wrong == []
     assert front > {"docsync.cli", "docsync.commandline.failures"}
+
+
+# --- migrate's rooms: data flows read → plan → rewrite → apply -----------------------------------
+#
+# A room imports only the rooms before it and ``migrate.model`` (the types every stage shares);
+# ``run`` and ``show`` on top wire the stages and print. An arrow that climbs back shows a
+# piece sitting in the wrong room.
+
+MIGRATE_ROOMS = ("read", "plan", "rewrite", "apply")
+MIGRATE_TOP = {"run", "show", "model"}
+
+
+def _room(module: str) -> str | None:
+    """The room of a ``docsync.migrate`` module ('' for model, run and show), or None outside."""
+    parts = module.split(".")
+    if parts[:2] != ["docsync", "migrate"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in MIGRATE_ROOMS else ""
+
+
+def _climbing(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Each import of a migrate module that is not of its own room, an earlier one or the model."""
+    wrong: list[tuple[str, str]] = []
+    for module, targets in graph.items():
+        room = _room(module)
+        if room is None or module in {"docsync.migrate.run", "docsync.migrate.show"}:
+            continue
+        allowed = set(MIGRATE_ROOMS[: MIGRATE_ROOMS.index(room) + 1]) if room else set()
+        for target in sorted(targets):
+            where = _room(target)
+            if where is None or target == "docsync.migrate.model":
+                continue
+            if where not in allowed:
+                wrong.append((module, target))
+    return sorted(wrong)
+
+
+def test_a_migrate_room_imports_only_the_rooms_before_it_and_the_model() -> None:
+    graph = _import_graph()
+    assert _climbing(graph) == []
+    loose = sorted(
+        m for m in graph if _room(m) == "" and m.split(".")[2] not in MIGRATE_TOP
+    )
+    assert loose == [], "a migrate module outside the rooms: put it in read/, plan/, rewrite/ or apply/"
+    assert {_room(m) for m in graph} >= {*MIGRATE_ROOMS, ""}
+
+
+def test_the_room_check_sees_an_arrow_that_climbs_back() -> None:
+    """The check above cannot pass by seeing nothing: each kind of wrong arrow is caught."""
+    graph = {
+        "docsync.migrate.read.dating": {"docsync.migrate.rewrite.fanout", "docsync.migrate.model"},
+        "docsync.migrate.apply.apply": {"docsync.migrate.run", "docsync.migrate.rewrite.changes"},
+        "docsync.migrate.model": {"docsync.migrate.plan.plan", "docsync.records.model"},
+        "docsync.migrate.plan.plan": {"docsync.migrate.read.discover", "docsync.migrate.plan.derive"},
+        "docsync.migrate.show": {"docsync.migrate.apply.apply"},
+    }
+    assert _climbing(graph) == [
+        ("docsync.migrate.apply.apply", "docsync.migrate.run"),
+        ("docsync.migrate.model", "docsync.migrate.plan.plan"),
+        ("docsync.migrate.read.dating", "docsync.migrate.rewrite.fanout"),
+    ]

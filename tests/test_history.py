@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
-from docsync.migrate.read.discover import is_template
+from docsync.migrate.read.names import is_template
 from docsync.repository.commits import CommitChanges, FileChange
 from docsync.repository.git_history import CatFile, is_shallow, read_blobs, read_history
 from docsync.repository.history import first_proposed, rename_map

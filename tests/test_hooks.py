@@ -205,3 +205,22 @@ def test_pre_commit_accepts_every_form_init_writes(form: str, tmp_path: Path) ->
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_fix_hook_says_what_it_does() -> None:
+    """More than re-wrapping: links, former ids, the index, relations, and that it fails the commit."""
+    shipped = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    description = shipped["docsync-fix"]["description"]
+    for what in ("re-wrap", "links broken by renames", "former record ids", "index", "relations"):
+        assert what in description, what
+    assert "fails the commit" in description
+
+
+def test_the_hooks_repository_form_is_documented_beside_the_local_one() -> None:
+    page = (ROOT / "docs" / "hooks-and-ci.md").read_text()
+    blocks = [yaml.safe_load(b.split("```", 1)[0]) for b in page.split("```yaml\n")[1:]]
+    forms = [b["repos"][0] for b in blocks if isinstance(b, dict) and "repos" in b]
+    assert [f["repo"] for f in forms] == ["local", "<url>"]
+    shipped = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert forms[1]["rev"] == f"v{__version__}"
+    assert {h["id"] for h in forms[1]["hooks"]} == shipped

@@ -17,9 +17,9 @@ from docsync.adopt.hooks import workflow
 def test_the_cache_is_restored_before_docsync_runs() -> None:
     steps = yaml.safe_load(workflow())["jobs"]["docsync"]["steps"]
     uses = [step.get("uses", step.get("run")) for step in steps]
-    assert uses.index("actions/cache@v4") == uses.index("actions/checkout@v4") + 1
-    assert uses.index("actions/cache@v4") < uses.index("docsync check --format github")
-    cache = steps[uses.index("actions/cache@v4")]["with"]
+    assert uses.index("actions/cache@v5") == uses.index("actions/checkout@v6") + 1
+    assert uses.index("actions/cache@v5") < uses.index("docsync check --format github")
+    cache = steps[uses.index("actions/cache@v5")]["with"]
     prefix = f"docsync-{__version__}-${{{{ runner.os }}}}-"
     assert cache == {
         "path": ".git/docsync",

@@ -63,7 +63,7 @@ def test_the_journal_holds_one_pack_and_abort_restores_every_byte_and_mode(tmp_p
     before = _tree(repo.root)
     txn = transaction.Transaction.begin(repo.root, "fix", {}, PATHS)
     journal = repo.root / ".git" / transaction.JOURNAL
-    assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "state.json"]
+    assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "seal", "state.json"]
     assert (journal / "pack-0").read_bytes() == b"# A\n# C\n"  # a.md and b.md share their bytes
     _change_everything(repo, txn)  # ...and the process dies here
     transaction.abort(repo.root, "fix")
@@ -79,7 +79,7 @@ def test_a_second_cover_adds_a_second_pack(tmp_path: Path) -> None:
     txn.cover(["a.md", "b.md", "docs/c.md"])  # a.md is there already; b.md's bytes too
     txn.cover(PATHS)
     journal = repo.root / ".git" / transaction.JOURNAL
-    assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "pack-1", "state.json"]
+    assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "pack-1", "seal", "state.json"]
     assert (journal / "pack-1").read_bytes() == b"# C\n"
     _change_everything(repo, txn)
     transaction.abort(repo.root, "fix")
@@ -107,25 +107,20 @@ def test_a_journal_from_a_newer_docsync_is_refused(tmp_path: Path) -> None:
         transaction.refuse_pending(repo.root / ".git")
 
 
-def test_a_one_blob_per_file_journal_is_still_aborted(tmp_path: Path) -> None:
-    """The format before packs: ``blob-<sha256>`` files, no place in ``state.json``."""
+def test_an_unsealed_journal_of_an_older_format_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """Formats 1 and 2 had no seal: nothing proves this docsync wrote them here, so
+    ``--abort`` refuses them in one line and puts nothing back."""
     repo = _repo(tmp_path / "repo")
-    before = _tree(repo.root)
     txn = transaction.Transaction.begin(repo.root, "fix", {}, PATHS)
     _change_everything(repo, txn)
-    journal = repo.root / ".git" / transaction.JOURNAL
-    state = json.loads((journal / "state.json").read_text())
-    pack = (journal / "pack-0").read_bytes()
-    for item in state["files"]:
-        if item["kind"] == "file":
-            saved = pack[item["at"] : item["at"] + item["size"]]
-            (journal / f"blob-{item['blob']}").write_bytes(saved)
-            for key in ("pack", "at", "size"):
-                del item[key]
-    (journal / "pack-0").unlink()
-    (journal / "state.json").write_text(json.dumps({**state, "format": 1}))
-    transaction.abort(repo.root, "fix")
-    assert _tree(repo.root) == before
+    changed = _tree(repo.root)
+    state = repo.root / ".git" / transaction.STATE
+    raw = json.loads(state.read_text())
+    del raw["seal"]
+    state.write_text(json.dumps({**raw, "format": 2}))
+    with pytest.raises(DocsyncError, match="written by an older docsync, without a seal"):
+        transaction.abort(repo.root, "fix")
+    assert _tree(repo.root) == changed
 
 
 def test_every_folder_is_checked_on_every_call(tmp_path: Path) -> None:

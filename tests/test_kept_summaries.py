@@ -25,8 +25,8 @@ import pytest
 from docsync.check.check import CheckResult, run_check
 from docsync.config import Config
 from docsync.config import load as load_config
-from docsync.parse import markdown
-from docsync.workspace import cache, parsing
+from docsync.parse import native
+from docsync.workspace import cache, parsing, plain
 from docsync.workspace import documents as documents_module
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git, git_environ
@@ -89,9 +89,9 @@ def _unpickled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     read: list[str] = []
     real = documents_module._unpickled
 
-    def counting(path: str, blob: cache.Blob, source: object) -> object:
+    def counting(path: str, blob: cache.Blob, source: object, key: str | None) -> object:
         read.append(path)
-        return real(path, blob, source)  # type: ignore[arg-type]
+        return real(path, blob, source, key)  # type: ignore[arg-type]
 
     monkeypatch.setattr(documents_module, "_unpickled", counting)
     return read
@@ -110,8 +110,8 @@ def test_a_links_only_check_keeps_summaries_and_reports_the_same(
     assert entries and all("/summaries/" in key for key in entries)  # no document pickled
     read = _unpickled(monkeypatch)
     _same(_links(repo), expected)  # warm: the result cache
-    (_cache_dir(repo) / "links-results.pickle").unlink()
-    (_cache_dir(repo) / "anchors.pickle").unlink()
+    (_cache_dir(repo) / "links-results").unlink()
+    (_cache_dir(repo) / "anchors.json").unlink()
     _same(_links(repo), expected)  # from the kept summaries alone
     assert read == []  # and no document was read to do it
 
@@ -133,7 +133,7 @@ def test_every_output_format_is_the_same_cold_warm_and_without_summaries(tmp_pat
     for form in FORMATS:
         shutil.rmtree(_cache_dir(repo), ignore_errors=True)
         by_workers[form] = [_cli(repo, form), _cli(repo, form)]
-        (_cache_dir(repo) / "links-results.pickle").unlink()
+        (_cache_dir(repo) / "links-results").unlink()
         by_workers[form].append(_cli(repo, form))
     assert _kept_keys(repo)
     (repo / ".docsync.toml").write_text("jobs = 1\n", encoding="utf-8")
@@ -157,17 +157,17 @@ def test_kept_summaries_are_not_read_under_another_listing_or_config(
     target = (repo / missing.path).parent / missing.message.split("'")[1]
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("# Now here\n", encoding="utf-8")  # untracked: L002, not L001
-    (_cache_dir(repo) / "links-results.pickle").unlink()
+    (_cache_dir(repo) / "links-results").unlink()
     untracked = _links(repo)
     assert untracked.findings != cold.findings
     assert any(f.rule == "L002" and (f.path, f.line) == (missing.path, missing.line) for f in untracked.findings)
     _same(untracked, _reference(repo, monkeypatch))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the target")
-    (_cache_dir(repo) / "links-results.pickle").unlink()
+    (_cache_dir(repo) / "links-results").unlink()
     _same(_links(repo), _reference(repo, monkeypatch))
     strict = replace(load_config(repo), strict_fragments=True)
-    (_cache_dir(repo) / "links-results.pickle").unlink()
+    (_cache_dir(repo) / "links-results").unlink()
     reference = _links(repo, replace(strict, cache=False))
     _same(_links(repo, strict), reference)
     assert any(f.rule == "L007" for f in reference.findings)
@@ -175,21 +175,29 @@ def test_kept_summaries_are_not_read_under_another_listing_or_config(
 
 def _planted(kind: str, marker: Path) -> bytes:
     if kind == "garbage":
-        return b"\x80\x05not a pickle at all"
-    if kind == "command":
+        return b"\x80\x05not JSON at all"
+    if kind == "command":  # what a pickle that runs a command was: not JSON either
         return pickle.dumps({"links": RunsACommand(marker)})
     if kind == "shape":
-        return pickle.dumps({"links": ("x.md", ("not a finding",), {})})
+        return _packed({"links": ("x.md", ("not a finding",), {})})
     if kind == "pending":  # a pending check whose line is not a number
-        return pickle.dumps({"links": ("x.md", (("x", "1", 1, "y.md", "z"),), {})})
+        return _packed({"links": ("x.md", (("x", "1", 1, "y.md", "z"),), {})})
     if kind == "anchors":
-        return pickle.dumps({"links": ("x.md", (), {"a": 1})})
+        return _packed({"links": ("x.md", (), {"a": 1})})
     if kind == "suppressions":
-        return pickle.dumps({"suppressions": ((("disable-file", (), "one", 1),), ())})
-    return pickle.dumps({"another-gate": 1})
+        return _packed({"suppressions": ((("disable-file", (), "one", 1),), ())})
+    if kind == "deep":
+        return b'{"m":[["links",' + b'{"t":[' * 100_000 + b"]}" * 100_000 + b"]]}"
+    return _packed({"another-gate": 1})
 
 
-@pytest.mark.parametrize("kind", ["garbage", "command", "shape", "pending", "anchors", "suppressions", "foreign-name"])
+def _packed(value: object) -> bytes:
+    return plain.dumps(plain.to_plain(value))
+
+
+@pytest.mark.parametrize(
+    "kind", ["garbage", "command", "shape", "pending", "anchors", "suppressions", "deep", "foreign-name"]
+)
 def test_a_corrupt_or_foreign_kept_entry_is_parsed_again(
     tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
@@ -203,7 +211,7 @@ def test_a_corrupt_or_foreign_kept_entry_is_parsed_again(
     for key in kept:
         store.put_blob(key, _planted(kind, marker))
     store.save()
-    (_cache_dir(repo) / "links-results.pickle").unlink()
+    (_cache_dir(repo) / "links-results").unlink()
     _same(_links(repo), expected)
     assert not marker.exists()
 
@@ -217,7 +225,7 @@ def test_a_command_that_needs_the_documents_parses_them(
     _links(repo)
     documents = load_workspace(repo).documents
     for path in list(documents)[:20]:
-        assert documents[path] == markdown.parse_bytes(path, (repo / path).read_bytes())
+        assert documents[path] == native.parse_bytes(path, (repo / path).read_bytes())
     every = run_check(repo, report_unused=True)
     uncached = run_check(repo, config=replace(load_config(repo), cache=False), report_unused=True)
     _same(every, uncached)

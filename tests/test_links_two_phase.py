@@ -107,7 +107,7 @@ def test_kept_summaries_and_cached_documents_report_what_a_cold_run_does(
     config = load_config(repo)
     summarizers = {links.GATE: links.Summarizer}
     cold = links.check_workspace(load_workspace(repo, config=config, summarizers=summarizers))
-    results = repo / ".git" / "docsync" / "links-results.pickle"
+    results = repo / ".git" / "docsync" / "links-results"
     results.unlink()
     kept = load_workspace(repo, config=config, summarizers=summarizers)
     documents = kept.documents

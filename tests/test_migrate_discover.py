@@ -6,23 +6,20 @@ import pytest
 
 from docsync.config import DEFAULT_STATUSES, Source
 from docsync.migrate.read.discover import (
-    RecordName,
     Tree,
-    ascii_slug,
     default_status,
     find_trees,
     index_paths,
     lifecycle_folders,
     normalized_title,
-    numbered,
     read_record,
-    record_name,
     record_paths,
     strip_title_prefix,
     template_paths,
 )
+from docsync.migrate.read.names import RecordName, ascii_slug, numbered, record_name
 from docsync.migrate.read.status import StatusForm, detail_of, read_status, state_of
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 PATHS = [

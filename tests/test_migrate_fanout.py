@@ -27,14 +27,16 @@ from docsync.config import Config
 from docsync.config import load as load_config
 from docsync.errors import GitError
 from docsync.migrate import run as migration
+from docsync.migrate.model import ChangeSet
 from docsync.migrate.read.dating import EarlyDates, candidates, read_origins
 from docsync.migrate.rewrite.assemble import Assembled, Mispredicted, assemble
-from docsync.migrate.rewrite.changes import ChangeSet, Computing
-from docsync.migrate.rewrite.fanout import Fanout, fork_safe, workers_for
+from docsync.migrate.rewrite.changes import Computing
+from docsync.migrate.rewrite.fanout import Fanout, workers_for
 from docsync.migrate.rewrite.markdown_rewrite import topic_text
 from docsync.migrate.rewrite.routes import Routes
 from docsync.migrate.rewrite.stats import Tally
 from docsync.migrate.show import as_json, rendered, report
+from docsync.workspace.forked import fork_safe
 from tests.gitutil import GitRepo, git
 from tests.migrate_memory import changes, inputs, plan_of
 from tests.migrate_repos import mission_repo

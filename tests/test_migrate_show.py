@@ -7,7 +7,7 @@ import json
 
 from rich.console import Console
 
-from docsync.migrate.run import Outcome
+from docsync.migrate.model import Outcome
 from docsync.migrate.show import NOTHING_TO_DO, as_json, rendered, report
 from tests.migrate_memory import changes, plan_of
 

@@ -52,3 +52,51 @@ def test_hooks_fail_on_findings_then_pass(tmp_path: Path) -> None:
     second = _try_repo(repo, tmp_path / "pre-commit-home")
     assert second.returncode == 0, second.stdout + second.stderr
     assert second.stdout.count("Passed") == 2
+
+
+def _pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
+    env.update(PRE_COMMIT_HOME=str(home), GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_hooks_repository_form_is_kept_current_by_autoupdate(tmp_path: Path) -> None:
+    """``repo: <url>`` with ``rev:``, as ``init --hooks --hook-repo URL`` writes it and
+    docs/hooks-and-ci.md shows it: pre-commit accepts it, and ``pre-commit autoupdate``
+    moves ``rev`` to the newest tag of the hooks repository (here a tagged copy of this one)."""
+    import yaml
+
+    from docsync import __version__
+    from docsync.adopt.hooks import with_hook
+
+    hooks = tmp_path / "hooks"
+    git(tmp_path, "clone", "-q", "--no-hardlinks", str(ROOT), str(hooks))
+    git(hooks, "tag", f"v{__version__}")
+    git(hooks, "commit", "-q", "--allow-empty", "-m", "next release")
+    git(hooks, "tag", "v99.0.0")
+
+    user = tmp_path / "user"
+    user.mkdir()
+    git(user, "init", "-q")
+    config = with_hook(None, f"file://{hooks}")
+    assert config is not None
+    (user / ".pre-commit-config.yaml").write_text(config)
+    (entry,) = yaml.safe_load(config)["repos"]
+    assert (entry["rev"], entry["hooks"]) == (f"v{__version__}", [{"id": "docsync-check"}])
+
+    home = tmp_path / "pre-commit-home"
+    valid = _pre_commit(user, home, "validate-config", ".pre-commit-config.yaml")
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    updated = _pre_commit(user, home, "autoupdate")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    (entry,) = yaml.safe_load((user / ".pre-commit-config.yaml").read_text())["repos"]
+    assert entry["rev"] == "v99.0.0"
+    manifest = _pre_commit(hooks, home, "validate-manifest", ".pre-commit-hooks.yaml")
+    assert manifest.returncode == 0, manifest.stdout + manifest.stderr

@@ -115,3 +115,12 @@ def test_every_readme_link_works_on_github_and_on_the_package_index() -> None:
             continue
         assert not re.match(r"[a-z]+:", link), f"an absolute link with no repository: {link}"
         assert (ROOT / link.split("#", 1)[0]).exists(), link
+
+
+def test_the_readme_shows_the_workflow_and_hook_init_writes() -> None:
+    from docsync.adopt.hooks import PACKAGE, hook_entry, workflow
+
+    readme = _readme()
+    assert "```yaml\n" + workflow("main") + "```" in readme
+    hook = "\n".join(line for line in hook_entry(PACKAGE) if not line.lstrip().startswith("#"))
+    assert "```yaml\nrepos:\n" + hook + "\n```" in readme

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from docsync.gates.links.check import markdown_url, resolve_url
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import IdTarget
 from docsync.rewrite.ids import IdKey, rewrite_code_text
 from docsync.rewrite.prose_ids import bare_ids
@@ -56,6 +56,7 @@ EXISTING = {
     "docs/rfc/implemented/2026-01-04-my-file.md",
     # what the link cases point at that does not move (a link to a missing file is left as written)
     "docs/rfc/Other File.md",
+    "docs/rfc/001-PLUGIN-API.md",  # a file of its own, not the plugin record in another case
     "docs/rfc/img/a.png",
     "docs/rfc/img/a b.png",
     "docs/rfc/café.md",
@@ -156,6 +157,20 @@ LINK_CASES = [
         "html href and src",
         '<a href="../AGENTS.md">a</a>\n<img src="img/a b.png">\n',
         '<a href="../../AGENTS.md">a</a>\n<img src="../img/a%20b.png">\n',
+    ),
+    Case(
+        "every srcset candidate of img and source, descriptors kept",
+        '<img src="img/a.png" srcset="img/a.png 1x, img/a@2x.png 2x">\n'
+        '<picture><source media="(prefers-color-scheme: dark)" srcset="img/d.png 480w,img/d b.png, '
+        'https://x.org/e.png 2x"></picture>\n',
+        '<img src="../img/a.png" srcset="../img/a.png 1x, ../img/a@2x.png 2x">\n'
+        '<picture><source media="(prefers-color-scheme: dark)" srcset="../img/d.png 480w,../img/d '
+        'b.png, https://x.org/e.png 2x"></picture>\n',
+    ),
+    Case(
+        "srcset on another tag, or in a comment, is not read",
+        '<div srcset="img/a.png 1x"></div> <!-- <img srcset="img/b.png"> -->\n',
+        '<div srcset="img/a.png 1x"></div> <!-- <img srcset="img/b.png"> -->\n',
     ),
     Case(
         "external links untouched",
@@ -295,8 +310,64 @@ ID_CASES = [
     ),
     Case(
         "full reference keeps its label",
-        "[RFC 1][p]\n\n[p]: https://x.org\n",
-        "[Plugin API][p]\n\n[p]: https://x.org\n",
+        "[RFC 1][p]\n\n[p]: 001-plugin-api.md\n",
+        "[Plugin API][p]\n\n[p]: ../proposed/2026-01-01-plugin-api.md\n",
+    ),
+]
+
+# Letter case (issue 37, class 12): a link that opens the record on macOS and Windows only
+# is written to the moved record, in the record's own case.
+LINK_CASES += [
+    Case(
+        "a link in another letter case follows the moved record",
+        "[p](001-Plugin-API.md#Motivation) [q](../ADR/0007-use-postgres.MD) [me](005-UMBRELLA.md)\n",
+        "[p](../proposed/2026-01-01-plugin-api.md#why) [q](2026-01-02-use-postgres.md) "
+        "[me](2026-01-05-umbrella.md)\n",
+    ),
+    Case(
+        "from a file that does not move, html too",
+        '[p](rfc/001-PLUGIN-api.md) <a href="adr/0007-Use-Postgres.md">a</a>\n',
+        '[p](rfc/proposed/2026-01-01-plugin-api.md) <a href="rfc/implemented/2026-01-02-use-postgres.md">a</a>\n',
+        old="docs/README.md",
+        new="docs/README.md",
+    ),
+    Case(
+        "a file that exists as written is not another's case",
+        "[a](001-PLUGIN-API.md)\n",
+        "[a](../001-PLUGIN-API.md)\n",
+    ),
+]
+
+# Link text (issue 37, class 9): only a link into the record its text names changes its text.
+LINK_TEXT_CASES = [
+    Case(
+        "a link to the discussion keeps its id: it names what it points at",
+        "[RFC 1](https://github.com/org/rfcs/pull/1) and [RFC 1][p]\n\n[p]: https://x.org\n",
+        "[RFC 1](https://github.com/org/rfcs/pull/1) and [RFC 1][p]\n\n[p]: https://x.org\n",
+    ),
+    Case(
+        "an id-only text into the moved record becomes its title",
+        "[ADR 0007](../adr/0007-use-postgres.md) and [RFC-001](001-plugin-api.md#motivation)\n",
+        "[Use Postgres](2026-01-02-use-postgres.md) and "
+        "[Plugin API](../proposed/2026-01-01-plugin-api.md#why)\n",
+    ),
+    Case(
+        "a text into the moved record loses the retired id, keeps its words",
+        "[ADR 0007 quality gates](../adr/0007-use-postgres.md), [ADR-7: why](../adr/0007-use-postgres.md)\n",
+        "[quality gates](2026-01-02-use-postgres.md), [why](2026-01-02-use-postgres.md)\n",
+    ),
+    Case(
+        "a link elsewhere keeps its text, id and words",
+        "[ADR 0007 quality gates](https://x.org/adr/7) [RFC 1 notes](../AGENTS.md) [ADR 7](001-plugin-api.md)\n",
+        "[ADR 0007 quality gates](https://x.org/adr/7) [RFC 1 notes](../../AGENTS.md) "
+        "[ADR 7](../proposed/2026-01-01-plugin-api.md)\n",
+    ),
+    Case(
+        "a link into the record from a file that does not move",
+        "[RFC 1 plugins](rfc/001-plugin-api.md) [RFC 1](https://x.org/rfc/1)\n",
+        "[plugins](rfc/proposed/2026-01-01-plugin-api.md) [RFC 1](https://x.org/rfc/1)\n",
+        old="docs/README.md",
+        new="docs/README.md",
     ),
     Case(
         "emphasis, list and quote",
@@ -320,7 +391,7 @@ ID_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", LINK_CASES + ID_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", LINK_CASES + ID_CASES + LINK_TEXT_CASES, ids=lambda c: c.name)
 def test_rewrite_case(case: Case) -> None:
     text, stats = _rewrite(case.before, case.old, case.new, case.ids)
     assert text == case.after

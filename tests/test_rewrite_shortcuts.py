@@ -13,10 +13,12 @@ import posixpath
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.parse.markdown import parse
-from docsync.rewrite.destinations import _relpath
+from docsync.parse.native import parse
+from docsync.rewrite.destinations import Moves, _relpath
 from docsync.rewrite.prose_ids import every_id_edit, prose_id_edits
-from tests.test_rewrite_properties import IDS, documents
+from tests.test_rewrite_properties import IDS, MOVES, documents
+
+LEADS = Moves("docs/adr/0001-x.md", "docs/rfc/a.md", MOVES, {}).led_to
 
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,14 +57,14 @@ texts = st.lists(pieces, min_size=1, max_size=10).map("".join)
 @given(st.one_of(texts, documents))
 def test_prose_id_edits_shortcut_is_the_long_way(text: str) -> None:
     doc = parse("docs/adr/0001-x.md", text)
-    assert prose_id_edits(doc, "docs/rfc/a.md", IDS) == every_id_edit(doc, "docs/rfc/a.md", IDS)
+    assert prose_id_edits(doc, "docs/rfc/a.md", IDS, LEADS) == every_id_edit(doc, "docs/rfc/a.md", IDS, LEADS)
 
 
 def test_a_text_without_the_kinds_has_no_id_either_way() -> None:
     """An id spelt with an entity is no id (GitHub shows ``ADR 7``, the rewriter reads the
     source): neither way finds one; with the kind written, both find it."""
     doc = parse("docs/adr/0001-x.md", "See [&#65;DR 7](x.md) and &#65;DR 7.\n")
-    assert prose_id_edits(doc, "docs/rfc/a.md", IDS) == every_id_edit(doc, "docs/rfc/a.md", IDS)
-    assert prose_id_edits(doc, "docs/rfc/a.md", IDS) == ([], [], [])
+    assert prose_id_edits(doc, "docs/rfc/a.md", IDS, LEADS) == every_id_edit(doc, "docs/rfc/a.md", IDS, LEADS)
+    assert prose_id_edits(doc, "docs/rfc/a.md", IDS, LEADS) == ([], [], [])
     doc = parse("docs/adr/0001-x.md", "See ADR 7.\n")
-    assert prose_id_edits(doc, "docs/rfc/a.md", IDS)[0]
+    assert prose_id_edits(doc, "docs/rfc/a.md", IDS, LEADS)[0]

@@ -104,7 +104,8 @@ def test_a_report_with_findings_is_valid_sarif(
 
 def test_each_rule_carries_its_own_page_and_no_guessed_address(repo: GitRepo) -> None:
     """A descriptor's help is what ``docsync rules CODE`` prints (the page the package ships),
-    so a dashboard shows it without a site; the only address is the package's own page."""
+    so a dashboard shows it without a site; its ``helpUri`` is a true address: the package's
+    page while the metadata names no repository."""
     (run,) = _sarif()["runs"]
     driver = run["tool"]["driver"]
     assert driver["informationUri"] == f"https://pypi.org/project/{DISTRIBUTION}/"
@@ -112,7 +113,11 @@ def test_each_rule_carries_its_own_page_and_no_guessed_address(repo: GitRepo) ->
         page = runner.invoke(app, ["rules", descriptor["id"]]).stdout.strip()
         assert page.startswith(f"## {descriptor['id']} ")
         assert descriptor["help"] == {"text": page, "markdown": page}
-        assert "helpUri" not in descriptor
+        assert descriptor["helpUri"] == report.help_uri(
+            report.by_code()[descriptor["id"]], report.source_url()
+        )
+        if report.source_url() is None:
+            assert descriptor["helpUri"] == f"https://pypi.org/project/{DISTRIBUTION}/"
     assert len(driver["rules"]) == 3
 
 
@@ -210,3 +215,19 @@ def test_the_official_schema_rejects_what_sarif_forbids(official: Draft4Validato
     log = json.loads(as_sarif([Finding("links", "L001", "a.md", 1, 1, "m")]))
     log["runs"][0]["results"][0]["level"] = "fatal"
     assert list(official.iter_errors(log))
+
+
+def test_with_a_repository_in_the_metadata_help_points_at_the_rules_section() -> None:
+    """The address is the gate's page at this version's tag, at the rule's heading's anchor,
+    as GitHub makes it: each rule page's heading is ``## CODE name``."""
+    from docsync import __version__
+    from docsync.gates.rules import DOCS, all_rules
+
+    source = "https://github.com/example/docsync"
+    for rule in all_rules():
+        uri = report.help_uri(rule, source)
+        page, anchor = uri.removeprefix(f"{source}/blob/v{__version__}/").split("#")
+        assert page == f"docs/rules/{rule.gate}.md"
+        headings = (DOCS / f"{rule.gate}.md").read_text(encoding="utf-8").splitlines()
+        assert f"## {rule.code} {rule.name}" in headings
+        assert anchor == f"{rule.code} {rule.name}".lower().replace(" ", "-")

@@ -11,6 +11,7 @@ it had come well after the files' last change.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -51,13 +52,20 @@ def _uncached(repo: GitRepo) -> list[tuple[str, str, int]]:
 
 
 def _index(repo: GitRepo) -> dict[str, object]:
-    with open(index_file(repo.root / ".git"), "rb") as handle:
-        payload: dict[str, object] = pickle.load(handle)  # the test's own file
-    return payload
+    """The index read back, each entry as (stamp, key, marker)."""
+    payload: dict[str, object] = json.loads(index_file(repo.root / ".git").read_bytes())
+    rows = payload["entries"]
+    assert isinstance(rows, dict)
+    return {**payload, "entries": {p: (tuple(row[:5]), row[5], row[6]) for p, row in rows.items()}}
 
 
 def _write_index(repo: GitRepo, payload: dict[str, object]) -> None:
-    index_file(repo.root / ".git").write_bytes(pickle.dumps(payload))
+    """Write ``payload`` in the index's layout: an entry given as (stamp, key, marker) as
+    its row, a list as it is (a row of another shape)."""
+    entries = payload["entries"]
+    assert isinstance(entries, dict)
+    rows = {p: e if isinstance(e, list) else [*e[0], e[1], e[2]] for p, e in entries.items()}
+    index_file(repo.root / ".git").write_text(json.dumps({**payload, "entries": rows}))
 
 
 def _age(repo: GitRepo, seconds: float = 10) -> None:
@@ -175,8 +183,10 @@ def test_an_unread_file_whose_entry_is_spoilt_is_parsed_from_its_bytes(
     "garbage",
     [
         b"junk",
-        pickle.dumps({"magic": "docsync-stat-index 1", "salt": "other", "elapsed": 0, "entries": {}}),
-        pickle.dumps({"magic": "docsync-stat-index 1", "elapsed": -1, "entries": {}}),
+        json.dumps({"magic": "docsync-stat-index 2", "salt": "other", "elapsed": 0, "entries": {}}).encode(),
+        json.dumps({"magic": "docsync-stat-index 2", "elapsed": -1, "entries": {}}).encode(),
+        pickle.dumps({"magic": "docsync-stat-index 1", "elapsed": 0, "entries": {}}),
+        b"[" * 100_000 + b"]" * 100_000,
     ],
 )
 def test_a_corrupt_or_foreign_index_is_ignored_and_rebuilt(repo: GitRepo, garbage: bytes) -> None:
@@ -191,13 +201,19 @@ def test_an_entry_of_another_shape_makes_the_index_ignored(repo: GitRepo) -> Non
     payload = _index(repo)
     entries = _entries(repo)
     stamp, key, marker = entries["a.md"]
-    for spoilt in ((stamp, key), (stamp[:4], key, marker), (stamp, key, 1), ([*stamp], key, marker)):
+    for spoilt in (
+        [*stamp, key],
+        [*stamp[:4], key, marker],
+        [*stamp, key, 1],
+        [[*stamp], key, marker],
+        [*stamp, key, marker, None],
+    ):
         _write_index(repo, {**payload, "entries": {**entries, "a.md": spoilt}})
         _age(repo)
         assert _findings(repo) == [] == _uncached(repo)
 
 
-def test_an_index_that_runs_a_command_when_unpickled_is_refused(repo: GitRepo, tmp_path: Path) -> None:
+def test_a_pickle_that_runs_a_command_is_not_an_index(repo: GitRepo, tmp_path: Path) -> None:
     cold = _findings(repo)
     marker = tmp_path / "pwned"
 

@@ -74,9 +74,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     read: list[str] = []
     unpickled = documents_module._unpickled
 
-    def counting(path: str, blob: object, data: bytes) -> object:
+    def counting(path: str, blob: object, data: bytes, key: str | None) -> object:
         read.append(path)
-        return unpickled(path, blob, data)  # type: ignore[arg-type]
+        return unpickled(path, blob, data, key)  # type: ignore[arg-type]
 
     monkeypatch.setattr(documents_module, "_unpickled", counting)
     yield read

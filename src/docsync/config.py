@@ -8,7 +8,9 @@ value of the wrong type is a :class:`ConfigError` naming the file and the key.
 
 from __future__ import annotations
 
+import os
 import posixpath
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -16,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from . import config_values, globs
+from .config_paths import lexically_contained
 from .errors import ConfigError
+from .regular_file import read_regular
 from .suggest import did_you_mean
 
 WrapMode = str | int  # "none" | "sentence" | "off" | width
@@ -63,13 +67,16 @@ class Source:
     """A legacy record tree, the kind word of its ids (``ADR``, ``RFC``) and default statuses.
 
     ``status`` is the state of its records that have no status construct;
-    ``folders`` maps a subfolder to the state of the records in it.
+    ``folders`` maps a subfolder to the state of the records in it;
+    ``status_key`` is the front-matter key its records keep their status under
+    (``stage: accepted``), when it is not ``status``.
     """
 
     path: str
     kind: str
     status: str = ""
     folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +87,9 @@ class Config:
     gates: tuple[str, ...] = ("links", "wrap", "layout", "refs")
     # links
     strict_fragments: bool = False
+    site: str = "github"  # or a docs generator (site.py): links are also read as it builds them
+    site_root: str | None = None  # the site's source folder ("" the root); None: from its config
+    html_to_md: bool | None = None  # a link to x.html means x.md; None: the generator's way
     # wrap
     wrap: WrapMode = "none"
     wrap_lists: bool = True
@@ -130,17 +140,21 @@ def _sources(value: Any) -> tuple[Source, ...] | None:
 
 def _source_table(item: dict[str, Any]) -> Source | None:
     """``{ path = "text", kind = "RFC", status = "implemented" }``; ``status`` may also be a
-    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``)."""
-    if not set(item) <= {"path", "kind", "status"} or not isinstance(item.get("path"), str):
+    table of subfolder = state (``{ active = "proposed", complete = "implemented" }``);
+    ``status_key = "stage"`` reads each record's status from that front-matter key."""
+    if not set(item) <= {"path", "kind", "status", "status_key"} or not isinstance(item.get("path"), str):
         return None
-    kind, status = item.get("kind", ""), item.get("status", "")
-    if not isinstance(kind, str):
+    kind, status, key = item.get("kind", ""), item.get("status", ""), item.get("status_key", "")
+    if not isinstance(kind, str) or not isinstance(key, str) or not _FRONT_MATTER_KEY.fullmatch(key or "status"):
         return None
     path = item["path"].rstrip("/")
     if isinstance(status, str):
-        return Source(path, kind, status.lower())
+        return Source(path, kind, status.lower(), status_key=key)
     folders = config_values.string_table(status)
-    return None if folders is None else Source(path, kind, "", folders)
+    return None if folders is None else Source(path, kind, "", folders, key)
+
+
+_FRONT_MATTER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 _Parser = Callable[[Any], Any]
@@ -149,6 +163,9 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "exclude": (config_values.strings, "a list of glob strings"),
     "gates": (_gates, f"a list of gate names from {', '.join(GATES)}"),
     "strict_fragments": (config_values.boolean, "true or false"),
+    "site": (config_values.site, '"github", "mdbook", "mkdocs", "docusaurus" or "vitepress"'),
+    "site_root": (config_values.site_root, 'a folder path inside the repository ("." for the root)'),
+    "html_to_md": (config_values.boolean, "true or false"),
     "wrap": (config_values.wrap_mode, '"none", "sentence", "off" or a positive width'),
     "wrap_lists": (config_values.boolean, "true or false"),
     "wrap_blockquotes": (config_values.boolean, "true or false"),
@@ -159,7 +176,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "target": (config_values.folder, "a folder path inside the repository"),
     "sources": (
         _sources,
-        'a list of folder paths or { path = "…", kind = "ADR", status = "…" } tables',
+        'a list of folder paths or { path = "…", kind = "ADR", status = "…", status_key = "…" } tables',
     ),
     "states": (config_values.states, "a table of lifecycle state = folder name (one name, no '/')"),
     "statuses": (config_values.string_table, "a table of status word = lifecycle state"),
@@ -169,7 +186,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
         config_values.relations,
         'a table of relation = reverse phrase in lowercase words, all distinct (amends = "amended by")',
     ),
-    "template": (config_values.string, "a file path"),
+    "template": (config_values.string, "a file path inside the repository"),
     "conventions": (config_values.optional_path, "a file path inside the repository, or false"),
     "select": (config_values.strings, "a list of rule codes, prefixes or gate names"),
     "ignore": (config_values.strings, "a list of rule codes, prefixes or gate names"),
@@ -216,7 +233,9 @@ def parse_table(table: Mapping[str, Any], origin: str) -> Config:
         values["conventions"] = None
     elif "conventions" not in values:
         values["conventions"] = conventions_beside(values.get("target", DEFAULT_TARGET))
-    return Config(**values, origin=origin)
+    config = Config(**values, origin=origin)
+    lexically_contained(config)
+    return config
 
 
 def _check_globs(values: Mapping[str, Any], origin: str) -> None:
@@ -266,9 +285,15 @@ def _merged_relations(configured: Mapping[str, str], origin: str) -> dict[str, s
     return merged
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+CONFIG_CAP = 1 << 20
+"""The most bytes a config file may hold: a config is a page of settings, and a
+device or a planted giant file must not be read without end."""
+
+
+def _read_toml(path: Path, shown: str | None = None) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        data = read_regular(path, CONFIG_CAP, shown or path.name)
+        return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path.name}: not valid TOML: {exc}") from None
     except ValueError as exc:  # an integer too long to convert
@@ -277,13 +302,24 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path.name}: cannot read: {exc.strerror}") from None
 
 
-def _in_folder(folder: Path, shown: str) -> Config | None:
+def _present(path: Path, root: Path, shown: str) -> bool:
+    """Whether a config file is at ``path``: a name there that leads out of the repository
+    (a symlink) or is no regular file (a FIFO, a device) is refused, not read nor passed over."""
+    if not os.path.lexists(path):
+        return False
+    real = os.path.realpath(path)
+    if not real.startswith(str(root).rstrip("/") + "/"):
+        raise ConfigError(f"{shown}: a symlink that leads out of the repository; not read")
+    return not os.path.isdir(real)  # a folder of that name is no config: left alone
+
+
+def _in_folder(folder: Path, shown: str, root: Path) -> Config | None:
     """The config kept in ``folder`` (``shown`` is how messages name the folder), if any."""
     dedicated = folder / ".docsync.toml"
-    if dedicated.is_file():
+    if _present(dedicated, root, f"{shown}.docsync.toml"):
         return parse_table(_read_toml(dedicated), f"{shown}.docsync.toml")
     pyproject = folder / "pyproject.toml"
-    if pyproject.is_file():
+    if _present(pyproject, root, f"{shown}pyproject.toml"):
         tool = _read_toml(pyproject).get("tool", {})
         table = tool.get("docsync") if isinstance(tool, dict) else None
         if table is not None:
@@ -303,7 +339,7 @@ def load(root: Path, start: Path | None = None) -> Config:
         folder = root
     while True:
         shown = folder.relative_to(root).as_posix() + "/" if folder != root else ""
-        found = _in_folder(folder, shown)
+        found = _in_folder(folder, shown, root)
         if found is not None or folder == root:
             return found or Config()
         folder = folder.parent
@@ -312,7 +348,7 @@ def load(root: Path, start: Path | None = None) -> Config:
 def load_file(path: Path) -> Config:
     """The configuration in ``path`` (``--config``): a ``.docsync.toml``-style file, or a
     ``pyproject.toml`` whose ``[tool.docsync]`` table is read."""
-    data = _read_toml(path)
+    data = _read_toml(path, str(path))
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         table = tool.get("docsync", {}) if isinstance(tool, dict) else {}

@@ -97,3 +97,15 @@ def optional_path(value: Any) -> str | None:
     if value is False:
         return ""
     return value if isinstance(value, str) and inside(value) else None
+
+
+def site(value: Any) -> str | None:
+    from .site import SITES
+
+    return value if isinstance(value, str) and value in SITES else None
+
+
+def site_root(value: Any) -> str | None:
+    if value in (".", "./", ""):
+        return ""
+    return folder(value)

@@ -14,13 +14,13 @@ from the existing config with their values.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import tomltext
 from ..config import DEFAULT_INCLUDE as CONFIG_INCLUDE
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
@@ -39,6 +39,7 @@ MANAGED = (
     "states",
     "conventions",
     "statuses",
+    "site",
 )
 DEFAULT_INCLUDE = list(CONFIG_INCLUDE)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -48,23 +49,12 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+    return tomltext.key(key)
 
 
 def toml_value(value: Any) -> str:
-    """TOML source for a string, number, boolean, list or table (inline)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
-    if isinstance(value, Mapping):
-        items = ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items())
-        return "{ " + items + " }" if items else "{}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {value!r}")
+    """TOML source for a string, number, boolean, list or table (inline), by tomlkit."""
+    return tomltext.value(value)
 
 
 # --------------------------------------------------------------------------- the draft
@@ -133,9 +123,12 @@ def _mode(mode: str | int) -> str:
 def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
     comment = (
         "The legacy record trees `docsync migrate` merges into the target, and the kind word",
-        'their ids start with ("ADR", "RFC").',
+        'their ids start with ("ADR", "RFC"); status_key: the front-matter key their records',
+        "keep the status under, when it is not status (unknown words: [statuses] below).",
     )
-    detected = tuple(Source(t.path, t.kind) for t in inspection.trees)
+    detected = tuple(
+        Source(t.path, t.kind if t.kind_told else "", status_key=t.status_key) for t in inspection.trees
+    )
     if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
         kept = (*comment, "Kept from the existing configuration.")
         return Entry("sources", toml_value(raw["sources"]), kept)
@@ -147,10 +140,12 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         return Entry("sources", "[]", none)
     items = []
     for tree in inspection.trees:
-        value = toml_value({"path": tree.path, "kind": tree.kind})
+        fields = {"path": tree.path, "kind": tree.kind} if tree.kind_told else {"path": tree.path}
+        value = toml_value({**fields, "status_key": tree.status_key} if tree.status_key else fields)
         found = _plural(len(tree.records), "record")
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
-        items.append(f"  {value},  # {found}{index}")
+        guess = "" if tree.kind_told else '; kind: untold (add kind = "RFC", or the word your ids use)'
+        items.append(f"  {value},  # {found}{index}{guess}")
     return Entry("sources", "[\n" + "\n".join(items) + "\n]", comment)
 
 
@@ -201,6 +196,7 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     )
     yield Entry("gates", toml_value(gates), (*gates_comment, *kept))
     yield Entry("wrap", toml_value(inspection.chosen), _wrap_comment(inspection))
+    yield from _site(inspection, raw)
     yield Entry("target", toml_value(inspection.target), _target_comment(inspection))
     yield _sources(inspection, raw)
     states, kept = _kept(raw, "states", dict(DEFAULT_STATES))
@@ -218,6 +214,30 @@ def _entries(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
     for key, value in raw.items():
         if key not in MANAGED:
             yield Entry(key, toml_value(value), ("Kept from the existing configuration.",))
+
+
+def _site(inspection: Inspection, raw: Mapping[str, Any]) -> Iterator[Entry]:
+    """``site``: the docs generator whose config file the repository tracks, if any."""
+    if "site" in raw:
+        yield Entry("site", toml_value(raw["site"]), ("Kept from the existing configuration.",))
+        return
+    if inspection.site is None:
+        return
+    name, config_file = inspection.site
+    yield Entry(
+        "site",
+        toml_value(name),
+        (
+            f"{config_file} builds a {_SITE_NAMES[name]} site: links in its pages are checked as",
+            "GitHub shows them, and those that only the built site resolves (ch01.html for",
+            'ch01.md, /docs/x from the site\'s root) as the site does. "github": GitHub only.',
+        ),
+    )
+
+
+_SITE_NAMES = {
+    "mdbook": "mdBook", "mkdocs": "MkDocs", "docusaurus": "Docusaurus", "vitepress": "VitePress",
+}
 
 
 def _statuses(inspection: Inspection, raw: Mapping[str, Any]) -> tuple[StatusEntry, ...]:

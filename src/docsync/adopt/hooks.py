@@ -1,10 +1,11 @@
 """The pre-commit hook and the GitHub Actions workflow ``docsync init --hooks`` writes.
 
-``.pre-commit-config.yaml`` is edited as text, never loaded and dumped: the
-docsync entry is appended to the end of the ``repos:`` list in the list's own
-indentation style, so every other hook, comment and blank line stays as it
-was (and no YAML library is needed). A file that already runs a docsync hook
-is left alone.
+``.pre-commit-config.yaml`` is read by ruamel.yaml's round-trip loader
+(:mod:`.yamltext`) and edited as text, never dumped: the docsync entry is
+appended to the end of the ``repos:`` list in the list's own indentation
+style, so every other hook, comment and blank line stays as it was, and the
+result is read again to check it is the old file plus the hook. A file that
+already runs a docsync hook is left alone.
 
 The hook comes in three forms. By default (``--hook-repo package``) it is a
 ``repo: local`` hook with ``language: python`` whose
@@ -36,13 +37,6 @@ DEFAULT_HOOK_REPO = PACKAGE
 REQUIREMENT = f"{DISTRIBUTION}=={__version__}"
 HOOK_ENTRY = "docsync check --staged"
 
-_REPOS = re.compile(r"^repos[ \t]*:[ \t]*(?P<rest>[^#\n]*?)[ \t]*(?:#.*)?$", re.MULTILINE)
-_ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?P<gap>[ \t]+)\S")
-_HAS_DOCSYNC = re.compile(
-    r"""^[ \t]*(?:-[ \t]+)?(?:id[ \t]*:[ \t]*["']?docsync-(?:check|fix)\b"""
-    r"""|entry[ \t]*:[ \t]*["']?docsync\b)""",
-    re.MULTILINE,
-)
 _COMMENT = "docsync: links, wrapping and the record tree (added by docsync init)"
 
 
@@ -91,76 +85,103 @@ def hook_entry(repo: str, style: _Style = _Style()) -> list[str]:
 
 
 def has_docsync_hook(text: str) -> bool:
-    return _HAS_DOCSYNC.search(text) is not None
+    from . import yamltext  # ruamel.yaml, for init only: the command line imports this module
 
-
-def _block_end(lines: list[str], start: int) -> tuple[int, _Style | None]:
-    """The line after the last item line of the ``repos:`` list at ``start``, and its style."""
-    last, style = start + 1, None
-    for number in range(start + 1, len(lines)):
-        line = lines[number]
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if not line[0].isspace() and not line.startswith("-"):
-            break  # the next top-level key
-        last = number + 1
-        item = _ITEM.match(line)
-        if style is None and item is not None:
-            style = _Style(item.group("indent"), item.group("gap"))
-    return last, style
+    try:
+        return yamltext.read(text)[1]
+    except yamltext.NotYaml:
+        return False
 
 
 def with_hook(text: str | None, repo: str) -> str | None:
     """``.pre-commit-config.yaml`` with the docsync hook added; None when it has one already.
 
-    Raises :class:`DocsyncError` for a ``repos:`` list written in flow style
-    (``repos: [...]``), which cannot be appended to line by line.
+    The file is read by ruamel.yaml (:mod:`.yamltext`): the hook's lines go after the last
+    line of the ``repos:`` list, in its items' indentation, and nothing else changes.
+    Raises :class:`DocsyncError` for a file that is not YAML, and for a ``repos:`` list
+    written in flow style (``repos: [...]``), which cannot be appended to line by line.
     """
     if text is None or not text.strip():
         return "repos:\n" + "\n".join(hook_entry(repo)) + "\n"
-    if has_docsync_hook(text):
+    from . import yamltext  # ruamel.yaml, for init only: the command line imports this module
+
+    try:
+        repos, has_docsync = yamltext.read(text)
+    except yamltext.NotYaml as exc:
+        raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot read it as YAML ({exc}); add the docsync hook by hand") from None
+    if has_docsync:
         return None
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    found = _REPOS.search("\n".join(lines))
-    if found is None:
+    if repos is None:
         lines += ["repos:", *hook_entry(repo)]
-    elif found.group("rest") in ("", "[]"):
-        start = "\n".join(lines)[: found.start()].count("\n")
-        if found.group("rest"):
-            lines[start] = lines[start].replace("[]", "", 1).rstrip()
-        end, style = _block_end(lines, start)
-        lines[end:end] = hook_entry(repo, style or _Style())
-    else:
+    elif repos.flow and not _empty_flow(lines[repos.line]):
         raise DocsyncError(
             f"{PRE_COMMIT_CONFIG}: 'repos:' is written in flow style; add the docsync hook by hand"
         )
-    return newline.join(lines) + newline
+    else:
+        if repos.flow:  # repos: []
+            lines[repos.line] = lines[repos.line].replace("[]", "", 1).rstrip()
+        style = _Style() if repos.dash is None or repos.gap is None else _Style(" " * repos.dash, " " * repos.gap)
+        lines[repos.end : repos.end] = hook_entry(repo, style)
+    result = newline.join(lines) + newline
+    if not yamltext.appended_only(text, result):
+        raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot add the docsync hook without changing the rest; add it by hand")
+    return result
 
 
-def workflow() -> str:
-    """The GitHub Actions workflow: full history, the cache, docsync, the gates as annotations."""
-    return f"""# Runs docsync's gates on every push and pull request (written by docsync init).
+def _empty_flow(line: str) -> bool:
+    return line.split("#", 1)[0].replace(" ", "").replace("\t", "") == "repos:[]"
+
+
+CHECKOUT = "actions/checkout@v6"
+CACHE = "actions/cache@v5"
+SETUP_PYTHON = "actions/setup-python@v6"
+"""The current major versions (node 24) of the actions the workflow uses."""
+
+
+def workflow(branch: str = "main") -> str:
+    """The GitHub Actions workflow: read-only, a shallow checkout (a check reads the work
+    tree, not history), the cache, docsync, the gates as annotations. It runs on pushes
+    to ``branch`` and on pull requests, so a pull request's branch runs once."""
+    return f"""# Runs docsync's gates on pull requests and on pushes to {branch} (written by docsync init).
 name: docsync
-on: [push, pull_request]
+on:
+  push:
+    branches: [{_yaml_string(branch)}]
+  pull_request:
+permissions:
+  contents: read
 jobs:
   docsync:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      # A check reads the work tree: one commit is enough. docsync migrate and
+      # check --changed need history (fetch-depth: 0) where you run them.
+      - uses: {CHECKOUT}
         with:
-          fetch-depth: 0  # the full history, which docsync migrate dates records from
+          persist-credentials: false
       # docsync's cache is keyed by content and config, so any restored one is safe
-      - uses: actions/cache@v4
+      - uses: {CACHE}
         with:
           path: .git/docsync
           key: docsync-{__version__}-${{{{ runner.os }}}}-${{{{ github.sha }}}}
           restore-keys: docsync-{__version__}-${{{{ runner.os }}}}-
-      - uses: actions/setup-python@v5
+      - uses: {SETUP_PYTHON}
         with:
           python-version: "3.12"
       - run: pip install "{REQUIREMENT}"
       - run: docsync check --format github
 """
+
+
+def _yaml_string(value: str) -> str:
+    """A branch name as a YAML flow scalar: plain when YAML reads it back as that string."""
+    plain = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", value) and not re.fullmatch(r"[0-9._-]+", value)
+    if plain and value.lower() not in (
+        "true", "false", "yes", "no", "on", "off", "null", "y", "n",
+    ):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

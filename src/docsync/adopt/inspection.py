@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..config import Config, WrapMode
@@ -31,9 +31,12 @@ from ..migrate.read.discover import (
     template_paths,
 )
 from ..migrate.read.kept_pages import kept_pages, kept_reason
+from ..migrate.read.kinds import with_kinds
 from ..migrate.read.status import StatusForm, read_status
+from ..migrate.read.status_keys import status_key
 from ..migrate.read.tree import RECORD_NAME
 from ..model import Document
+from ..site import detect as detect_site
 from ..workspace.documents import Documents
 from ..workspace.load import Progress, Workspace
 
@@ -52,6 +55,10 @@ class LegacyTree:
     kept: tuple[str, ...] = ()
     """Another tool's pages in the tree (log4brains' ``index.md``): migrate leaves them."""
     kept_reason: str = ""
+    status_key: str = ""
+    """The front-matter key its records keep their status under, when not ``status``."""
+    kind_told: bool = True
+    """False when neither its names nor the prose tell its kind (``kind`` is the folder's word)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +89,7 @@ class Inspection:
     missing: tuple[str, ...]
     wrap: tuple[WrapCount, ...]
     chosen: WrapMode
+    site: tuple[str, str] | None = None  # the docs generator found, and its config file
 
     @property
     def legacy_records(self) -> int:
@@ -108,23 +116,34 @@ def _lifecycle_roots(paths: Sequence[str], states: Mapping[str, str]) -> list[st
 def _target(
     config: Config, raw: Mapping[str, Any], trees: Sequence[LegacyTree], paths: Sequence[str]
 ) -> str:
-    """The configured target; else the one lifecycle tree there is; else the one legacy tree."""
+    """The configured target; else the one lifecycle tree there is; else the one legacy tree
+    (records at the repository's root go to ``docs/<kind>``: ``docs/adr``)."""
     default = config.target.strip("/")
     if "target" in raw:
         return default
     roots = _lifecycle_roots(paths, config.states)
     if roots:
         return default if default in roots else roots[0]
+    if len(trees) == 1 and not trees[0].path:
+        kind = trees[0].kind.lower()
+        return f"docs/{kind}" if kind.isalpha() and f"docs/{kind}" not in _folders(paths) else default
     if len(trees) == 1:
         return trees[0].path
     return default
 
 
-def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:
+def _folders(paths: Sequence[str]) -> set[str]:
+    return {posixpath.dirname(p) for p in paths}
+
+
+def _legacy_trees(
+    paths: Sequence[str], config: Config, documents: Mapping[str, Document]
+) -> tuple[LegacyTree, ...]:
     roots = {config.target.strip("/"), *_lifecycle_roots(paths, config.states)}
     lifecycle = frozenset(
         folder for root in roots for folder in lifecycle_folders(root, config.states.values())
     )
+    trees, unknown = with_kinds(find_trees(paths, config.sources, lifecycle), paths, documents, config.sources)
     return tuple(
         LegacyTree(
             tree.path,
@@ -133,9 +152,27 @@ def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...
             tuple(posixpath.basename(p) for p in index_paths(tree, paths)),
             tuple(template_paths(tree, paths)),
             *_kept(tree, paths),
+            status_key=tree.status_key,
+            kind_told=tree not in unknown,
         )
-        for tree in find_trees(paths, config.sources, lifecycle)
+        for tree in trees
     )
+
+
+def _with_status_keys(
+    trees: Sequence[LegacyTree], documents: Mapping[str, Document], config: Config
+) -> tuple[LegacyTree, ...]:
+    """Each tree, with the front-matter key its status is under when most of its records
+    have no status to read (``stage: accepted``; see :mod:`docsync.migrate.read.status_keys`)."""
+    found: list[LegacyTree] = []
+    for tree in trees:
+        docs = [d for p in tree.records if (d := documents.get(p)) is not None]
+        bare = [d for d in docs if read_status(d, config.statuses, tree.status_key) is None]
+        key = tree.status_key
+        if not key and docs and len(bare) * 2 >= len(docs):
+            key = status_key(bare, config.statuses)
+        found.append(replace(tree, status_key=key))
+    return tuple(found)
 
 
 def _kept(tree: Tree, paths: Sequence[str]) -> tuple[tuple[str, ...], str]:
@@ -153,13 +190,13 @@ def _tree_record_paths(target: str, config: Config, paths: Sequence[str]) -> lis
 
 
 def _status_words(
-    documents: Mapping[str, Document], records: Sequence[str], config: Config
+    documents: Mapping[str, Document], records: Sequence[str], config: Config, keys: Mapping[str, str]
 ) -> tuple[tuple[StatusWord, ...], tuple[str, ...]]:
     seen: dict[str, list[str]] = {}
     missing: list[str] = []
     for path in records:
         doc = documents.get(path)
-        reading = read_status(doc, config.statuses) if doc is not None else None
+        reading = read_status(doc, config.statuses, keys.get(path, "")) if doc is not None else None
         if reading is None or not reading.word or reading.form == StatusForm.PROSE:
             missing.append(path)
         else:
@@ -234,11 +271,12 @@ def inspect(
     """What the repository holds, read from the parsed workspace (nothing is written)."""
     config = workspace.config
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
-    trees = _legacy_trees(paths, config)
+    trees = _with_status_keys(_legacy_trees(paths, config, workspace.documents), workspace.documents, config)
     target = _target(config, raw, trees, paths)
     in_tree = _tree_record_paths(target, config, paths)
     legacy = [p for tree in trees for p in tree.records]
-    words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config)
+    keys = {p: tree.status_key for tree in trees for p in tree.records}
+    words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config, keys)
     counts = workspace_wrap_counts(workspace, progress)
     return Inspection(
         files=workspace.selected,
@@ -249,4 +287,5 @@ def inspect(
         missing=missing,
         wrap=counts,
         chosen=choose_wrap(counts),
+        site=detect_site(workspace.listing.tracked),
     )

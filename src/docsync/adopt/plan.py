@@ -33,7 +33,7 @@ from ..errors import ConfigError, DocsyncError
 from ..gates.wrap.count import COUNTS, Summarizer
 from ..records import conventions
 from ..records.tree import load_tree
-from ..repository.plumbing import find_repo
+from ..repository.plumbing import default_branch, find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
 from ..write import writer
 from ..write.transaction import Transaction
@@ -206,8 +206,8 @@ def _hook_files(root: Path, options: InitOptions) -> Iterator[FilePlan]:
     else:
         action = Action.CREATE if current is None else Action.UPDATE
         yield FilePlan(path, action, _plain(path, text), read=current)
-    why = "it differs from the workflow init writes"
-    yield _file(root, adopt_hooks.WORKFLOW, adopt_hooks.workflow(), options.force, why)
+    wanted, why = adopt_hooks.workflow(default_branch(root)), "it differs from the workflow init writes"
+    yield _file(root, adopt_hooks.WORKFLOW, wanted, options.force, why)
 
 
 def _conventions_file(workspace: Workspace, config: Config) -> FilePlan | None:
@@ -324,15 +324,13 @@ def _words_lines(inspection: Inspection) -> Iterator[str]:
     width = max((len(w.word) for w in inspection.words), default=0)
     for word in inspection.words:
         state = word.state or "? unknown: map it under [statuses] in the config"
-        where = (
-            word.paths[0]
-            if len(word.paths) == 1
-            else f"{len(word.paths)} records, e.g. {word.paths[0]}"
-        )
+        many = f"{len(word.paths)} records, e.g. {word.paths[0]}"
+        where = word.paths[0] if len(word.paths) == 1 else many
         yield f"  {word.word:<{width}}  -> {state}  ({where})"
     if inspection.missing:
         more = f" and {len(inspection.missing) - 1} more" if len(inspection.missing) > 1 else ""
         yield f"  no status line: {inspection.missing[0]}{more} (docsync migrate lists them)"
+        yield "    answer: status or status_key of its source in sources, or status in the plan"
 
 
 def _wrap_lines(inspection: Inspection) -> Iterator[str]:

@@ -125,13 +125,13 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     if abort and resume:
         raise DocsyncError("--abort and --continue exclude each other")
     if not (abort or resume):
-        git_dir = find_repo(Path.cwd()).git_dir
-        if not no_journal(git_dir):  # else nothing to refuse: the machinery stays unloaded
+        repo = find_repo(Path.cwd())
+        if not no_journal(repo.git_dir):  # else nothing to refuse: the machinery stays unloaded
             from ..write.transaction import refuse_pending
 
-            refuse_pending(git_dir)
+            refuse_pending(repo.git_dir, repo.root)
         return None
     from ..write.transaction import abort as abort_pending
-    found = abort_pending(Path.cwd(), command)
+    found = abort_pending(Path.cwd(), command, "abort" if abort else "continue")
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
     return found

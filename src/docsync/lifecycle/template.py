@@ -10,9 +10,15 @@ from pathlib import Path
 from ..config import Config
 from ..errors import DocsyncError
 from ..model import Document, Edit, apply_edits
-from ..parse.markdown import SourceError, decode, parse
+from ..parse.native import parse
+from ..parse.source import SourceError, decode
+from ..regular_file import read_regular
 from .status import with_status
 
+TEMPLATE_CAP = 1 << 20
+"""The most bytes a template may hold: a record skeleton is a page, and a device or a
+planted giant file is never read without end (config paths are checked first, see
+:mod:`docsync.config_paths`: the configured template is a file inside the repository)."""
 DEFAULT_TEMPLATE = "data/record.md"
 """The template that ships with docsync, relative to the package."""
 
@@ -42,10 +48,7 @@ def read_template(root: Path, config: Config, override: Path | None = None) -> T
         )
     path = override if override is not None else root / str(config.template)
     origin = str(override) if override is not None else f"{config.template} ({config.origin})"
-    try:
-        return _decoded_template(path.read_bytes(), origin)
-    except OSError as exc:
-        raise DocsyncError(f"cannot read template {origin}: {exc.strerror}") from None
+    return _decoded_template(read_regular(path, TEMPLATE_CAP, f"template {origin}"), origin)
 
 
 def _with_title(doc: Document, title: str) -> str:

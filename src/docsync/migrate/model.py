@@ -1,10 +1,12 @@
-"""The types of a migration: the plan as a person edits it, and as docsync resolves it.
+"""The types of a migration: the plan as a person edits it, as docsync resolves it, and
+what it changes. Every room (read, plan, rewrite, apply) may import this module; it imports none.
 
 A :class:`PlanSpec` is what the TOML plan file holds: topics listing their
 sources, with every derived value (title, slug, status, date, ids) optional,
 so that a value present is an override. :func:`docsync.migrate.plan.resolve`
 turns a spec into a :class:`Plan`, where every value is decided and every
-problem is listed. No I/O happens here.
+problem is listed. A :class:`ChangeSet` is every move, removal and write a plan makes
+(computed by :mod:`.rewrite.changes`), and an :class:`Outcome` is both. No I/O happens here.
 """
 
 from __future__ import annotations
@@ -12,8 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from ..records.model import RecordId
+
+if TYPE_CHECKING:
+    from ..model import Document
+    from ..write.writer import FileWrite
 
 PLAN_VERSION = 1
 DROP = "drop"
@@ -167,3 +174,82 @@ class Plan:
 
     def topic(self, slug: str) -> Topic | None:
         return next((t for t in self.topics if t.slug == slug), None)
+
+
+# --------------------------------------------------------------------------- what the plan changes
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    links: int = 0
+    refs: int = 0
+    code_refs: int = 0
+    code_paths: int = 0
+    unresolved: tuple[tuple[str, str], ...] = ()
+    dangling: tuple[tuple[str, str], ...] = ()
+    """Links the migration breaks: their target existed before and does not after."""
+    outside: tuple[str, ...] = ()
+    already_broken: int = 0
+    """Links that were broken before the migration, each the same break as one the record had
+    (``docsync check`` reports them)."""
+    tool_pointers: tuple[str, ...] = ()
+    """Another tool's config that points at a legacy tree: where, and the line to change."""
+    relation_notes: tuple[tuple[str, str], ...] = ()
+    """Relation prose left as written (its target is no record, or it is no relation)."""
+    code_kept: tuple[tuple[str, str], ...] = ()
+    """Ids of records in program strings and code, left as written: ``path:line:column`` and the id."""
+    code_lines: tuple[tuple[str, str, str], ...] = ()
+    """Each line of a file that is not Markdown the rewrite changes: ``path:line``, before, after."""
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    moves: tuple[tuple[str, str], ...] = ()
+    removals: tuple[str, ...] = ()
+    writes: tuple[FileWrite, ...] = ()
+    stats: Stats = field(default_factory=Stats)
+    problems: tuple[Problem, ...] = ()
+    untracked: frozenset[str] = frozenset()
+    adoption_record: str | None = None
+    conventions: str | None = None
+    parsed: Mapping[str, Document] = field(default_factory=dict)
+    """Writes whose new text was parsed on the way (to verify its rewrite), by path;
+    the closing check reads them from the parse cache instead of parsing them again."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.moves or self.removals or self.writes)
+
+    @property
+    def to_stage(self) -> list[str]:
+        """Written files git should track: everything but untracked files whose links changed."""
+        return [w.path for w in self.writes if w.path not in self.untracked]
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Every path the change set creates, changes or removes."""
+        paths = [p for move in self.moves for p in move] + list(self.removals)
+        paths += [w.path for w in self.writes]
+        return tuple(dict.fromkeys(paths))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A plan, the changes it makes, and every problem found on the way."""
+
+    plan: Plan
+    changes: ChangeSet
+    in_tree: int = 0  # records the target tree already holds
+    warnings: tuple[str, ...] = ()  # for people; they do not stop the plan
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.plan.problems + self.changes.problems
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.complete else 1

@@ -3,7 +3,7 @@
 This is the read side of ``docsync migrate``: it opens the repository, finds
 the legacy trees, parses each record once, reads git history in one pass
 (only when there are records to date), and hashes every source. Nothing
-here writes; :mod:`.apply` does.
+here writes; :mod:`.apply.apply` does.
 """
 
 from __future__ import annotations
@@ -41,12 +41,13 @@ from .read.discover import (
     record_paths,
 )
 from .read.inputs import Inputs
+from .read.kinds import kind_question, with_kinds
+from .read.supersession import superseded
 from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
-    from .model import Plan, PlanSpec, Problem
+    from .model import Outcome, Plan, PlanSpec, Problem
     from .read.repo_view import RepoView
-    from .rewrite.changes import ChangeSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,28 +79,6 @@ class Session:
     inputs: Inputs
     view: RepoView
     problems: tuple[Problem, ...] = ()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A plan, the changes it makes, and every problem found on the way."""
-
-    plan: Plan
-    changes: ChangeSet
-    in_tree: int = 0  # records the target tree already holds
-    warnings: tuple[str, ...] = ()  # for people; they do not stop the plan
-
-    @property
-    def problems(self) -> tuple[Problem, ...]:
-        return self.plan.problems + self.changes.problems
-
-    @property
-    def complete(self) -> bool:
-        return not self.problems
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.complete else 1
 
 
 # --------------------------------------------------------------------------- reading the repository
@@ -137,9 +116,13 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
     )
     lifecycle = set(tree_paths(config.target, config.states, paths))
+    trees, unknown = with_kinds(trees, paths, workspace.documents, config.sources)
     records, problems = _records(
         workspace, trees, [p for p in paths if p not in lifecycle], config.statuses
     )
+    from .model import Problem  # imported while the files parsed
+
+    problems += [Problem(tree.path, kind_question(tree)) for tree in unknown]
     indexes = tuple(
         p
         for tree in trees
@@ -154,7 +137,22 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         for p in kept_pages(tree_, paths)
         if posixpath.dirname(p) != config.target
     }
+    problems.extend(_misnamed(workspace))
     return _Found(workspace, records, indexes, tree, former, tuple(problems), kept)
+
+
+def _misnamed(workspace: Workspace) -> list[Problem]:
+    """A Markdown file whose name is not UTF-8 may be a record or link to one: docsync can
+    neither read nor rewrite it, so the plan waits until it is renamed."""
+    from ..untrusted_text import shown
+    from .model import Problem
+
+    return [
+        Problem(shown(p), "the file name is not valid UTF-8; docsync can neither read nor rewrite "
+                "it: rename it (git mv), then run docsync migrate again")
+        for p in workspace.listing.unnamable
+        if p.lower().endswith((".md", ".markdown"))
+    ]
 
 
 def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
@@ -186,6 +184,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
         kept=found.kept,
+        superseded=superseded(found.records, config.relations),
     )
 
 
@@ -278,7 +277,9 @@ def _records(
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
         default = default_status(tree, path)
-        records[path] = read_record(documents[path], rid, slug, tree.kind, default, statuses, tree.path)
+        records[path] = read_record(
+            documents[path], rid, slug, tree.kind, default, statuses, tree.path, tree.status_key
+        )
     return records, problems
 
 
@@ -352,7 +353,9 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
     from .plan.plan import infer_spec, resolve  # imported while the files parsed
 
     warnings: tuple[str, ...] = ()
-    if options.plan_file is None:
+    if options.plan_file is None or not session.inputs.records:
+        # No legacy record is left: a plan file applied already has nothing more to do, and
+        # says so as the run without one does, instead of calling its own sources stale.
         spec = infer_spec(session.inputs)
     else:
         from .plan import planfile
@@ -367,6 +370,7 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
 def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
     session = load_session(start, options)
+    from .model import Outcome
     from .rewrite.adoption import (  # imported while the files parsed (_meanwhile)
         extend,
         plan_adoption,
@@ -380,7 +384,7 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     )
     view = adoption.view(session.view)
     if plan.complete and not plan.empty:
-        from ..parse.markdown import prepare
+        from ..parse.native import prepare
 
         prepare()  # before the rewrite forks its workers, which parse: they inherit it
     computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)

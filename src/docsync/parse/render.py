@@ -119,7 +119,9 @@ def github_rendering(text: str) -> GithubRendering:
 
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
-_LINK_ATTRS = re.compile(r'\s(?:href|src)="[^"]*"')
+# A link attribute as HTML allows it: double-quoted, single-quoted or unquoted
+# (``<img src=design/overview.png>``), any letter case.
+_LINK_ATTRS = re.compile(r"""\s(?:href|src|srcset)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)""", re.IGNORECASE)
 
 
 def github_structure(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..rewrite.record_links import unlinked
+from ..untrusted_text import TERMINAL_UNSAFE, json_safe
 from .model import Record
 from .relations import SUPERSEDES, Edge
 
@@ -83,11 +84,15 @@ def _heading(state: str) -> str:
 # --------------------------------------------------------------------------- mermaid
 
 
+_UNSAFE = re.compile(f"[{TERMINAL_UNSAFE}]")
+
+
 def _mermaid_text(text: str) -> str:
-    # Mermaid's own entity codes: '#' first, since every code starts with one.
+    # Mermaid's own entity codes: '#' first, since every code starts with one; a character
+    # that would act on a terminal (an escape, a bidi override) by its number.
     for char, code in (("#", "#35;"), ("&", "#38;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
         text = text.replace(char, code)
-    return text
+    return _UNSAFE.sub(lambda m: f"#{ord(m.group(0))};", text)
 
 
 def mermaid(graph: Graph) -> str:
@@ -114,7 +119,10 @@ def mermaid_block(graph: Graph) -> str:
 
 
 def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT string; a character that would act on a terminal as an HTML entity (``&#27;``),
+    which Graphviz shows as the character. A newline is the caller's to spell (``\\n``)."""
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _UNSAFE.sub(lambda m: "\n" if m.group(0) == "\n" else f"&#{ord(m.group(0))};", quoted) + '"'
 
 
 def dot(graph: Graph) -> str:
@@ -148,7 +156,7 @@ def as_json(graph: Graph) -> str:
         ],
         "relations": [{"from": e.newer, "relation": e.kind, "to": e.older} for e in graph.edges],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def render(graph: Graph, fmt: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..model import Document
-from ..parse.markdown import normalized
+from ..parse.source import normalized
 from ..rewrite.code_paths import PATH_TOKEN
 from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text
@@ -25,6 +25,7 @@ from . import graph
 from .index import INDEX_NAMES, parse_former_ids, render_index
 from .model import IdTarget, Record, parse_id, tree_exists
 from .relations import Edge, Mention, read_mentions
+from .templates import is_template_name
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
 
@@ -182,9 +183,12 @@ def _ancestors(path: str) -> Iterator[str]:
         folder = posixpath.dirname(folder)
 
 
-def _exempt(config: Config, target: str) -> set[str]:
+def _exempt(config: Config, target: str, present: set[str]) -> set[str]:
+    """The index, the conventions doc, the template the config names, and any file at the
+    target's top level named as a template is (``adr-template.md``): none is a record."""
     exempt = {f"{target}/{name}" for name in INDEX_NAMES}
     exempt.update(p for p in (config.conventions, config.template) if p)
+    exempt.update(p for p in present if posixpath.dirname(p) == target and is_template_name(posixpath.basename(p)))
     return exempt
 
 
@@ -196,7 +200,7 @@ def load_tree(workspace: Workspace) -> Tree | None:
     if not tree_exists(target, config.states, present):
         return None
     folder_states = {folder: state for state, folder in config.states.items()}
-    exempt = _exempt(config, target)
+    exempt = _exempt(config, target, present)
     files = tuple(
         _tree_file(path, target, folder_states)
         for path in sorted(workspace.documents)

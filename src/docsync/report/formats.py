@@ -20,7 +20,10 @@ from urllib.parse import quote
 from .. import DISTRIBUTION, __version__
 from ..gates.rules import Rule, by_code, explain
 from ..model import Finding, Severity
+from ..untrusted_text import TERMINAL_UNSAFE, escaped_character, is_utf8, json_safe, shown
+from ..untrusted_text import visible as visible
 from . import indented_json
+from .junit import as_junit as as_junit  # every format is read from here
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -97,7 +100,7 @@ class _JsonText:
         self.seen: dict[str, str] = {}
 
     def __call__(self, value: str) -> str:
-        encoded = encode_basestring(value)
+        encoded = encode_basestring(value if is_utf8(value) else shown(value))
         if not value.isascii() or "\x7f" in value:
             encoded = _json_visible(encoded)
         self.seen[value] = encoded
@@ -105,26 +108,9 @@ class _JsonText:
 
 
 # What a file name, link target or link text can carry that would act on the
-# reader's terminal instead of showing: C0 controls (escape sequences, a
-# newline that forges a finding line), DEL, C1 controls (U+009B is a
-# one-character CSI), bidirectional overrides and isolates (which reorder
-# what is shown), and the Unicode line and paragraph separators.
-_WIDE_UNSAFE = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_UNSAFE = re.compile(f"[\x00-\x1f{_WIDE_UNSAFE}]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escaped(match: re.Match[str]) -> str:
-    char = match.group(0)
-    if char in _NAMED:
-        return _NAMED[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """``text`` with every character that could act on a terminal shown as an escape (``\\x1b``)."""
-    return _UNSAFE.sub(_escaped, text)
+# reader's terminal instead of showing: see docsync.untrusted_text.TERMINAL_UNSAFE.
+_WIDE_UNSAFE = TERMINAL_UNSAFE.removeprefix("\x00-\x1f")  # all but the C0 controls
+_escaped = escaped_character
 
 
 # json.dumps escapes C0 controls inside strings itself; its own newlines are layout.
@@ -151,7 +137,7 @@ def as_json_lines(findings: Sequence[Finding]) -> str:
     """One JSON object per finding, each with the schema version."""
     rules = by_code()
     return "".join(
-        json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False) + "\n"
+        json_safe(json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False)) + "\n"
         for f in findings
     )
 
@@ -180,10 +166,36 @@ def as_github(findings: Sequence[Finding]) -> str:
 
 INFORMATION_URI = f"https://pypi.org/project/{DISTRIBUTION}/"
 """The tool's page in a SARIF log: its package's, which names docsync's home (the rule
-pages travel in the log itself, so no rule points at a site)."""
+pages travel in the log itself as each rule's help)."""
 
 
-def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
+def source_url() -> str | None:
+    """The repository the installed distribution names in its metadata (a ``Source`` or
+    ``Repository`` project URL), or None: no address is guessed."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        entries: list[str] = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in entries:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() in ("source", "repository") and url.strip().startswith("https://"):
+            return str(url.strip().rstrip("/"))
+    return None
+
+
+def help_uri(rule: Rule, source: str | None) -> str:
+    """Where a rule's documentation lives: its section of the gate's page in the
+    repository at this version's tag when the metadata names the repository, else the
+    package's page (the one true address without it)."""
+    if source is None:
+        return INFORMATION_URI
+    anchor = f"{rule.code}-{rule.name}".lower()
+    return f"{source}/blob/v{__version__}/docs/rules/{rule.gate}.md#{anchor}"
+
+
+def _rule_descriptor(code: str, rule: Rule | None, source: str | None) -> dict[str, Any]:
     """A SARIF rule descriptor; its help is the rule's page (``docsync rules CODE``), whole."""
     if rule is None:
         return {"id": code, "name": code, "shortDescription": {"text": code}}
@@ -192,6 +204,7 @@ def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
         "id": code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
+        "helpUri": help_uri(rule, source),
         "help": {"text": page, "markdown": page},
     }
 
@@ -199,7 +212,8 @@ def _rule_descriptor(code: str, rule: Rule | None) -> dict[str, Any]:
 def as_sarif(findings: Sequence[Finding]) -> str:
     rules = by_code()
     used = sorted({f.rule for f in findings})
-    driver_rules = [_rule_descriptor(code, rules.get(code)) for code in used]
+    source = source_url() if used else None
+    driver_rules = [_rule_descriptor(code, rules.get(code), source) for code in used]
     results: list[dict[str, Any]] = [
         {
             "ruleId": f.rule,
@@ -329,31 +343,4 @@ def as_gitlab(findings: Sequence[Finding]) -> str:
         }
         for f in findings
     ]
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
-
-
-def as_junit(files: int, findings: Sequence[Finding]) -> str:
-    """JUnit XML: one test case per file with findings, one failure per finding."""
-    from xml.sax.saxutils import quoteattr
-
-    def attr(value: str) -> str:
-        return quoteattr(_XML_INVALID.sub("\ufffd", value))
-
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="docsync" tests="{files}" failures="{len(findings)}">',
-        f'  <testsuite name="docsync" tests="{files}" failures="{len(findings)}">',
-    ]
-    for path, group in groupby(findings, key=lambda f: f.path):
-        lines.append(f"    <testcase name={attr(path)} classname={attr(path)}>")
-        lines.extend(
-            f"      <failure type={attr(f.rule)} message={attr(f'{f.line}:{f.column}: {f.rule} {f.message}')}/>"
-            for f in group
-        )
-        lines.append("    </testcase>")
-    lines += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(lines) + "\n"
-
-
-# Characters XML 1.0 cannot hold at all, even escaped.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+    return json_safe(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"

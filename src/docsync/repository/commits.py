@@ -18,13 +18,15 @@ class FileChange:
     ``status`` is ``"A"`` (added; copies count as adds), ``"M"`` (modified,
     including type changes), ``"D"`` (deleted) or ``"R"`` (renamed from
     ``old_path``). ``blob`` is the object id of the content after the change;
-    for a deletion, of the content deleted (or ``None``).
+    for a deletion, of the content deleted (or ``None``). ``old_blob`` is, for a
+    modification, the content before it (a record's text that a stub replaced).
     """
 
     status: str
     path: str
     old_path: str | None = None
     blob: str | None = None
+    old_blob: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,8 +111,10 @@ def parse_raw(tokens: Iterator[str]) -> tuple[tuple[FileChange, ...], str | None
             changes.append(FileChange("A", next(tokens), None, blob))
         elif status == "D":
             changes.append(FileChange("D", next(tokens), None, fields[2]))
+        elif status == "A":
+            changes.append(FileChange("A", next(tokens), None, blob))
         else:
-            changes.append(FileChange("A" if status == "A" else "M", next(tokens), None, blob))
+            changes.append(FileChange("M", next(tokens), None, blob, fields[2]))
     return tuple(changes), None
 
 

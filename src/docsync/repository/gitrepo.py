@@ -9,6 +9,7 @@ GitPython. Nothing here knows Markdown.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -60,9 +61,16 @@ def open_repo(start: Path) -> git.Repo:
 # any failure.
 
 
+NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}")
+"""Run no hook: a hooks folder that does not exist holds none (``pre-commit``,
+``prepare-commit-msg``, ``commit-msg``, ``post-commit``, ``reference-transaction``, …)."""
+
+
 def _git(root: Path, *args: str, literal: bool = False) -> str:
+    """git's output; no hook runs, as docsync runs nothing the repository names (``status``
+    and ``add`` write the index, and would run ``post-index-change``)."""
     repo = open_repo(root)
-    command = ["git", "--literal-pathspecs", *args] if literal else ["git", *args]
+    command = ["git", *NO_HOOKS, *(["--literal-pathspecs"] if literal else []), *args]
     try:
         return str(repo.git.execute(command, with_extended_output=False))
     except git.GitCommandError as exc:
@@ -71,7 +79,8 @@ def _git(root: Path, *args: str, literal: bool = False) -> str:
 
 def _mutating(root: Path, *args: str) -> str:
     """A git command that changes the repository: a mutation the fault tests can fail.
-    Its paths are file names, never patterns (``x[1].md`` must not also stage ``x1.md``)."""
+    Its paths are file names, never patterns (``x[1].md`` must not also stage ``x1.md``).
+    No hook runs (see :func:`_git`)."""
     writer.mutation_point("git", root)
     return _git(root, *args, literal=True)
 
@@ -149,8 +158,9 @@ def refuse_sparse(root: Path, what: str) -> None:
 def commit_index(root: Path, message: str) -> str:
     """Commit what is staged; returns the new HEAD.
 
-    Hooks are skipped: the pure-move commit has links that only the next
-    commit fixes, and a hook must not change what is committed.
+    Every hook is skipped (``--no-verify`` and :data:`NO_HOOKS`): the pure-move
+    commit has links that only the next commit fixes, a hook must not change what
+    is committed, and docsync runs nothing the repository names.
     """
     _mutating(root, "commit", "-q", "--no-verify", "-m", message)
     return _git(root, "rev-parse", "HEAD").strip()
@@ -161,6 +171,9 @@ def index_file(root: Path) -> Path:
     return root / _git(root, "rev-parse", "--git-path", "index").strip()
 
 
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
 def set_head(root: Path, head: str | None) -> None:
     """Point HEAD (its branch) back at ``head``; None: back to an unborn branch."""
     now = plumbing.head_commit(root)
@@ -169,4 +182,6 @@ def set_head(root: Path, head: str | None) -> None:
     if head is None:
         _mutating(root, "update-ref", "-d", "HEAD")
     else:
-        _mutating(root, "update-ref", "-m", "docsync: roll back", "HEAD", head)
+        if not _COMMIT_ID.fullmatch(head):
+            raise GitError(f"not a commit id: {head!r}; HEAD is left where it is")
+        _mutating(root, "update-ref", "-m", "docsync: roll back", "--end-of-options", "HEAD", head)

@@ -14,8 +14,8 @@ Decisions, each with a test in ``tests/test_history.py``:
   detection is ignored on purpose: a record copied from a template starts a
   new lineage dated by the commit that created it. Without ``-B`` (which
   would nearly double the cost of reading history) git cannot see a move
-  whose old path gets a new file in the same commit; the moved record is
-  then dated by that commit, as ``git log --follow`` would date it.
+  whose old path gets a new file in the same commit; such a move is found
+  from the blobs instead, for the records asked about (see below).
 * Merges: each parent's diff says where a file came from. A file the merge
   takes unchanged from its first parent keeps that lineage. A file that
   differs from the first parent (brought in from a side branch, or merged
@@ -40,6 +40,18 @@ Decisions, each with a test in ``tests/test_history.py``:
   branch's ``0000-x.md`` dropped, ``1234-x.md`` added by hand just after),
   and the delete may also come after the add: a record copied and its
   original deleted later moved in two commits.
+* An unrelated add is no restore (issue 37): deleted content continues a new
+  record only if it was deleted before the add on the add's line of history
+  (the deleting commit is an ancestor of the adding one), or the add copied
+  it from its own line and the original was deleted after; and only if the
+  two are still alike with the tree's template text set aside, or share a
+  title or a record number (:mod:`.kinship`). Drafts written from one
+  template are 65% alike by git's measure from the boilerplate alone.
+* Content moved out of a file that stays behind as a stub: a commit that adds
+  a record while it rewrites another into a short stub is a move git cannot
+  see without ``-B``. When the new file holds the old text (alike, as above)
+  and the rewritten file no longer does, the new record continues the old
+  lineage, and the stub starts a new one with that commit.
 * Templates (the names ``template`` says are templates, as discovery reads
   them) start and continue no lineage: a deleted template is no grave, and
   content a template held is no restore, so an RFC whose first commit is the
@@ -60,8 +72,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from .commits import CommitChanges
+from .lineage import Resurrection
 from .replay import Replayer, Root
-from .similarity import BlobReader, Resurrection
+from .similarity import BlobReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +108,7 @@ def first_proposed(
     roots = {path: root for path in paths if (root := head.get(path)) is not None}
     if read_blob is not None:
         resurrect = Resurrection(replayer, read_blob)
-        roots = {path: resurrect.earliest(root) for path, root in roots.items()}
+        roots = {path: resurrect.earliest(resurrect.restarted(path, r)) for path, r in roots.items()}
     return {path: Origin(path, root.date, root.commit, root.path) for path, root in roots.items()}
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GitError
+from ..untrusted_text import is_utf8, shown
 from .git_output import first_line, z_list
 
 SYMLINK_MODE = "120000"
@@ -36,6 +38,9 @@ class Listing:
 
     tracked: dict[str, str]
     untracked: frozenset[str]
+    unnamable: tuple[str, ...] = ()
+    """Tracked or untracked names that are not UTF-8 (see :mod:`docsync.untrusted_text`): kept out
+    of the two above, so that no part of docsync meets a name it cannot write out."""
 
     def is_symlink(self, path: str) -> bool:
         return self.tracked.get(path) == SYMLINK_MODE
@@ -96,7 +101,28 @@ def find_repo(start: Path) -> RepoPaths:
     if len(out) != 2 or not out[1]:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
     git_dir, root = out
-    return RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    refuse_linked_state(found.git_dir)
+    return found
+
+
+def refuse_linked_state(git_dir: Path) -> None:
+    """Refuse a ``docsync`` folder in the git directory that is a symlink, or not a folder:
+    docsync's cache and journals are written only there, never through a symlink."""
+    own = git_dir / "docsync"
+    try:
+        mode = os.lstat(own).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise GitError(f"{own}: cannot be read ({exc.strerror}); remove it") from None
+    if stat.S_ISLNK(mode):
+        raise GitError(
+            f"{own} is a symlink; docsync keeps its cache and journals only in a folder of its "
+            "own there and never writes through a symlink: remove the symlink"
+        )
+    if not stat.S_ISDIR(mode):
+        raise GitError(f"{own} is not a folder; docsync keeps its cache and journals there: remove it")
 
 
 def _not_a_work_tree(start: Path, stderr: str) -> GitError:
@@ -124,7 +150,7 @@ def head_commit(root: Path) -> str | None:
 def is_ancestor(root: Path, commit: str) -> bool:
     """Whether ``commit`` is HEAD or one of its ancestors."""
     try:
-        _run(root, "merge-base", "--is-ancestor", commit, "HEAD")
+        _run(root, "merge-base", "--is-ancestor", "--end-of-options", commit, "HEAD")
     except _Failed:
         return False
     return True
@@ -141,24 +167,42 @@ def list_files(root: Path) -> Listing:
     except _Failed as failed:
         raise GitError(f"git ls-files failed: {failed.stderr}") from None
     tracked: dict[str, str] = {}
+    unnamable: list[str] = []
     for entry in z_list(staged):
         meta, _, path = entry.partition("\t")
         mode = meta.split(" ", 1)[0]
-        if mode != GITLINK_MODE:
+        if not is_utf8(path):
+            unnamable.append(path)
+        elif mode != GITLINK_MODE:
             tracked[path] = mode
-    return Listing(tracked, frozenset(z_list(others)))
+    untracked = z_list(others)
+    unnamable.extend(p for p in untracked if not is_utf8(p))
+    return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))))
 
 
 def changed_files(root: Path, rev: str | None) -> frozenset[str]:
     """Files changed between ``rev`` (default: merge base with the default branch) and the work tree."""
+    commit = _default_base(root) if rev is None else revision(root, rev)
     try:
-        if rev is None:
-            rev = _default_base(root)
-        diff = _run(root, "diff", "--name-only", "-z", "--no-renames", rev)
+        diff = _run(root, "diff", "--name-only", "-z", "--no-renames", "--end-of-options", commit, "--")
         others = _run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")
     except _Failed as failed:
         raise GitError(f"cannot diff against {rev!r}: {failed.stderr}") from None
-    return frozenset(z_list(diff)) | frozenset(z_list(others))
+    return frozenset(map(shown, (*z_list(diff), *z_list(others))))
+
+
+def revision(root: Path, rev: str) -> str:
+    """The commit ``rev`` (the user's ``--since``) names, as its full id; a :class:`GitError`
+    when it names none. A revision is never read as an option: one that starts with ``-``
+    (``--output=FILE`` would have git write FILE) is refused before git sees it, and git is
+    told where its options end."""
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+        raise GitError(f"--since {rev!r}: not a revision (a branch, tag or commit id)")
+    try:
+        found = _run(root, "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}")
+    except _Failed:
+        raise GitError(f"--since {rev!r}: no such commit in this repository") from None
+    return found.strip()
 
 
 def staged_changes(root: Path) -> frozenset[str]:
@@ -167,7 +211,7 @@ def staged_changes(root: Path) -> frozenset[str]:
         diff = _run(root, "diff", "--cached", "--name-only", "-z", "--no-renames")
     except _Failed as failed:
         raise GitError(f"cannot read the staged changes: {failed.stderr}") from None
-    return frozenset(z_list(diff))
+    return frozenset(map(shown, z_list(diff)))
 
 
 def staged_renames(root: Path) -> dict[str, str]:
@@ -251,3 +295,22 @@ def _default_base(root: Path) -> str:
         except _Failed:
             continue
     return "HEAD"
+
+
+def default_branch(root: Path) -> str:
+    """The branch a pull request merges into: the one ``origin/HEAD`` names, else a local
+    ``main`` or ``master``, else the branch checked out, else ``main``."""
+    try:
+        return _run(root, "symbolic-ref", "--short", "refs/remotes/origin/HEAD").strip().split("/", 1)[1]
+    except (_Failed, IndexError):
+        pass
+    for name in ("main", "master"):
+        try:
+            _run(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{name}")
+            return name
+        except _Failed:
+            continue
+    try:
+        return _run(root, "symbolic-ref", "--short", "HEAD").strip() or "main"
+    except _Failed:
+        return "main"

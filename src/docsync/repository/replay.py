@@ -30,15 +30,28 @@ class Root(NamedTuple):
 
 
 class Grave(NamedTuple):
-    """Record content deleted, or left out by a merge from a side branch: its blob, lineage
-    and replay position."""
+    """Record content deleted, or left out by a merge from a side branch: its blob, lineage,
+    replay position, the commit that deleted it and the path it was deleted at."""
 
     blob: str
     root: Root
     seq: int
+    commit: str
+    path: str
+
+
+class Split(NamedTuple):
+    """A record changed in the commit that added a new one: if the change left a stub and the
+    new file holds the old text, the content moved (a move git sees as an add)."""
+
+    path: str
+    old_blob: str
+    new_blob: str
+    root: Root
 
 
 State = dict[str, Root]
+Side = tuple[State, tuple[FileChange, ...] | None]  # a merge's other parent: its state and diff
 
 
 class _States:
@@ -95,7 +108,7 @@ class Replayer:
         track_homes: bool,
         template: Callable[[str], bool] | None = None,
     ) -> None:
-        self._history = history
+        self.history = history
         self._template = template
         self._template_blobs: set[str] = set()  # what templates held: proves no identity
         self._states = _States(history)
@@ -104,14 +117,20 @@ class Replayer:
         self.homes: dict[str, set[Root]] = {}
         self.fresh: dict[Root, tuple[str, int]] = {}  # new Markdown lineage → (blob, seq)
         self.graves: list[Grave] = []
+        self.splits: dict[Root, list[Split]] = {}  # new Markdown lineage → records changed beside
         self._seq = 0
+
+    @property
+    def template_blobs(self) -> frozenset[str]:
+        """Every content a template file held: the tree's boilerplate."""
+        return frozenset(self._template_blobs)
 
     def run(self) -> State:
         """The state at HEAD, the first commit of the history."""
-        for seq, commit in enumerate(reversed(self._history)):
+        for seq, commit in enumerate(reversed(self.history)):
             self._seq = seq
             self._states.keep(commit.sha, self._replay(commit))
-        return self._states.peek(self._history[0].sha) if self._history else {}
+        return self._states.peek(self.history[0].sha) if self.history else {}
 
     def _replay(self, commit: CommitChanges) -> State:
         others = [self._states.peek(parent) for parent in commit.parents[1:]]
@@ -123,9 +142,12 @@ class Replayer:
             diffs += [None] * (len(others) - len(diffs))
             pairs = list(zip(others, diffs, strict=True))
             self._merge_in(state, commit, moved, pairs)
-            self._bury_left_out(state, pairs)
+            self._bury_left_out(state, commit, pairs)
         else:
+            changed = _changed_records(state, commit, self.is_record)
             self._add(state, commit, moved)
+            if changed:
+                _note_splits(self.splits, self.fresh, state, commit, changed)
         for parent in commit.parents[1:]:
             self._states.release(parent)
         return state
@@ -142,11 +164,9 @@ class Replayer:
         """Remember Markdown content the commit deletes, for a similar re-add to continue."""
         for change in commit.changes:
             if change.status == "D":
-                self._grave(change, state.get(change.path))
+                self._grave(change, state.get(change.path), commit)
 
-    def _bury_left_out(
-        self, state: State, others: list[tuple[State, tuple[FileChange, ...] | None]]
-    ) -> None:
+    def _bury_left_out(self, state: State, commit: CommitChanges, others: list[Side]) -> None:
         """Content a merge leaves out of a side branch is deleted content too (a branch's
         ``0000-x.md`` dropped by the merge and added by hand as ``1234-x.md`` just after)."""
         kept: set[Root] | None = None
@@ -156,12 +176,12 @@ class Replayer:
                     continue
                 kept = set(state.values()) if kept is None else kept
                 if root not in kept:
-                    self._grave(change, root)
+                    self._grave(change, root, commit)
 
-    def _grave(self, change: FileChange, root: Root | None) -> None:
+    def _grave(self, change: FileChange, root: Root | None, commit: CommitChanges) -> None:
         blob = change.blob
         if root is not None and blob and blob not in EMPTY_BLOBS and self.is_record(change.path):
-            self.graves.append(Grave(blob, root, self._seq))
+            self.graves.append(Grave(blob, root, self._seq, commit.sha, change.path))
 
     def _add(self, state: State, commit: CommitChanges, moved: Mapping[str, Root]) -> None:
         for change in commit.changes:
@@ -226,6 +246,37 @@ class Replayer:
                 self._seen[key] = root
         if self._track_homes:
             self.homes.setdefault(change.path, set()).add(root)
+
+
+def _changed_records(
+    state: State, commit: CommitChanges, is_record: Callable[[str], bool]
+) -> list[Split]:
+    """The records a commit that adds a record rewrites in place (before the replay moves on)."""
+    if not any(change.status == "A" for change in commit.changes):
+        return []
+    return [
+        Split(change.path, change.old_blob, change.blob, root)
+        for change in commit.changes
+        if change.status == "M"
+        and change.old_blob
+        and change.blob
+        and (root := state.get(change.path)) is not None
+        and is_record(change.path)
+    ]
+
+
+def _note_splits(
+    splits: dict[Root, list[Split]],
+    fresh: Mapping[Root, object],
+    state: State,
+    commit: CommitChanges,
+    changed: list[Split],
+) -> None:
+    """Remember, for each record the commit began, the records it changed beside it."""
+    for change in commit.changes:
+        root = state.get(change.path)
+        if change.status == "A" and root is not None and root.commit == commit.sha and root in fresh:
+            splits[root] = changed
 
 
 def _earliest_of_unchanged(

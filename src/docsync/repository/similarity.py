@@ -1,11 +1,9 @@
-"""Git's rename similarity, and the lineage a similar re-add of deleted content continues."""
+"""Git's rename similarity, estimated as diffcore-delta does."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-
-from .replay import Replayer, Root
 
 BlobReader = Callable[[str], "bytes | None"]
 RENAME_SCORE = 0.5  # git's default -M threshold
@@ -51,56 +49,3 @@ def _chunks(data: bytes) -> Iterator[bytes]:
         end = newline + 1 if newline >= 0 else min(start + 64, len(data))
         yield data[start:end]
         start = end
-
-
-class Resurrection:
-    """Continues a fresh lineage from similar content deleted, before it began or after (memoised).
-
-    Deleted after: the record was copied and its original deleted later, a move in
-    two commits (``0000-x.md`` copied to ``1445-x.md``, the duplicate removed a week on).
-    """
-
-    def __init__(self, replayer: Replayer, read_blob: BlobReader) -> None:
-        self._fresh = replayer.fresh
-        self._graves = replayer.graves
-        self._read = read_blob
-        self._blobs: dict[str, bytes | None] = {}
-        self._chunks: dict[str, Counter[bytes]] = {}
-        self._done: dict[Root, Root] = {}
-
-    def earliest(self, root: Root) -> Root:
-        if root in self._done:
-            return self._done[root]
-        self._done[root] = root  # a cycle cannot happen (graves are earlier), but stay safe
-        found = root
-        fresh = self._fresh.get(root)
-        if fresh is not None:
-            blob, _ = fresh
-            for grave in self._graves:
-                if grave.root == root:
-                    continue
-                if grave.root < found and self._similar(grave.blob, blob):
-                    found = min(found, self.earliest(grave.root))
-        self._done[root] = found
-        return found
-
-    def _similar(self, a: str, b: str) -> bool:
-        if a == b:
-            return True
-        first, second = self._blob(a), self._blob(b)
-        if first is None or second is None:
-            return False
-        if first and second and not _comparable(len(first), len(second)):
-            return False  # before counting chunks: most graves differ in size alone
-        return similarity(first, second, self._chunked(a, first), self._chunked(b, second)) >= RENAME_SCORE
-
-    def _chunked(self, blob: str, data: bytes) -> Counter[bytes]:
-        """A blob's chunks, counted once: one new record is compared with every grave."""
-        if blob not in self._chunks:
-            self._chunks[blob] = chunks(data)
-        return self._chunks[blob]
-
-    def _blob(self, blob: str) -> bytes | None:
-        if blob not in self._blobs:
-            self._blobs[blob] = self._read(blob)
-        return self._blobs[blob]

@@ -82,7 +82,7 @@ class Moves:
         """
         if path == self.old_path or path in self.moves or path.startswith("../") or path == "..":
             return False
-        return not self.exists(path)
+        return not self.exists(path) and self.known(path) == path
 
     def left_as_written(self, dest: Destination) -> bool:
         """Whether ``dest`` stays byte for byte: broken before, and not a plain path.
@@ -98,16 +98,49 @@ class Moves:
 
     def target(self, path: str) -> str:
         """Where a repository path lives after the moves (this document: its new path)."""
+        path = self.known(path)
         return self.new_path if path == self.old_path else self.moves.get(path, path)
+
+    def known(self, path: str) -> str:
+        """``path``, or the moved file it names in another letter case (``0007-Cache.md`` for
+        ``0007-cache.md``: it opens on macOS and Windows) when no file has it as written."""
+        if path == self.old_path or path in self.moves or self.exists(path):
+            return path
+        folded = path.casefold()
+        if folded == self.old_path.casefold():
+            return self.old_path
+        return _by_case(self.moves).get(folded, path)
+
+    def led_to(self, url: str) -> str | None:
+        """Where a link to ``url`` in this document leads after the moves: a repository
+        path, or None (elsewhere)."""
+        found = locate(self.old_path, url)
+        return None if found is None else self.target(found[0])
 
     def fragment(self, path: str, fragment: str) -> str | None:
         """The renamed slug of ``fragment`` in ``path``, or None when it keeps its name."""
-        renames = self.fragments.get(path)
+        renames = self.fragments.get(self.known(path))
         if not renames or not fragment:
             return None
         decoded = unquote(fragment)
         new = renames.get(fragment, renames.get(decoded, renames.get(decoded.lower())))
         return new if new is not None and new != decoded else None
+
+
+_CASES: list[tuple[Mapping[str, str], dict[str, str]]] = []  # the last moves' index
+
+
+def _by_case(moves: Mapping[str, str]) -> dict[str, str]:
+    """Each moved path by its case-folded form (one spelt two ways in one case is left
+    out), kept for the last ``moves`` asked about: one mapping per migration."""
+    if _CASES and _CASES[0][0] is moves:
+        return _CASES[0][1]
+    counted: dict[str, list[str]] = {}
+    for path in moves:
+        counted.setdefault(path.casefold(), []).append(path)
+    index = {folded: paths[0] for folded, paths in counted.items() if len(paths) == 1}
+    _CASES[:] = [(moves, index)]
+    return index
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
+from ..gates.links.check import link_url, markdown_url
 from ..model import BlockKind, Document, Edit, Link, LinkKind, Span, position_of
 from ..records.model import IdTarget
 from .ids import (
@@ -37,6 +38,7 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\b[^>]*>|<!--.*?-->", re.S)
 # The kinds as constants: reading a member off its enum class costs more than the test.
 _TABLE = BlockKind.TABLE
 _INLINE = LinkKind.INLINE
+_REFERENCE = LinkKind.REFERENCE
 _TITLED = frozenset({LinkKind.INLINE, LinkKind.REFERENCE})
 # Inline HTML whose content must not become a link: a link inside <a> nests
 # anchors, and code-like elements show their text literally.
@@ -225,6 +227,8 @@ class _IdRewrite:
     targets: list[str]
     pattern: re.Pattern[str]
     """The table's id pattern (:func:`.ids.pattern_for`), read once for every link text."""
+    leads_to: Callable[[str], str | None]
+    """The repository path a link to a URL leads to after the moves (None: elsewhere)."""
 
     def bare(self) -> None:
         for region, mention in _prose_mentions(self.doc, self.ids, self.new_path):
@@ -241,8 +245,10 @@ class _IdRewrite:
             self.targets.append(mention.target.path)
 
     def link_texts(self, tables: list[Span]) -> None:
-        """Links whose whole text is one id get the record's title as text; a text that is an
-        id plus words (``[ADR 0007 quality gates](…)``) keeps the words and drops the id."""
+        """Links into a record whose whole text is its id get the record's title as text; a
+        text that is the id plus words (``[ADR 0007 quality gates](…)``) keeps the words and
+        drops the id. A link elsewhere (``[RFC 42](…/pull/42)``, the discussion) keeps its
+        text: the id names what it points at."""
         headings = [h.span for h in self.doc.headings]
         for link in self.doc.links:
             if any(h.start <= link.span.start < h.end for h in headings):
@@ -250,7 +256,7 @@ class _IdRewrite:
             target = self._sole_id(link)
             if target is None and link.text_span is not None:
                 self._leading_id(link, link.text_span)
-            if target is None or link.text_span is None:
+            if target is None or link.text_span is None or self._leads(link) != target.path:
                 continue
             table = any(t.start <= link.span.start < t.end for t in tables)
             title = link_text(target.title, table=table)
@@ -272,8 +278,16 @@ class _IdRewrite:
         found, whole_only = lookup(
             self.ids, match.group("kind"), int(match.group("number")), int(part) if part else None
         )
-        if found is not None and not whole_only:
+        if found is not None and not whole_only and self._leads(link) == found.path:
             self.edits.append(Edit(Span(text_span.start, text_span.start + rest.end()), ""))
+
+    def _leads(self, link: Link) -> str | None:
+        """Where ``link`` leads after the moves; a reference, where its definition does."""
+        url = link_url(link)
+        if link.kind == _REFERENCE:
+            found = next((d for d in self.doc.definitions if d.normalized_label == link.label), None)
+            url = markdown_url(found.destination) if found is not None else ""
+        return self.leads_to(url) if url else None
 
     def _sole_id(self, link: Link) -> IdTarget | None:
         if link.kind not in _TITLED or not self.ids:
@@ -301,24 +315,31 @@ class _IdRewrite:
 
 
 def prose_id_edits(
-    doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
+    doc: Document,
+    new_path: str,
+    ids: Mapping[IdKey, IdTarget],
+    leads_to: Callable[[str], str | None],
 ) -> tuple[list[Edit], list[str], list[str]]:
     """Edits for bare ids and id-only link texts, the unresolved ids, and the new link targets.
 
     Every id, bare or a link's whole text, is written with its kind (``ADR``) as in the
     table: a text (and its link texts) holding none of the kinds holds no id (most
-    documents)."""
+    documents). ``leads_to`` says where a link leads after the moves: only a link into
+    the record its text names loses the id from its text."""
     kinds = id_kinds(ids)
     if not any(k in doc.text for k in kinds) and not any(k in n.text for n in doc.links for k in kinds):
         return [], [], []
-    return every_id_edit(doc, new_path, ids)
+    return every_id_edit(doc, new_path, ids, leads_to)
 
 
 def every_id_edit(
-    doc: Document, new_path: str, ids: Mapping[IdKey, IdTarget]
+    doc: Document,
+    new_path: str,
+    ids: Mapping[IdKey, IdTarget],
+    leads_to: Callable[[str], str | None],
 ) -> tuple[list[Edit], list[str], list[str]]:
     """:func:`prose_id_edits` without its shortcut: every region and link read."""
-    job = _IdRewrite(doc, new_path, ids, [], [], [], pattern_for(ids))
+    job = _IdRewrite(doc, new_path, ids, [], [], [], pattern_for(ids), leads_to)
     job.bare()
     tables = [region.span for region in _table_rows(doc)]
     job.link_texts(tables)

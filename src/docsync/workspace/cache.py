@@ -3,20 +3,22 @@
 The key is a hash of docsync's version, the file's path and its bytes, so
 an edited file, a renamed file or a new docsync version misses the cache.
 
-The cache is one file: a magic line, an index (a pickle of key → where the
-entry's bytes are) and, after it, each document pickled on its own (what a
-parse worker sends back anyway, so a cold run stores its results without
-pickling them again). A run reads the index and maps the rest: an entry's
-bytes are read from the disk only when its document is unpickled, so a run
-answered by the gates' result caches reads almost nothing of it.
+The cache is one file (:mod:`.indexed`): a magic line, a JSON index (key →
+where the entry's bytes are) and, after it, each document as JSON on its own
+(:func:`~.plain.encode_document`: what a parse worker sends back anyway, so a
+cold run stores its results without encoding them again). A run reads the
+index and each entry only when its document is read, so a run answered by
+the gates' result caches reads almost nothing of it.
 
-The cache is never trusted. The index is read with an unpickler that
-constructs nothing at all (plain strings, ints, tuples and dicts), every
-entry's place is checked against the file's size, and each document is
-unpickled with one that only constructs docsync's frozen model classes. A file that fails to load for any reason
-(corrupt, truncated, written by another docsync version or model layout, or
-holding anything else) is ignored and rebuilt; an entry that fails to load
-is parsed again.
+The cache is never trusted (:mod:`.plain`). Every entry's place is checked
+against the file's size, each document is decoded field by field with its
+positions checked against its text, and a document is believed only when it
+is the parse of the bytes on disk (:func:`verified`): its text, written back
+with its line ends and byte-order mark, has the content key the file's bytes
+have (or, for a file whose lines end in more than one way, is the file's
+bytes decoded). A file that fails to load for any reason (corrupt,
+truncated, written by another docsync version or model layout, or planted)
+is ignored and rebuilt; an entry that fails is parsed again.
 """
 
 from __future__ import annotations
@@ -24,73 +26,61 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import io
-import re
 from pathlib import Path
 
 from .. import __version__, model
-from . import indexed
+from . import indexed, plain
 from .collector import collector_off
 from .indexed import Blob
-from .pickles import PARTS, ModelUnpickler, dumps, layout
+from .stat_index import Source, source_bytes
 
-_MAGIC = b"docsync-parse-cache 3\n"
+_MAGIC = b"docsync-parse-cache 4\n"
 # An entry no run has used for this many saves (an old version of an edited
 # file, a deleted file) is dropped, so the file does not grow without bound.
 _KEEP_UNUSED_SAVES = 3
 # The sources whose code decides what a parsed document holds.
 _PARSER_SOURCES = (
-    "parse/markdown.py",
-    "parse/inline_rules.py",
-    "parse/block_rules.py",
-    "parse/block_loop.py",
-    "parse/block_state.py",
-    "parse/core_rules.py",
-    "parse/build.py",
-    "parse/chunks.py",
+    "parse/native.py",
+    "parse/walk.py",
+    "parse/collected.py",
+    "parse/site_lines.py",
     "parse/constructors.py",
-    "parse/edited.py",
-    "parse/positions.py",
-    "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
     "parse/slugs.py",
+    "parse/source.py",
     "model.py",
 )
 
 
-_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
-_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+_LIBRARIES = ("pyromark",)
 
 
 @functools.cache
 def parser_versions() -> str:
-    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
-    importing them: a warm run that parses nothing imports no parser. When a
-    source does not spell its version so, the parser module is imported to ask."""
+    """``PARSER_VERSIONS``, read from the name of the library's installed metadata
+    folder (``pyromark-0.10.3.dist-info``) without importing it or
+    ``importlib.metadata``: a warm run that parses nothing imports no parser."""
     names: list[str] = []
-    for distribution, module in _LIBRARIES:
-        spec = importlib.util.find_spec(module)
-        try:
-            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
-        except OSError:
-            source = b""
-        found = _VERSION.search(source)
-        if found is None:
-            from ..parse.markdown import PARSER_VERSIONS
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = Path(str(spec.origin)) if spec is not None and spec.origin else None
+        found = sorted(origin.parents[1].glob(f"{name}-*.dist-info")) if origin is not None else []
+        if len(found) != 1:
+            from ..parse.native import PARSER_VERSIONS
 
             return PARSER_VERSIONS
-        names.append(f"{distribution} {found.group(1).decode()}")
+        names.append(f"{name} {found[0].name[len(name) + 1 : -len('.dist-info')]}")
     return ", ".join(names)
 
 
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
-    versions of the Markdown libraries under it.
+    versions of the Markdown library under it.
 
     The source is there for development: an edited parser in an editable
     install must not be served documents its old self parsed. The library
-    versions because upgrading markdown-it-py alone can change a parse.
+    version because upgrading pyromark alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
     digest.update(parser_versions().encode())
@@ -99,42 +89,44 @@ def fingerprint() -> str:
             digest.update((Path(__file__).parents[1] / name).read_bytes())
         except OSError:
             digest.update(name.encode())
-    return f"{__version__}|{layout()}|{digest.hexdigest()}"
+    return f"{__version__}|{plain.layout()}|{digest.hexdigest()}"
 
 
 
-_LARGE = 1 << 20  # bytes: a document this large is unpickled with the collector off
+_LARGE = 1 << 20  # bytes: a document this large is decoded with the collector off
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`~.pickles.dumps`'s or :func:`~.pickles.dumps_parts`'s bytes;
-    None for anything else.
+    """A document from :func:`~.plain.encode_document`'s bytes; None for anything else.
 
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off
     meanwhile (as :func:`~.collector.collector_paused` has it for many)."""
     if len(blob) < _LARGE:
-        return _loads(blob)
+        return plain.decode_document(indexed.data(blob))
     with collector_off():
-        return _loads(blob)
+        return plain.decode_document(indexed.data(blob))
 
 
-def _loads(blob: Blob) -> model.Document | None:
+def verified(document: model.Document, path: str, key: str, source: Source | None) -> bool:
+    """Whether ``document`` is the parse of the file at ``path`` whose bytes have ``key``:
+    its path is that one, and its text written back has that key, or (lines ending in
+    more than one way) is those bytes, ``source``, decoded. A document planted under
+    another file's key, or holding another text, is not."""
+    if document.path != path:
+        return False
+    if _key(path, plain.text_bytes(document)) == key:
+        return True
+    if source is None:
+        return False
+    data = source_bytes(source)
+    if _key(path, data) != key:
+        return False
     try:
-        document = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
-    except Exception:  # corrupt or foreign: not a document
-        return None
-    if isinstance(document, tuple) and document[:1] == (PARTS,) and len(document) > 1:
-        parts = [_loads(part) if isinstance(part, bytes) else None for part in document[1:]]
-        whole = [part for part in parts if part is not None]
-        if len(whole) != len(parts) or any(
-            part.path != whole[0].path or part.text or part.line_starts for part in whole[1:]
-        ):
-            return None
-        from ..parse.chunks import merge
-
-        return merge(whole)
-    return document if isinstance(document, model.Document) else None
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return False
+    return text.replace("\r\n", "\n").replace("\r", "\n") == document.text
 
 
 # --------------------------------------------------------------------------- the cache
@@ -170,13 +162,15 @@ class ParseCache:
         (:mod:`docsync.workspace.summaries`): beside its document, or instead of it."""
         return f"{key}/summaries/{context}"
 
-    def get(self, key: str, path: str) -> model.Document | None:
+    def get(self, key: str, path: str, source: Source | None = None) -> model.Document | None:
+        """The document of ``path`` whose bytes (``source``) have ``key``, when the entry
+        is verifiably its parse (:func:`verified`)."""
         blob = self.get_blob(key)
         document = loads(blob) if blob is not None else None
-        return document if document is not None and document.path == path else None
+        return document if document is not None and verified(document, path, key, source) else None
 
     def get_blob(self, key: str) -> Blob | None:
-        """The entry, not yet unpickled nor read from the disk: :func:`loads` it when needed."""
+        """The entry, not yet decoded nor read from the disk: :func:`loads` it when needed."""
         entry = self._entries.get(key)
         if entry is None:
             return None
@@ -184,14 +178,14 @@ class ParseCache:
         return entry[1]
 
     def put(self, key: str, document: model.Document, blob: bytes | None = None) -> None:
-        """Remember a parsed document; ``blob`` is its :func:`dumps` when already made."""
+        """Remember a parsed document; ``blob`` is its encoding when already made."""
         if self._file is None:
             return
         self._used[key] = document if blob is None else blob
         self._dirty = True
 
     def put_blob(self, key: str, blob: bytes) -> None:
-        """Remember a document by its :func:`dumps` alone (a parse worker's)."""
+        """Remember a document by its encoding alone (a parse worker's)."""
         if self._file is None:
             return
         self._used[key] = blob
@@ -209,7 +203,7 @@ class ParseCache:
             if saves - entry[0] <= _KEEP_UNUSED_SAVES and key not in self._used
         }
         for key, value in self._used.items():
-            entries[key] = (saves, value if not isinstance(value, model.Document) else dumps(value))
+            entries[key] = (saves, value if not isinstance(value, model.Document) else plain.encode_document(value))
         header = {"fingerprint": fingerprint(), "saves": saves, "used": {k: e[0] for k, e in entries.items()}}
         indexed.write(self._file, _MAGIC, header, {key: entry[1] for key, entry in entries.items()})
 
@@ -219,7 +213,7 @@ def disabled() -> ParseCache:
 
 
 def cache_file(git_dir: Path) -> Path:
-    return git_dir / "docsync" / "parse-cache.pickle"
+    return git_dir / "docsync" / "parse-cache"
 
 
 def open_cache(git_dir: Path) -> ParseCache:
@@ -236,12 +230,14 @@ def _load(file: Path) -> tuple[dict[str, tuple[int, Blob]], int]:
         return {}, 0
     header, stored = found
     used = header.get("used")
+    if header.get("fingerprint") != fingerprint():
+        return {}, 0  # another docsync version's or parser's: of no use, not damaged
     if (
-        header.get("fingerprint") != fingerprint()
-        or not isinstance(header.get("saves"), int)
+        not isinstance(header.get("saves"), int)
         or not isinstance(used, dict)
         or used.keys() != stored.keys()
         or not all(type(n) is int for n in used.values())
     ):
+        plain.ignored(file, "not a parse cache docsync wrote")
         return {}, 0
     return {key: (used[key], blob) for key, blob in stored.items()}, header["saves"]

@@ -1,4 +1,4 @@
-"""The parsed documents of a run, by path, unpickled only when read."""
+"""The parsed documents of a run, by path, decoded only when read."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ class Documents(Mapping[str, Document]):
         return summary.get(name) if isinstance(summary, dict) else None
 
     def _unpack_one(self, path: str) -> None:
-        document = _unpickled(path, *self._packed.pop(path))
+        document = _unpickled(path, *self._packed.pop(path), self.content_keys.get(path))
         if document is not None:
             self._ready[path] = document
         else:
@@ -145,7 +145,7 @@ class Documents(Mapping[str, Document]):
         paused = collector_paused() if len(packed) >= PAUSE_COLLECTOR_FROM else nullcontext()
         with paused:
             for path, (blob, data) in packed.items():
-                document = _unpickled(path, blob, data)
+                document = _unpickled(path, blob, data, self.content_keys.get(path))
                 if document is not None:
                     self._ready[path] = document
         self._order = [path for path in self._order if path in self._ready]
@@ -180,16 +180,19 @@ class _Made(Mapping[str, object]):
 
 
 def unpickled(path: str, blob: Blob) -> Document | None:
-    """The document of ``path`` that ``blob`` holds; None when it holds none (then
-    :func:`_unpickled` parses the file's bytes, as for a cache entry that does not load)."""
+    """The document of ``path`` that ``blob`` (this run's parse worker's) holds; None
+    when it holds none."""
     document = parse_cache.loads(blob) if len(blob) else None
     return document if document is not None and document.path == path else None
 
 
-def _unpickled(path: str, blob: Blob, source: Source) -> Document | None:
-    """A packed document; parsed from its bytes when only its summaries were
-    kept, and again when the entry is corrupt or foreign."""
-    document = unpickled(path, blob)
+def _unpickled(path: str, blob: Blob, source: Source, key: str | None) -> Document | None:
+    """A packed document, believed only when it is verifiably the parse of the file's
+    bytes (:func:`~.cache.verified`); parsed from its bytes when only its summaries
+    were kept, and again when the entry is corrupt, foreign or another file's."""
+    document = parse_cache.loads(blob) if len(blob) else None
+    if document is not None and (key is None or not parse_cache.verified(document, path, key, source)):
+        document = None
     if document is None:
         document = parse_one(path, source_bytes(source)).document
     return document

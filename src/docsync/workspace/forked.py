@@ -44,6 +44,14 @@ def can_fork() -> bool:
     )
 
 
+def fork_safe() -> bool:
+    """Whether this process may fork: the platform has ``fork``, there is more than one
+    core, and no other thread is alive (a fork copies only the calling thread, and any
+    lock another one holds stays locked in the child)."""
+    cores = os.cpu_count() or 1
+    return cores > 1 and "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
 def _memory_file() -> IO[bytes]:
     """A file in memory for one worker's results (never on a disk, inside the repository or out)."""
     return os.fdopen(os.memfd_create("docsync-parse", os.MFD_CLOEXEC), "w+b")

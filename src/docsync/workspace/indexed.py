@@ -1,30 +1,30 @@
-"""One cache file of many pickled entries, each read from the disk only when asked for.
+"""One cache file of many entries, each read from the disk only when asked for.
 
 The layout: a magic line naming the cache and its format, the length of the
-header (8 bytes, little-endian), the header (a pickle of plain data, with
-``"index"``: key → (offset, length) of the entry's bytes after it), then the
-entries' bytes. A run reads the header alone and each entry when it needs
+header (8 bytes, little-endian), the header (JSON, with ``"index"``: key →
+[offset, length] of the entry's bytes after it), then the entries' bytes. A run reads the header alone and each entry when it needs
 it, so a warm run that needs few entries reads few of them, however large
 the file.
 
-Nothing here is trusted: the header is unpickled with an unpickler that
-constructs nothing at all, every entry's place is checked against the
-file's size, and a file that fails any check reads as no file.
+Nothing here is trusted: the file is opened only when it is a regular file
+(never through a symlink, a FIFO or a device), the header is JSON of bounded
+size, every entry's place is checked against the file's size, and a file
+that fails any check reads as no file.
 """
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
+import stat
 import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .pickles import DataUnpickler
+from . import plain
 
 _LENGTH = struct.Struct("<Q")
+_MAX_HEADER = 1 << 28
 
 
 class Stored:
@@ -33,7 +33,7 @@ class Stored:
     Read through the file object the cache opened, unbuffered (a later save
     replaces the file; the one opened stays readable through it). A short
     read, as from a file cut short meanwhile, reads as no bytes at all,
-    which nothing unpickles from.
+    which nothing decodes from.
     """
 
     __slots__ = ("_handle", "_length", "_offset")
@@ -69,7 +69,7 @@ def write(file: Path, magic: bytes, header: Mapping[str, object], entries: Mappi
     for key, blob in entries.items():
         index[key] = (offset, len(blob))
         offset += len(blob)
-    head = pickle.dumps({**header, "index": index}, protocol=pickle.HIGHEST_PROTOCOL)
+    head = plain.dumps({**header, "index": index})
 
     def fill(handle: BinaryIO) -> None:
         handle.write(magic + _LENGTH.pack(len(head)) + head)
@@ -88,30 +88,42 @@ def read(file: Path, magic: bytes) -> tuple[dict[str, Any], dict[str, Stored]] |
     """The header (less its index) and every entry, not yet read; None for a file
     that is missing or not, in every part, one that :func:`write` wrote under ``magic``."""
     try:
-        handle = open(file, "rb", buffering=0)  # noqa: SIM115 (left open: entries read from it)
-    except OSError:
+        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        plain.ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
+        return None
+    handle = open(fd, "rb", buffering=0)  # noqa: SIM115 (left open: entries read from it)
     try:
+        size = os.fstat(fd).st_size
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
         head = handle.read(len(magic) + _LENGTH.size)
         if len(head) != len(magic) + _LENGTH.size or not head.startswith(magic):
             raise ValueError("not this cache")
         (length,) = _LENGTH.unpack(head[len(magic) :])
-        header = DataUnpickler(io.BytesIO(handle.read(length))).load()
-        entries = _entries(header, handle, len(head) + length, os.fstat(handle.fileno()).st_size)
-    except Exception:  # any failure means: not ours, start afresh
+        if length > min(size, _MAX_HEADER):
+            raise ValueError("a header longer than the file")
+        header = plain.loads(handle.read(length))
+        if not isinstance(header, dict):
+            raise ValueError("no header")
+        entries = _entries(header, handle, len(head) + length, size)
+    except Exception as exc:  # any failure means: not ours, start afresh
         handle.close()
+        plain.ignored(file, f"not a cache docsync wrote: {exc}")
         return None
     return header, entries
 
 
-def _entries(header: object, handle: BinaryIO, start: int, size: int) -> dict[str, Stored]:
-    if not isinstance(header, dict) or not isinstance(header.get("index"), dict):
+def _entries(header: dict[str, Any], handle: BinaryIO, start: int, size: int) -> dict[str, Stored]:
+    if not isinstance(header.get("index"), dict):
         raise ValueError("no index")
     entries: dict[str, Stored] = {}
     for key, place in header.pop("index").items():
         if not (
             isinstance(key, str)
-            and isinstance(place, tuple)
+            and isinstance(place, list)
             and len(place) == 2
             and all(type(n) is int and n >= 0 for n in place)
             and start + place[0] + place[1] <= size

@@ -2,8 +2,8 @@
 
 A gate's findings per document for one exact set of inputs (:class:`ResultCache`),
 and the paths each document's links resolve to (:class:`TargetCache`). Both
-keep the parse cache's distrust: plain data outside, nothing constructed but
-docsync's own model classes, anything else ignored and rebuilt.
+keep the parse cache's distrust: plain JSON (:mod:`.plain`), every value checked
+for its shape, anything else ignored and rebuilt.
 """
 
 from __future__ import annotations
@@ -11,19 +11,16 @@ from __future__ import annotations
 import functools
 import gc
 import hashlib
-import io
-import pickle
-from itertools import chain
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from .. import model
-from . import indexed
+from . import indexed, plain
 from .cache import fingerprint
 from .collector import collector_off
 from .indexed import Blob
-from .pickles import DataUnpickler, ModelPickler, ModelUnpickler, write_pickle
 
-_RESULTS_MAGIC = b"docsync-gate-results 2\n"
+_RESULTS_MAGIC = b"docsync-gate-results 3\n"
 _RESULTS_KEPT = 4  # runs whose results are kept, newest first
 
 
@@ -36,7 +33,7 @@ class ResultCache:
 
     One file, each run's findings an entry of their own (:mod:`.indexed`): a run
     reads its own and not the others'. Same distrust as the parse cache: plain
-    data outside, findings unpickled only as docsync's own ``Finding``.
+    JSON, findings made only from rows of the right shape.
     """
 
     def __init__(self, file: Path, runs: dict[str, tuple[Dependencies, Blob]]) -> None:
@@ -45,7 +42,7 @@ class ResultCache:
 
     @classmethod
     def open(cls, git_dir: Path, gate: str) -> ResultCache:
-        file = git_dir / "docsync" / f"{gate}-results.pickle"
+        file = git_dir / "docsync" / f"{gate}-results"
         return cls(file, _load_runs(file))
 
     def get(self, run: str) -> tuple[Dependencies, dict[str, tuple[model.Finding, ...]]] | None:
@@ -53,12 +50,9 @@ class ResultCache:
         if entry is None:
             return None
         dependencies, blob = entry
-        try:
-            with collector_off():
-                findings = ModelUnpickler(io.BytesIO(indexed.data(blob))).load()
-        except Exception:  # corrupt or foreign: recompute
-            return None
-        if not _findings_by_key(findings):
+        with collector_off():
+            findings = plain.decode_findings(indexed.data(blob))
+        if findings is None:  # corrupt or foreign: recompute
             return None
         if len(blob) >= _FREEZE_FROM:
             gc.freeze()
@@ -67,31 +61,18 @@ class ResultCache:
     def put(
         self, run: str, dependencies: Dependencies, findings: dict[str, tuple[model.Finding, ...]]
     ) -> None:
-        buffer = io.BytesIO()
-        ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(findings)
         kept = [key for key in self._runs if key != run][: _RESULTS_KEPT - 1]
-        self._runs = {run: (dependencies, buffer.getvalue()), **{k: self._runs[k] for k in kept}}
+        self._runs = {run: (dependencies, plain.encode_findings(findings)), **{k: self._runs[k] for k in kept}}
         header = {"fingerprint": fingerprint(), "dependencies": {k: v[0] for k, v in self._runs.items()}}
         indexed.write(self._file, _RESULTS_MAGIC, header, {k: v[1] for k, v in self._runs.items()})
 
 
 _FREEZE_FROM = 1 << 20
-"""Bytes of pickled findings (some 30,000 of them) from which the collector is told to
+"""Bytes of encoded findings (some 30,000 of them) from which the collector is told to
 leave everything there is alone from then on (``gc.freeze``). They live to the end of
 the run, none is in a cycle, and each later collection of the oldest generation
 would walk them again: a warm run on 80,000 findings spent 0.05 s of its 0.4 s so.
 A frozen object is still freed when its last reference goes."""
-
-
-def _findings_by_key(findings: object) -> bool:
-    """Whether an unpickled entry is what :meth:`ResultCache.put` stores: str → tuple
-    of ``Finding``. Asked of the types as sets, in C: a warm run has 80,000 findings."""
-    return (
-        isinstance(findings, dict)
-        and set(map(type, findings)) <= {str}
-        and set(map(type, findings.values())) <= {tuple}
-        and set(map(type, chain.from_iterable(findings.values()))) <= {model.Finding}
-    )
 
 
 def _load_runs(file: Path) -> dict[str, tuple[Dependencies, Blob]]:
@@ -100,19 +81,23 @@ def _load_runs(file: Path) -> dict[str, tuple[Dependencies, Blob]]:
         return {}
     header, stored = found
     dependencies = header.get("dependencies")
+    if header.get("fingerprint") != fingerprint():
+        return {}  # another docsync version's: of no use, not damaged
     if (
-        header.get("fingerprint") != fingerprint()
-        or not isinstance(dependencies, dict)
+        not isinstance(dependencies, dict)
         or dependencies.keys() != stored.keys()
         or not all(_dependencies(d) for d in dependencies.values())
     ):
+        plain.ignored(file, "not a result cache docsync wrote")
         return {}
-    return {run: (dependencies[run], blob) for run, blob in stored.items()}
+    return {
+        run: (tuple((item[0], item[1]) for item in dependencies[run]), blob) for run, blob in stored.items()
+    }
 
 
 def _dependencies(value: object) -> bool:
-    return isinstance(value, tuple) and all(
-        isinstance(item, tuple)
+    return isinstance(value, list) and all(
+        isinstance(item, list)
         and len(item) == 2
         and isinstance(item[0], str)
         and (item[1] is None or isinstance(item[1], str))
@@ -145,10 +130,20 @@ def file_digest(path: Path) -> str | None:
 _TARGETS_MAGIC = "docsync-link-targets"
 
 
+def _ours(payload: object, file: Path, magic: str) -> TypeGuard[dict[str, Any]]:
+    """Whether ``payload`` is a JSON object of docsync's under ``magic`` with its entries;
+    noted as ignored when it is something else (nothing: the file is missing)."""
+    if isinstance(payload, dict) and payload.get("magic") == magic and isinstance(payload.get("entries"), dict):
+        return True
+    if payload is not None:
+        plain.ignored(file, "not a cache docsync wrote")
+    return False
+
+
 class TargetCache:
     """The repository paths each document's links resolve to, by path and content key:
     what ``--changed`` and ``--staged`` ask of every file ("does it link into what
-    changed?") without unpickling a single document on a warm run. Plain data only."""
+    changed?") without decoding a single document on a warm run. Plain data only."""
 
     def __init__(self, file: Path, entries: dict[str, tuple[str, ...]]) -> None:
         self._file = file
@@ -157,25 +152,14 @@ class TargetCache:
 
     @classmethod
     def open(cls, git_dir: Path) -> TargetCache:
-        file = git_dir / "docsync" / "link-targets.pickle"
-        try:
-            with open(file, "rb") as handle:
-                payload = DataUnpickler(handle).load()
-        except Exception:  # missing, corrupt or foreign: start afresh
-            return cls(file, {})
-        if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _TARGETS_MAGIC
-            or payload.get("fingerprint") != fingerprint()
-            or not isinstance(payload.get("entries"), dict)
-        ):
+        file = git_dir / "docsync" / "link-targets.json"
+        payload = plain.read_json(file)  # missing, corrupt or foreign: start afresh
+        if not _ours(payload, file, _TARGETS_MAGIC) or payload.get("fingerprint") != fingerprint():
             return cls(file, {})
         entries = {
-            key: value
+            key: tuple(value)
             for key, value in payload["entries"].items()
-            if isinstance(key, str)
-            and isinstance(value, tuple)
-            and all(isinstance(v, str) for v in value)
+            if isinstance(value, list) and all(isinstance(v, str) for v in value)
         }
         return cls(file, entries)
 
@@ -195,7 +179,7 @@ class TargetCache:
         if not self._added:
             return
         kept = {k: v for k, v in self._entries.items() if k in keep}
-        write_pickle(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})
+        plain.write_json(self._file, {"magic": _TARGETS_MAGIC, "fingerprint": fingerprint(), "entries": kept})
 
 
 _ANCHORS_MAGIC = "docsync-anchors"
@@ -215,26 +199,18 @@ class AnchorCache:
 
     @classmethod
     def open(cls, git_dir: Path, code: str) -> AnchorCache:
-        file = git_dir / "docsync" / "anchors.pickle"
-        try:
-            with open(file, "rb") as handle:
-                payload = DataUnpickler(handle).load()
-        except Exception:  # missing, corrupt or foreign: start afresh
-            return cls(file, code, {})
+        file = git_dir / "docsync" / "anchors.json"
+        payload = plain.read_json(file)  # missing, corrupt or foreign: start afresh
         if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _ANCHORS_MAGIC
+            not _ours(payload, file, _ANCHORS_MAGIC)
             or payload.get("fingerprint") != fingerprint()
             or payload.get("code") != code
-            or not isinstance(payload.get("entries"), dict)
         ):
             return cls(file, code, {})
         entries = {
             key: value
             for key, value in payload["entries"].items()
-            if isinstance(key, str)
-            and isinstance(value, dict)
-            and all(type(k) is str and type(v) is str for k, v in value.items())
+            if isinstance(value, dict) and all(type(v) is str for v in value.values())
         }
         return cls(file, code, entries)
 
@@ -248,4 +224,4 @@ class AnchorCache:
             return
         self._entries = anchors
         payload = {"magic": _ANCHORS_MAGIC, "fingerprint": fingerprint(), "code": self._code, "entries": anchors}
-        write_pickle(self._file, payload)
+        plain.write_json(self._file, payload)

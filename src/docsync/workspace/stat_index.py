@@ -1,7 +1,7 @@
 """What each file's bytes were when its stat was last seen: a warm run neither reads
 nor hashes a file that has not changed, the way git's index spares ``git status``.
 
-``<git dir>/docsync/stat-index.pickle`` holds, per path, the stat taken just before
+``<git dir>/docsync/stat-index.json`` holds, per path, the stat taken just before
 the file was last read (size, mtime and ctime in nanoseconds, inode, device), the
 content key of the bytes read, and whether they hold :data:`MARKER`. A file whose
 stat is the same now is taken to hold the same bytes: its content key is believed,
@@ -17,9 +17,11 @@ A file changed in the last seconds before a run is read and hashed again.
 ctime is set by the kernel on every change and cannot be set back, so an edit
 that keeps the size and restores the mtime is still seen.
 
-Nothing here is trusted: the file is unpickled with an unpickler that constructs
-nothing, every entry is checked for its shape, and a file that fails any check,
-or was written by another docsync, reads as an empty index.
+Nothing here is trusted: the file is plain JSON (:mod:`.plain`), read only when
+it is a regular file, every entry is checked for its shape, and a file that
+fails any check, or was written by another docsync, reads as an empty index. A
+planted index cannot make a changed file's stat believed: an inode and a change
+time are the kernel's, and an unpacked or copied file has new ones.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .pickles import DataUnpickler, write_pickle
+from . import plain
 
-_MAGIC = "docsync-stat-index 1"
+_MAGIC = "docsync-stat-index 2"
 RACY_SLACK_NS = 2_000_000_000
 """How much earlier than the run that recorded it a file's last change must be for its
 stat to be believed: coarser than any file system's timestamps (FAT's are 2 s)."""
@@ -144,8 +146,9 @@ class StatIndex:
             if p in present or os.path.lexists(os.path.join(root, p))
         }
         elapsed = time.monotonic_ns() - self._started
-        payload = {"magic": _MAGIC, "salt": self._salt, "elapsed": elapsed, "entries": kept}
-        write_pickle(self._file, payload)
+        rows = {p: [*entry[0], entry[1], entry[2]] for p, entry in kept.items()}
+        payload = {"magic": _MAGIC, "salt": self._salt, "elapsed": elapsed, "entries": rows}
+        plain.write_json(self._file, payload)
 
 
 def disabled() -> StatIndex:
@@ -153,7 +156,7 @@ def disabled() -> StatIndex:
 
 
 def index_file(git_dir: Path) -> Path:
-    return git_dir / "docsync" / "stat-index.pickle"
+    return git_dir / "docsync" / "stat-index.json"
 
 
 def open_index(git_dir: Path, root: Path, salt: str) -> StatIndex:
@@ -168,33 +171,34 @@ def _load(file: Path, salt: str) -> tuple[dict[str, tuple[Stamp, str, bool]], in
     """The entries, and the moment before which a change is old enough to believe;
     nothing for a file that is missing or not, in every part, one this docsync wrote."""
     try:
-        with open(file, "rb") as handle:
-            written = os.fstat(handle.fileno()).st_mtime_ns
-            payload = DataUnpickler(handle).load()
-    except Exception:  # missing, corrupt or foreign: start afresh
+        written = os.lstat(file).st_mtime_ns
+    except OSError:
         return {}, 0
+    payload = plain.read_json(file)
+    if payload is None:
+        return {}, 0
+    if isinstance(payload, dict) and payload.get("magic") == _MAGIC and payload.get("salt") != salt:
+        return {}, 0  # another docsync version's: not damaged, only of no use
     if (
         not isinstance(payload, dict)
         or payload.get("magic") != _MAGIC
-        or payload.get("salt") != salt
         or type(payload.get("elapsed")) is not int
         or payload["elapsed"] < 0
         or not isinstance(payload.get("entries"), dict)
+        or not all(_row(row) for row in payload["entries"].values())
     ):
+        plain.ignored(file, "not a stat index docsync wrote")
         return {}, 0
-    entries = payload["entries"]
-    if not all(type(path) is str and _entry(entry) for path, entry in entries.items()):
-        return {}, 0
+    rows = payload["entries"]
+    entries = {path: (tuple(row[:5]), row[5], row[6]) for path, row in rows.items()}
     return entries, written - payload["elapsed"] - RACY_SLACK_NS
 
 
-def _entry(entry: object) -> bool:
+def _row(row: object) -> bool:
     return (
-        type(entry) is tuple
-        and len(entry) == 3
-        and type(entry[0]) is tuple
-        and len(entry[0]) == 5
-        and all(type(n) is int for n in entry[0])
-        and type(entry[1]) is str
-        and type(entry[2]) is bool
+        type(row) is list
+        and len(row) == 7
+        and all(type(n) is int for n in row[:5])
+        and type(row[5]) is str
+        and type(row[6]) is bool
     )

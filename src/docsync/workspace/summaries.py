@@ -5,27 +5,24 @@ needs that document alone gives a summarizer: the links gate its summary
 (findings, and fragment checks pending other documents' anchors), the wrap
 gate its findings, the inline suppressions their ranges, ``init`` its wrap
 counts. A worker runs every one of them on each document it parses, and
-only their small results travel back, beside the document's pickle. So the
-main process need not unpickle a document to learn what any of them says.
+only their small results travel back, beside the document's encoding. So the
+main process need not decode a document to learn what any of them says.
 
 When every summarizer of a run is :class:`Kept` (it says what besides the
 document its result depends on, and packs its result as plain data), the
 parse cache keeps the file's summaries instead of its document: a worker
-then pickles no document at all (see :func:`Combined.context`).
+then encodes no document at all (see :func:`Combined.context`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import pickle
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 from ..model import Document
+from . import plain
 from .parsing import Summarize
-from .parts import PartSummarize
-from .pickles import ModelPickler, ModelUnpickler
 
 Summaries = Mapping[str, object]
 """One document's results: summarizer name → what it made (absent when it made nothing)."""
@@ -43,7 +40,7 @@ class Kept(Protocol):
     def __call__(self, doc: Document) -> object: ...
 
     def pack(self, result: object) -> object:
-        """The result as plain data and model classes (what the cache's unpickler constructs)."""
+        """The result as plain data and findings (what :func:`~.plain.to_plain` takes)."""
         ...
 
     def unpack(self, data: object, check: bool = True) -> object | None:
@@ -57,9 +54,7 @@ class Combined:
     """Named summarizers as one :data:`~docsync.workspace.parsing.Summarize`.
 
     Each document's summary is a dict of what each made of it (a None result
-    is left out: the gate then reads the document itself). A file parsed in
-    parts gets the results of the members that summarize parts; the others
-    have none for it.
+    is left out: the gate then reads the document itself).
     """
 
     def __init__(self, members: Mapping[str, Summarize]) -> None:
@@ -71,23 +66,6 @@ class Combined:
     def __call__(self, doc: Document) -> dict[str, object]:
         made = {name: summarize(doc) for name, summarize in self._members.items()}
         return {name: result for name, result in made.items() if result is not None}
-
-    def part(self, doc: Document) -> dict[str, object]:
-        made = {name: member.part(doc) for name, member in self._in_parts()}
-        return {name: result for name, result in made.items() if result is not None}
-
-    def join(self, parts: Sequence[object], outline: Document) -> dict[str, object]:
-        made: dict[str, object] = {}
-        held = [part if isinstance(part, dict) else {} for part in parts]
-        for name, member in self._in_parts():
-            if all(name in part for part in held):
-                result = member.join([part[name] for part in held], outline)
-                if result is not None:
-                    made[name] = result
-        return made
-
-    def _in_parts(self) -> list[tuple[str, PartSummarize]]:
-        return [(name, m) for name, m in self._members.items() if isinstance(m, PartSummarize)]
 
     def context(self) -> str | None:
         """The run's summaries' context: a digest of every member's, by name; None when
@@ -104,9 +82,7 @@ class Combined:
         kept = self._kept
         assert kept is not None and isinstance(made, dict)
         data = {name: kept[name].pack(result) for name, result in made.items()}
-        buffer = io.BytesIO()
-        ModelPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
-        return buffer.getvalue()
+        return plain.dumps(plain.to_plain(data))
 
     def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None:
         """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or
@@ -115,8 +91,8 @@ class Combined:
         if kept is None:
             return None
         try:
-            data = ModelUnpickler(io.BytesIO(blob)).load()
-        except Exception:  # corrupt or foreign: not summaries
+            data = plain.from_plain(plain.loads(blob))
+        except ValueError:  # corrupt or foreign: not summaries
             return None
         if type(data) is not dict or not data.keys() <= kept.keys():
             return None

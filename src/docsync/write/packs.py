@@ -5,8 +5,7 @@ Each :meth:`Packs.save` writes the contents not saved yet into one new file,
 ``state.json`` names, for every saved file, its content's digest and its
 place (pack, offset, size); :func:`state_from` reads it back and refuses bytes
 whose digest changed. One write per ``cover``, not one per file, and nothing
-to remove but a few files when the run ends. Journals of the format before
-packs (one ``blob-<sha256>`` file each) are still read.
+to remove but a few files when the run ends.
 """
 
 from __future__ import annotations
@@ -84,13 +83,11 @@ def state_from(
 def _saved_bytes(
     git_dir: Path, folder: str, item: Mapping[str, Any], packs: dict[str, bytes]
 ) -> bytes:
-    """A file's saved bytes: from its pack (or, format 1, its own blob file), and only when
-    they still have the digest the journal recorded."""
-    if "pack" not in item:
-        return (git_dir / f"{folder}/blob-{item['blob']}").read_bytes()
+    """A file's saved bytes: from its pack, and only when they still have the digest the
+    journal recorded."""
     name = f"{folder}/{item['pack']}"
     if name not in packs:
-        packs[name] = (git_dir / name).read_bytes()
+        packs[name] = writer.read_regular(writer.guarded(git_dir, name))
     data = packs[name][item["at"] : item["at"] + item["size"]]
     if writer.digest(data) != item["blob"]:
         raise ValueError(f"the saved bytes of {item['path']} in {name} are damaged")

@@ -25,6 +25,7 @@ fault-injection tests replace it to make the k-th mutation fail.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from ..config_paths import is_git_name
 from ..errors import DocsyncError
 from .line_ends import lines_unlike, with_line_ends
 
@@ -90,13 +92,15 @@ def mutation_point(kind: str, path: Path) -> None:
     """Called before every mutation; a seam for the fault-injection tests."""
 
 
-def _lexical(path: str) -> list[str]:
+def lexical(path: str) -> list[str]:
     """``path``'s components, refusing what no repository path can be."""
     if not path or "\0" in path or path.startswith("/"):
         raise Refused(f"{path!r}: not a path inside the repository")
     parts = [p for p in path.split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         raise Refused(f"{path}: refusing to change a path outside the repository")
+    if any(is_git_name(part) for part in parts):  # a work tree path never holds one; see config_paths
+        raise Refused(f"{path}: refusing to change a path inside a git directory")
     for part in parts:
         if len(os.fsencode(part)) > NAME_MAX:
             raise Refused(
@@ -104,6 +108,19 @@ def _lexical(path: str) -> list[str]:
                 f"{NAME_MAX} a file system allows; choose a shorter name"
             )
     return parts
+
+
+def read_regular(full: Path) -> bytes:
+    """The bytes of ``full`` when it is a regular file, opened without following a final
+    symlink and without blocking on a FIFO; ``Refused`` for anything else."""
+    fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{full}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
 
 
 def is_link(full: Path) -> bool:
@@ -154,7 +171,7 @@ def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
     call, and none may be ``..``: so the path stays inside ``base`` without
     resolving it again.
     """
-    parts = _lexical(path)
+    parts = lexical(path)
     real = real_base(base)
     full = real.rstrip("/")
     last = len(parts) - 1
@@ -249,7 +266,12 @@ def write_atomic(
     make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
     data = change.encoded(original)
-    write_bytes(full, data, mode)
+
+    def unchanged() -> None:  # asked again the moment before the rename: an editor may have saved
+        if _current(full) != original:
+            raise ChangedMeanwhile(change.path)
+
+    write_stream(full, lambda handle: handle.write(data), mode, unchanged)
     return data
 
 
@@ -281,8 +303,14 @@ def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     write_stream(full, lambda handle: handle.write(data), mode)
 
 
-def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o644) -> None:
-    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it."""
+def write_stream(
+    full: Path,
+    fill: Callable[[BinaryIO], object],
+    mode: int = 0o644,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
+    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it;
+    ``before_replace`` may refuse (raise) at the last moment, when all but the rename is done."""
     mutation_point("write", full)
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name[:200]}.", suffix=TEMP_SUFFIX)
     try:
@@ -290,6 +318,8 @@ def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o6
             fill(handle)
         os.chmod(tmp, mode)
         mutation_point("replace", full)
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, full)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -303,6 +333,48 @@ def write_file(base: Path, path: str, data: bytes | Iterable[bytes]) -> None:
     make_folders(Path(real_base(base)), full.parent)
     pieces = (data,) if isinstance(data, bytes) else data
     write_stream(full, lambda handle: handle.writelines(pieces))
+
+
+class Locked(DocsyncError):
+    """Another process holds the lock of a file git guards (the index); nothing was touched."""
+
+
+def lock_name(path: str) -> str:
+    return f"{path}.lock"
+
+
+def replace_locked(base: Path, path: str, data: bytes | None) -> None:
+    """Replace ``path`` under ``base`` (the git directory) with ``data`` (``None``: remove it)
+    as git itself changes its index: holding ``path.lock``, created here and only here
+    (``O_EXCL``), then renamed over ``path``. A lock that is there already is another
+    process's: :class:`Locked`, and neither it nor ``path`` is touched. docsync removes
+    only a lock it created."""
+    full = guarded(base, path)
+    lock = guarded(base, lock_name(path))
+    mutation_point("write", full)
+    try:
+        descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise Locked(
+            f"{lock_name(path)}: another git process holds this lock; docsync leaves it and "
+            f"{path} alone (if no git is running, it was left by one that crashed: remove it)"
+        ) from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            if data is not None:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        if data is None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(full)
+            os.unlink(lock)
+        else:
+            os.replace(lock, full)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # the lock this call created
+        raise
 
 
 def write_cache(file: Path, fill: Callable[[BinaryIO], object]) -> None:

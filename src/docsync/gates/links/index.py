@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from ...model import Document
 from ...nearest import CloseIndex
 from ...repository.plumbing import Listing
+from ...site import Site
+from ...site import resolve as resolve_site
 from ...workspace.load import Workspace, parse_files
 
 MARKDOWN = (".md", ".markdown")
@@ -43,11 +45,27 @@ class RepoIndex:
     _own: tuple[Document, dict[str, str]] | None = None
     # old path → new path of the renames the index stages, asked of git at the first L001
     _staged_renames: dict[str, str] | None = None
+    # the docs site the config names (None: GitHub only), made on first use
+    _site: tuple[Site | None] | None = None
 
     @classmethod
     def build(cls, workspace: Workspace) -> RepoIndex:
         files, dirs, folded, symlinks = _listed(workspace.listing)
         return cls(workspace, files, dirs, folded, symlinks=symlinks)
+
+    @property
+    def site(self) -> Site | None:
+        if self._site is None:
+            self._site = (site_of(self.workspace),)
+        return self._site[0]
+
+    def site_target(self, source: str, decoded: str) -> str | None:
+        """The tracked file the docs site serves for a link GitHub cannot resolve, when
+        ``source`` is one of the site's pages; None otherwise (see :mod:`docsync.site`)."""
+        site = self.site
+        if site is None or not site.covers(source):
+            return None
+        return next((c for c in site.candidates(source, decoded) if c in self.files), None)
 
     def own_anchors(self, doc: Document) -> dict[str, str]:
         """:func:`document_anchors` of ``doc``, made once while it is summarized."""
@@ -136,6 +154,14 @@ class RepoIndex:
         if found is None or (found[0] is not anchors and found[0] != anchors):
             found = self._anchor_near[path] = (anchors, CloseIndex(anchors, _ANCHOR_CUTOFF))
         return found[1].closest(fragment)
+
+
+def site_of(workspace: Workspace) -> Site | None:
+    """The docs site ``workspace``'s config describes, its folder read from the generator's config."""
+    config = workspace.config
+    return resolve_site(
+        config.site, config.site_root, config.html_to_md, workspace.listing.tracked, workspace.root
+    )
 
 
 _Listed = tuple[frozenset[str], frozenset[str], dict[str, str], frozenset[str]]

@@ -12,6 +12,7 @@ from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace, content_key
 from ...workspace.results import AnchorCache, Dependencies, source_digest
+from .index import site_of
 
 
 def anchor_cache(workspace: Workspace) -> AnchorCache | None:
@@ -69,7 +70,9 @@ def _context(workspace: Workspace) -> str:
             digest.update(part.encode("utf-8", "surrogateescape"))
             digest.update(b"\0")
 
-    add(source_digest(*_CODE, str(Path(__file__).parents[2] / "nearest.py")), fingerprint(), repr(workspace.config))
+    site = str(Path(__file__).parents[2] / "site.py")
+    add(source_digest(*_CODE, str(Path(__file__).parents[2] / "nearest.py"), site), fingerprint(), repr(workspace.config))
+    add(repr(site_of(workspace)))  # the site's folder, read from its generator's config file
     tracked = sorted(workspace.listing.tracked.items())
     for path, mode in tracked:
         add(path, mode)

@@ -9,12 +9,18 @@ from ..model import Part, Problem, TopicSpec
 from ..read.inputs import Inputs
 from ..read.status import StatusForm, StatusReading, detail_of, rank, state_of
 
+NO_STATUS = (
+    "no status found; answer in the config: give its source a default "
+    '(sources = [{ path = "…", status = "implemented" }]) or the front-matter key its status '
+    'is under (status_key = "stage"); or in the plan: status = "implemented" on its topic'
+)
+
 
 def topic_status(
     spec: TopicSpec, parts: Sequence[Part], inputs: Inputs, problems: list[Problem]
 ) -> tuple[str, str, str]:
     """(state, detail, where it was read)."""
-    derived = _derived_status(parts, inputs, problems if spec.status is None else [])
+    derived = _superseded(parts, inputs, _derived_status(parts, inputs, problems if spec.status is None else []))
     if spec.status is None:
         return derived
     if spec.status not in inputs.states:
@@ -43,7 +49,7 @@ def _derived_status(
             continue
         if reading is None:
             problems.append(
-                Problem(path, "no status found (add a Status: line, or set status in the plan)")
+                Problem(path, NO_STATUS)
             )
             continue
         if state is None:
@@ -55,6 +61,23 @@ def _derived_status(
     _, _, state, _, where = min(found)
     readings = [inputs.records[path].status for _, _, _, path, _ in sorted(found)]
     return state, _merged_detail(readings, state), where
+
+
+SUPERSEDED = "superseded"
+
+
+def _superseded(parts: Sequence[Part], inputs: Inputs, derived: tuple[str, str, str]) -> tuple[str, str, str]:
+    """``derived``, or the superseded state when another record supersedes a source (and the
+    status has a state, and the status word ``superseded`` maps to one): the layout gate
+    wants a superseded record there (Y013), whatever its own status line said."""
+    state = inputs.statuses.get(SUPERSEDED)
+    if not inputs.superseded or state not in inputs.states or derived[0] in ("", state):
+        return derived
+    own = {p.path for p in parts}
+    newer = [n for p in parts if p.section is None for n in inputs.superseded.get(p.path, ()) if n not in own]
+    if not newer:
+        return derived
+    return str(state), SUPERSEDED, f"{newer[0]} (it supersedes this record)"
 
 
 def _merged_detail(readings: Sequence[StatusReading | None], state: str) -> str:

@@ -13,8 +13,9 @@ from datetime import date
 
 from ...records.model import RecordId, parse_id
 from ..model import KeptPage, Part, Plan, PlanSpec, Problem, Topic, TopicSpec
-from ..read.discover import LegacyRecord, ascii_slug, normalized_title, part_id
+from ..read.discover import LegacyRecord, normalized_title, part_id
 from ..read.inputs import Inputs, path_for
+from ..read.names import ascii_slug
 from .collisions import collisions
 from .derive import topic_date, topic_status
 from .retire import resolve_retirement, with_retirements

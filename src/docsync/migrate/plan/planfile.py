@@ -8,13 +8,13 @@ comments next to what they concern, and an undecided status as ``""``.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from ... import tomltext
 from ...errors import PlanError
 from ...write.writer import write_named
 from ..model import PLAN_VERSION, Plan, PlanSpec, Problem, Retirement, RetireSpec, Topic, TopicSpec
@@ -41,18 +41,17 @@ _HEADER = """\
 
 
 def toml_string(value: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's, once DEL is escaped too)."""
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    """A TOML basic string, as tomlkit writes it."""
+    return tomltext.value(value)
 
 
 def _array(values: list[str] | tuple[str, ...]) -> str:
-    return "[" + ", ".join(toml_string(v) for v in values) + "]"
+    return tomltext.value(list(values))
 
 
 def _inline_table(values: Mapping[str, str]) -> str:
-    return (
-        "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
-    )
+    """``{ "key" = "value" }``: keys quoted (ids such as ``"RFC 005"`` need it; all are, alike)."""
+    return "{ " + ", ".join(f"{toml_string(k)} = {toml_string(v)}" for k, v in values.items()) + " }"
 
 
 def dumps(plan: Plan) -> str:
@@ -307,11 +306,18 @@ def refresh(path: Path, problems: Iterable[Problem]) -> bool:
     return True
 
 
+PLAN_CAP = 64 << 20
+"""The most bytes a plan file may hold (a plan of 10,000 records is a few megabytes):
+``--plan /dev/zero`` or a FIFO is one line, not a hang."""
+
+
 def read(path: Path) -> PlanSpec:
+    from ...regular_file import NotRegular, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
+        text = read_regular(path, PLAN_CAP, f"the plan {path}").decode("utf-8")
+    except NotRegular as exc:
+        raise PlanError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise PlanError(
             f"{path}: the plan is not valid UTF-8 (byte {exc.start}); save it as UTF-8"

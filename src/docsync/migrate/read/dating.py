@@ -13,7 +13,7 @@ to be records are taken from the child's; when the child failed (a shallow
 clone, git missing, a kill), or dated other paths than the records found,
 the dates are read here as before, which raises the same error at the same
 point. There is no fork where it is not safe or not wanted (see
-:func:`.fanout.fork_safe`), nor while a progress bar listens: its history
+:func:`docsync.workspace.forked.fork_safe`), nor while a progress bar listens: its history
 count belongs to this process.
 """
 
@@ -30,9 +30,10 @@ from types import TracebackType
 
 from ...config import Config
 from ...repository import git_history, history, plumbing
-from ..rewrite.fanout import fork_safe
-from .discover import find_trees, is_template, lifecycle_folders, record_paths
+from ...workspace.forked import fork_safe
+from .discover import find_trees, lifecycle_folders, record_paths
 from .inputs import Dated
+from .names import is_template
 from .tree import tree_paths
 
 Progress = Callable[[str, int, int], None]

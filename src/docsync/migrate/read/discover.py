@@ -9,14 +9,16 @@ three whose names are unmistakably record names (a known kind prefix such as
 ``eip-``, a number padded to three digits or more, or a date). Test and
 vendored folders (``tests/``, ``fixtures/``, ``node_modules/``) and the
 target's lifecycle folders are never legacy trees. Templates
-(``template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``) are not records.
+(``template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``) are not records; a name
+numbered or dated like a record is one, whatever its words (``0002-add-template-lint.md``).
+A name that starts with a date (yyyy-mm-dd, yyyymmdd, yyyy-mm, yy-mm-dd) is date-named:
+its leading number is never an id.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from functools import cache
 from ...config import DEFAULT_STATUSES, Source
 from ...model import BlockKind, Document, Heading
 from ...records.model import RecordId
+from .names import RecordName, ascii_slug, is_template, record_name
 from .status import StatusReading, read_status
 
 TREE_KINDS: dict[str, str] = {
@@ -49,18 +52,14 @@ KNOWN_KINDS = frozenset(
     {"ADR", "ADRS", "RFC", "RFCS", "EIP", "ERC", "PEP", "KEP", "BIP", "TIP", "CIP", "SIP",
      "ZIP", "XEP", "FLIP", "DEP", "DR", "DEC", "AEP", "JEP", "GEP", "SEP", "NEP", "HIP"}
 )  # fmt: skip
+# Folder words that name a kind of record themselves (``proposals/`` → ``PROPOSAL 12``);
+# ``text/`` or ``design/`` do not, and the prose is read for the kind (see :mod:`.kinds`).
+RECORD_NOUNS = frozenset({"PROPOSAL", "ENHANCEMENT", "SPEC"})
 # An unnamed folder is a tree only with this many unmistakable record names.
 UNNAMED_TREE_MINIMUM = 3
 
-_NUMBERED = re.compile(
-    r"^(?:(?P<prefix>[A-Za-z]{2,10})[-_ ]?)?(?P<number>\d{1,5})"
-    r"(?:[-_ .]+(?P<rest>.*?))?\.(?:md|markdown)$",
-    re.IGNORECASE,
-)
-_DATED = re.compile(
-    r"^(?P<date>\d{4}-\d{2}-\d{2}|\d{8})[-_ .]+(?P<rest>.+?)\.(?:md|markdown)$", re.IGNORECASE
-)
-_TEMPLATE = re.compile(r"(?:^|[-_ .])template(?:[-_ .]|$)", re.IGNORECASE)
+# A number every record of a tree (this many or more) shares is a project code, not an id.
+SHARED_NUMBER_MINIMUM = 3
 _TITLE_PREFIX = (
     r"^\s*(?:(?:{kinds})[\s\-_]*#?\d+\b|(?:{kinds})\s*(?=:)|#?\d+(?=[\s:.)\-\u2013\u2014]))"
     r"[\s:.)\-\u2013\u2014]*"
@@ -82,6 +81,7 @@ class Tree:
     kind: str
     status: str = ""
     folders: Mapping[str, str] = field(default_factory=dict)
+    status_key: str = ""  # the front-matter key of the records' status, when not ``status``
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,55 +100,7 @@ class LegacyRecord:
     tree: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RecordName:
-    """What a record's file name says: its number (None when date-named) and its slug."""
-
-    number: int | None
-    slug: str
-    prefix: str = ""
-
-
 # --------------------------------------------------------------------------- names
-
-
-def ascii_slug(text: str) -> str:
-    """Lowercase ASCII words joined by ``-`` (accents folded, other characters dropped)."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return "-".join(_WORD.findall(folded))
-
-
-def is_template(name: str) -> bool:
-    """``template.md``, ``adr-template.md``, ``0000-template.md``, ``RFC_TEMPLATE.md``."""
-    return name.lower().endswith((".md", ".markdown")) and bool(_TEMPLATE.search(name))
-
-
-def numbered(name: str) -> tuple[int, str] | None:
-    """(number, slug) of a numbered record file name, or None for any other name."""
-    if _DATED.match(name) or is_template(name):
-        return None
-    match = _NUMBERED.match(name)
-    if match is None:
-        return None
-    return int(match.group("number")), ascii_slug(match.group("rest") or "")
-
-
-@cache
-def record_name(name: str) -> RecordName | None:
-    """What a legacy record's file name says, or None when it is not a record name.
-
-    Remembered: finding the trees asks it of every name, then again of each
-    tree's names (their kind, whether unmistakable) and of each record's."""
-    if is_template(name):
-        return None
-    dated = _DATED.match(name)
-    if dated is not None:
-        return RecordName(None, ascii_slug(dated.group("rest")))
-    match = _NUMBERED.match(name)
-    if match is None:
-        return None
-    rest = ascii_slug(match.group("rest") or "")
-    return RecordName(int(match.group("number")), rest, (match.group("prefix") or "").upper())
 
 
 def _unmistakable(name: str) -> bool:
@@ -194,6 +146,19 @@ def kind_for(folder: str, names: Iterable[str] = ()) -> str:
     without one → its short name (``design/`` → ``DESIGN``), else ADR
     for an architecture or decision folder and RFC for any other.
     """
+    named = named_kind(folder, names)
+    if named is not None:
+        return named
+    base = posixpath.basename(folder).upper()
+    if base.isalpha() and len(base) <= 8:
+        return base[:-1] if base.endswith("S") and len(base) > 3 else base
+    return "ADR" if re.search(r"architect|decision", folder, re.IGNORECASE) else "RFC"
+
+
+def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
+    """The kind a tree's names say: its files' prefix (``eip-1.md``), a tree name among its
+    folders (``docs/adr``, ``rfcs``) or a known kind as its folder (``peps/``); None when
+    only the folder's own word is left (``text/``, ``design/``), which says little."""
     prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
     if prefixes:
         return prefixes.most_common(1)[0][0]
@@ -204,9 +169,10 @@ def kind_for(folder: str, names: Iterable[str] = ()) -> str:
             if here == name or here.endswith("/" + name):
                 return kind
     base = posixpath.basename(folder).upper()
-    if base.isalpha() and len(base) <= 8:
-        return base[:-1] if base.endswith("S") and len(base) > 3 else base
-    return "ADR" if re.search(r"architect|decision", folder, re.IGNORECASE) else "RFC"
+    for word in (base, base[:-1] if base.endswith("S") else base):
+        if word in KNOWN_KINDS or word in RECORD_NOUNS:
+            return word
+    return None
 
 
 # --------------------------------------------------------------------------- trees
@@ -261,25 +227,36 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
     names = [posixpath.basename(p) for p in children_of(folder, paths)]
-    return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders)
+    return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
 
 
 def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId | None, str]]:
     """(path, id, slug from the name) of every record file in ``tree`` (and its status folders).
 
-    Date-named records have no id.
+    Date-named records have no id, and neither do the records of a tree whose every
+    record carries the same number (``PROJ-001-…`` in each file: a project code).
     """
     paths = list(paths)
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
-    found: list[tuple[str, RecordId | None, str]] = []
+    named: list[tuple[str, RecordName]] = []
     for folder in folders:
         for path in children_of(folder, paths):
             parsed = record_name(posixpath.basename(path))
-            if parsed is None:
-                continue
-            rid = None if parsed.number is None else RecordId(tree.kind.upper(), parsed.number)
-            found.append((path, rid, parsed.slug))
-    return found
+            if parsed is not None:
+                named.append((path, parsed))
+    shared = _shared_number([parsed for _, parsed in named])
+    return [
+        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        for path, parsed in named
+    ]
+
+
+def _shared_number(names: Sequence[RecordName]) -> int | None:
+    """The number every one of ``names`` carries, when there are enough of them to tell."""
+    numbers = {n.number for n in names}
+    if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
+        return None
+    return numbers.pop()
 
 
 def template_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
@@ -301,7 +278,10 @@ def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
     An ``index.md`` is the tree's index only without a ``README.md`` and
     without a ``.log4brains.yml`` in the repository, whose home page it is;
     otherwise it belongs to another tool and stays (see :mod:`.kept_pages`).
+    A tree at the repository's root has none.
     """
+    if not tree.path:
+        return []  # records at the repository's root: its README is the project's, not theirs
     paths = list(paths)
     children = children_of(tree.path, paths)
     readmes = [p for p in children if posixpath.basename(p).lower() in LEGACY_INDEX_NAMES]
@@ -351,6 +331,7 @@ def read_record(
     default: str = "",
     statuses: Mapping[str, str] = DEFAULT_STATUSES,
     tree: str = "",
+    status_key: str = "",
 ) -> LegacyRecord:
     """The record at ``doc``; its title is front matter ``title:``, else the first heading.
 
@@ -379,7 +360,7 @@ def read_record(
         name_slug=name_slug or ascii_slug(title) or ascii_slug(stem),
         title=title,
         title_heading=heading,
-        status=read_status(doc, statuses),
+        status=read_status(doc, statuses, status_key),
         doc=doc,
         default_status=default,
         kind=kind,

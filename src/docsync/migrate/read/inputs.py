@@ -38,6 +38,8 @@ class Inputs:
     tree_slugs: Mapping[str, str] | None = None
     former: Mapping[str, str] | None = None
     kept: Mapping[str, str] | None = None  # another tool's pages in a legacy tree → why kept
+    superseded: Mapping[str, tuple[str, ...]] | None = None
+    """Each legacy record another supersedes → those records (:mod:`.supersession`)."""
 
 
 def topic_path(topic: Topic, inputs: Inputs) -> str:

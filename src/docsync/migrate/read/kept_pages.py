@@ -13,7 +13,10 @@ from .discover import INDEX_NAMES, LEGACY_INDEX_NAMES, Tree, children_of, index_
 
 
 def kept_pages(tree: Tree, paths: Iterable[str]) -> list[str]:
-    """The tree's ``index.md`` pages that are not its index: migrate leaves them where they are."""
+    """The tree's ``index.md`` pages that are not its index: migrate leaves them where they are
+    (at the repository's root, none: the root's pages are the project's, not the tree's)."""
+    if not tree.path:
+        return []
     paths = list(paths)
     indexes = set(index_paths(tree, paths))
     return [

@@ -70,15 +70,18 @@ class StatusReading:
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
+# Space inside a line: also a no-break space (U+00A0) and the other Unicode spaces, which
+# records written in word processors or wikis carry (``| Status\u00a0\u00a0| Accepted\u00a0|``).
+_SP = r"[^\S\r\n]"
 _LINE = re.compile(
-    r"^[ \t]*(?P<bullet>[*+-][ \t]+)?(?P<bold>\*\*|__)?status(?:\*\*|__)?[ \t]*:"
-    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(?P<value>\S.*?)[ \t]*$",
+    rf"^{_SP}*(?P<bullet>[*+-]{_SP}+)?(?P<bold>\*\*|__)?status(?:\*\*|__)?{_SP}*:"
+    rf"(?:{_SP}*(?:\*\*|__))?{_SP}*(?P<value>\S.*?){_SP}*$",
     re.IGNORECASE,
 )
 _FRONT_MATTER_STATUS = re.compile(r"^status[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
 _TABLE_ROW = re.compile(
-    r"^[ \t]*\|?[ \t]*(?:\*\*|__)?status(?:\*\*|__)?[ \t]*\|"
-    r"[ \t]*(?P<value>[^|]*?)[ \t]*\|?[ \t]*$",
+    rf"^{_SP}*\|?{_SP}*(?:\*\*|__)?status(?:\*\*|__)?{_SP}*\|"
+    rf"{_SP}*(?P<value>[^|]*?){_SP}*\|?{_SP}*$",
     re.IGNORECASE,
 )
 _WRAPPERS = "*_` \t"
@@ -137,10 +140,12 @@ def rank(state: str) -> int:
 
 
 def read_status(
-    doc: Document, statuses: Mapping[str, str] = DEFAULT_STATUSES
+    doc: Document, statuses: Mapping[str, str] = DEFAULT_STATUSES, key: str = ""
 ) -> StatusReading | None:
-    """The record's status: the first construct in document order (prose only if nothing else)."""
-    found = sorted(_candidates(doc, statuses), key=lambda r: (r.form == StatusForm.PROSE, r.line))
+    """The record's status: the first construct in document order (prose only if nothing else).
+
+    ``key`` is the front-matter key the status is under, when not ``status`` (``stage``)."""
+    found = sorted(_candidates(doc, statuses, key), key=lambda r: (r.form == StatusForm.PROSE, r.line))
     return found[0] if found else None
 
 
@@ -150,8 +155,8 @@ _META_SECTIONS = frozenset(
 )  # fmt: skip
 
 
-def _candidates(doc: Document, statuses: Mapping[str, str]) -> Iterator[StatusReading]:
-    yield from _front_matter(doc)
+def _candidates(doc: Document, statuses: Mapping[str, str], key: str = "") -> Iterator[StatusReading]:
+    yield from _front_matter(doc, _front_matter_key(key) if key else _FRONT_MATTER_STATUS)
     yield from _section(doc, statuses)
     lines = _metadata_lines(doc)
     yield from _lines(doc, lines)
@@ -271,13 +276,18 @@ def _section_span(doc: Document, heading: Heading, lines: LineSpan) -> Span:
     return _line_span(doc, LineSpan(first, lines.last))
 
 
-def _front_matter(doc: Document) -> Iterator[StatusReading]:
+@lru_cache(maxsize=8)
+def _front_matter_key(key: str) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(key)}[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
+
+
+def _front_matter(doc: Document, pattern: re.Pattern[str]) -> Iterator[StatusReading]:
     block = next((b for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
     if block is None:
         return
     inner = range(block.lines.first + 1, block.lines.last)
     for number in inner:
-        match = _FRONT_MATTER_STATUS.match(doc.line_text(number))
+        match = pattern.match(doc.line_text(number))
         if match is None:
             continue
         value = match.group("value").strip("\"'")

@@ -30,7 +30,7 @@ from datetime import date
 from ...config import Config
 from ...gates.wrap import check as wrap
 from ...gates.wrap.fix import fix_document
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...parse.slugs import slugify
 from ...records.conventions import (
     ADOPTION_SLUG,
@@ -43,12 +43,10 @@ from ...records.index import FORMER_HEADING
 from ...records.model import Record
 from ...rewrite.record_links import link_text, relative_destination
 from ...write.writer import FileWrite
-from ..model import Plan, Problem
+from ..model import ChangeSet, Plan, Problem, Stats
 from ..read.discover import LegacyRecord
 from ..read.repo_view import RepoView
-from .changes import ChangeSet
 from .routes import index_path
-from .stats import Stats
 
 ADOPTION_TITLE = "Adopting docsync"
 IMPLEMENTED = "implemented"

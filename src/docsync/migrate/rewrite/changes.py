@@ -1,25 +1,25 @@
 """Every file a plan changes, computed in memory before anything is written.
 
-A :class:`ChangeSet` holds the pure moves (``git mv``: each topic's oldest
+A :class:`~docsync.migrate.model.ChangeSet` holds the pure moves (``git mv``: each topic's oldest
 whole source to its new path), the removals (merged-away sources, retired
 records, legacy indexes), and the new text of every file: each topic's
 record (:mod:`.markdown_rewrite`), every other Markdown file whose links or
 bare ids change, non-Markdown text files whose record paths or bare ids
 change (:mod:`.code_refs`), and the tree's index (:mod:`.tree_index`). The
-dry run shows its counts; :mod:`.apply` writes it.
+dry run shows its counts; :mod:`..apply.apply` writes it.
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ...gates.links.check import markdown_url, resolve_url
 from ...model import Document
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...write.writer import FileWrite
-from ..model import Plan, Problem, Topic
+from ..model import ChangeSet, Plan, Problem, Topic
 from ..read.discover import LegacyRecord
 from ..read.relations import Related, finish
 from ..read.repo_view import RepoView
@@ -29,39 +29,8 @@ from .assemble import Assembled, Mispredicted, assemble
 from .fanout import Fanout, workers_for
 from .rewrite_tasks import Context, Done
 from .routes import index_path, plan_routes
-from .stats import Stats, Tally
+from .stats import Tally
 from .tree_index import all_records, index_write
-
-
-@dataclass(frozen=True)
-class ChangeSet:
-    moves: tuple[tuple[str, str], ...] = ()
-    removals: tuple[str, ...] = ()
-    writes: tuple[FileWrite, ...] = ()
-    stats: Stats = field(default_factory=Stats)
-    problems: tuple[Problem, ...] = ()
-    untracked: frozenset[str] = frozenset()
-    adoption_record: str | None = None
-    conventions: str | None = None
-    parsed: Mapping[str, Document] = field(default_factory=dict)
-    """Writes whose new text was parsed on the way (to verify its rewrite), by path;
-    the closing check reads them from the parse cache instead of parsing them again."""
-
-    @property
-    def empty(self) -> bool:
-        return not (self.moves or self.removals or self.writes)
-
-    @property
-    def to_stage(self) -> list[str]:
-        """Written files git should track: everything but untracked files whose links changed."""
-        return [w.path for w in self.writes if w.path not in self.untracked]
-
-    @property
-    def touched(self) -> tuple[str, ...]:
-        """Every path the change set creates, changes or removes."""
-        paths = [p for move in self.moves for p in move] + list(self.removals)
-        paths += [w.path for w in self.writes]
-        return tuple(dict.fromkeys(paths))
 
 
 def _moves_and_removals(plan: Plan) -> tuple[list[tuple[str, str]], list[str]]:

@@ -7,6 +7,7 @@ in strings and code are reported and kept (``"all"`` rewrites them too).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator, Mapping
 
 from ...records.model import IdTarget
@@ -60,7 +61,22 @@ def code_files(
         if moved or count:
             tally.code_paths += moved
             tally.code_refs += count
+            tally.code_lines.extend(changed_lines(path, text, new))
             yield FileWrite(path, new)
+
+
+def changed_lines(path: str, old: str, new: str) -> Iterator[tuple[str, str, str]]:
+    """``path:line`` (in the new text), the line before and after, of each line the rewrite
+    changed: a path or an id is replaced within its line, so the lines pair up."""
+    before, after = old.split("\n"), new.split("\n")
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, first, last, start, end in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for k in range(max(last - first, end - start)):
+            was = before[first + k] if first + k < last else ""
+            now = after[start + k] if start + k < end else ""
+            yield f"{path}:{min(start + k, max(end - 1, start)) + 1}", was, now
 
 
 def _kept_ids(path: str, text: str, ids: Mapping[IdKey, IdTarget]) -> Iterator[tuple[str, str]]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -29,6 +28,7 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 from ...workspace.collector import collector_off
+from ...workspace.forked import fork_safe
 
 T = TypeVar("T")
 
@@ -43,14 +43,6 @@ def workers_for(jobs: int, tasks: int) -> int:
     other thread is."""
     cores = min(jobs or os.cpu_count() or 1, tasks)
     return cores if cores > 1 and fork_safe() else 0
-
-
-def fork_safe() -> bool:
-    """Whether this process may fork: the platform has ``fork``, there is more than one
-    core, and no other thread is alive (a fork copies only the calling thread, and any
-    lock another one holds stays locked in the child)."""
-    cores = os.cpu_count() or 1
-    return cores > 1 and "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The counts and findings of a migration's rewrite.
 
-:class:`Tally` gathers them while the files are rewritten; :class:`Stats`
+:class:`Tally` gathers them while the files are rewritten; :class:`~docsync.migrate.model.Stats`
 is what the change set keeps, for the dry run, the adoption record and the
 closing verdict.
 """
@@ -13,29 +13,7 @@ from dataclasses import dataclass, field
 from ...gates.links.check import link_targets, markdown_url, resolve_url
 from ...model import Document
 from ...rewrite.references import RewriteStats
-from ..model import Problem
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    links: int = 0
-    refs: int = 0
-    code_refs: int = 0
-    code_paths: int = 0
-    unresolved: tuple[tuple[str, str], ...] = ()
-    dangling: tuple[tuple[str, str], ...] = ()
-    """Links the migration breaks: their target existed before and does not after."""
-    outside: tuple[str, ...] = ()
-    already_broken: int = 0
-    """Links that were broken before the migration, each the same break as one the record had
-    (``docsync check`` reports them)."""
-    tool_pointers: tuple[str, ...] = ()
-    """Another tool's config that points at a legacy tree: where, and the line to change."""
-    relation_notes: tuple[tuple[str, str], ...] = ()
-    """Relation prose left as written (its target is no record, or it is no relation)."""
-    code_kept: tuple[tuple[str, str], ...] = ()
-    """Ids of records in program strings and code, left as written: ``path:line:column`` and the id."""
-
+from ..model import Problem, Stats
 
 
 @dataclass
@@ -52,6 +30,7 @@ class Tally:
     problems: list[Problem] = field(default_factory=list)
     relation_notes: list[tuple[str, str]] = field(default_factory=list)
     code_kept: list[tuple[str, str]] = field(default_factory=list)
+    code_lines: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, path: str, stats: RewriteStats, before: frozenset[str], old: Document) -> None:
         """``old`` (at its old path) rewritten to ``path``; a link dangling there counts as
@@ -83,6 +62,7 @@ class Tally:
         self.problems.extend(other.problems)
         self.relation_notes.extend(other.relation_notes)
         self.code_kept.extend(other.code_kept)
+        self.code_lines.extend(other.code_lines)
 
     def stats(self, outside: tuple[str, ...]) -> Stats:
         unresolved, dangling = tuple(self.unresolved), tuple(self.dangling)
@@ -98,6 +78,7 @@ class Tally:
             (),
             tuple(self.relation_notes),
             tuple(self.code_kept),
+            tuple(self.code_lines),
         )
 
 

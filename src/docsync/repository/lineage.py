@@ -1,0 +1,81 @@
+"""The lineage a new record continues: content deleted before it, copied, or moved out of a stub."""
+
+from __future__ import annotations
+
+from .kinship import Lines, Texts
+from .replay import Grave, Replayer, Root, Split
+from .similarity import BlobReader
+
+
+class Resurrection:
+    """Continues a fresh lineage from content it took over (memoised): a record deleted before
+    it began, one copied and deleted later, or one left behind as a stub in the same commit.
+
+    Deleted after: the record was copied and its original deleted later, a move in
+    two commits (``0000-x.md`` copied to ``1445-x.md``, the duplicate removed a week on).
+    A grave continues a lineage only if git's measure finds them similar, the two lie on
+    one line of history (:class:`Lines`), and they are alike once the tree's template
+    text is set aside or share a title or a number (:mod:`.kinship`).
+    """
+
+    def __init__(self, replayer: Replayer, read_blob: BlobReader) -> None:
+        self._fresh = replayer.fresh
+        self._graves = replayer.graves
+        self._splits = replayer.splits
+        self._lines = Lines(replayer.history)
+        self._texts = Texts(read_blob, replayer.template_blobs)
+        self._done: dict[Root, Root] = {}
+        self._by_stub: dict[tuple[str, Root], list[tuple[Root, Split]]] | None = None
+
+    def earliest(self, root: Root) -> Root:
+        if root in self._done:
+            return self._done[root]
+        self._done[root] = root  # a cycle cannot happen (graves are earlier), but stay safe
+        found = root
+        fresh = self._fresh.get(root)
+        if fresh is not None:
+            blob, _ = fresh
+            for split in self._splits.get(root, ()):
+                if split.root < found and self._moved_out(split, blob):
+                    found = min(found, self.earliest(split.root))
+            for grave in self._graves:
+                if grave.root != root and grave.root < found and self._restores(grave, root, blob):
+                    found = min(found, self.earliest(grave.root))
+        self._done[root] = found
+        return found
+
+    def restarted(self, path: str, root: Root) -> Root:
+        """The lineage of the file now at ``path``: a new one from the commit that moved its
+        content out and left it as a stub, else ``root``."""
+        for fresh, split in self._stubs().get((path, root), ()):
+            if self._moved_out(split, self._fresh[fresh][0]):
+                return Root(fresh.date, fresh.commit, path)
+        return root
+
+    def _stubs(self) -> dict[tuple[str, Root], list[tuple[Root, Split]]]:
+        """(path, lineage) of each record changed beside a new one → (the new one, the change)."""
+        if self._by_stub is None:
+            self._by_stub = {}
+            for fresh, splits in self._splits.items():
+                for split in splits:
+                    self._by_stub.setdefault((split.path, split.root), []).append((fresh, split))
+        return self._by_stub
+
+    def _moved_out(self, split: Split, blob: str) -> bool:
+        """Whether the commit moved ``split``'s text into ``blob`` and left a stub behind."""
+        texts = self._texts
+        return (  # the stub first: most files changed beside a new record (an index) are none
+            texts.stub(split.old_blob, split.new_blob)
+            and texts.similar(split.old_blob, blob)
+            and texts.alike(split.old_blob, blob)
+        )
+
+    def _restores(self, grave: Grave, root: Root, blob: str) -> bool:
+        texts = self._texts
+        if not texts.similar(grave.blob, blob):
+            return False
+        if not (
+            texts.alike(grave.blob, blob) or texts.kin(grave.path, grave.blob, root.path, blob)
+        ):
+            return False
+        return self._lines.ordered(grave, root)

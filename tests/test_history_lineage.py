@@ -1,0 +1,317 @@
+"""Lineage follows content (issue 37, classes 3 and 4), on generated real repositories.
+
+Class 3: a draft moved to a record's path while a "moved to" stub is written at
+its old path, in one commit: git sees an add and a modification, not a rename.
+The record keeps the draft's date; the stub is dated by that commit.
+
+Class 4: in a tree whose drafts all start from one template, a new draft is
+65% to 70% like any other draft by git's measure, from the boilerplate alone.
+A deleted draft is the new one's source only if it was deleted before the add
+on the add's line of history (or copied on that line and deleted after), and
+is still alike with the template's text set aside, or shares a title or a
+number. The stories are generated: how much of each draft is template text,
+how many other drafts there are, and where and when they are deleted. The
+cases docsync was right on stay right, generated the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from docsync.migrate.read.discover import is_template
+from docsync.repository.git_history import CatFile, read_history
+from docsync.repository.history import first_proposed
+from docsync.repository.kinship import number, title
+from docsync.repository.similarity import similarity
+from tests.gitutil import GitRepo
+
+BOILER = [f"Boilerplate line {i:02d} that every draft of this tree keeps.\n" for i in range(20)]
+TEMPLATE = "# RFC: <title>\n\n" + "".join(BOILER)
+OWN_LINES = (6, 12, 18)  # 81%, 68% and 59% like another draft by git's measure
+OTHERS = (1, 3)
+
+
+def draft(name: str, own: int, *, seed: str = "") -> str:
+    """A draft written from the template: its title, the boilerplate, ``own`` lines of its own."""
+    words = seed or name
+    mine = "".join(f"{words} says, in its own words, point {i}.\n" for i in range(own))
+    return f"# {name}\n\n" + "".join(BOILER) + mine
+
+
+def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
+    tracked = [p for p in repo.git("ls-files", "-z").split("\0") if p]
+    with CatFile(repo.root) as read_blob:
+        origins = first_proposed(read_history(repo.root), tracked, read_blob, template=is_template)
+    return {path: (str(o.date), o.original_path) for path, o in origins.items()}
+
+
+def seeded(repo: GitRepo) -> None:
+    repo.write("text/0000-template.md", TEMPLATE)
+    repo.write("README.md", "# RFCs\n")
+    repo.commit(when="2014-01-01 10:00")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo.init(tmp_path / "repo")
+
+
+NEW = "text/0000-new-idea.md"
+
+
+def test_the_generated_drafts_are_alike_by_gits_measure_alone() -> None:
+    """The premise: without the template set aside, any two drafts pass git's 50%."""
+    for own in OWN_LINES:
+        score = similarity(draft("Other 0", own).encode(), draft("New idea", own).encode())
+        assert 0.55 < score < 0.85
+
+
+# Class 4: unrelated adds, generated. Each story returns the date the new draft must keep.
+
+
+def others_deleted_on_the_line(repo: GitRepo, others: int, own: int) -> str:
+    """Other drafts deleted on main; a new draft added on main months later."""
+    seeded(repo)
+    for k in range(others):
+        repo.write(f"text/0000-other-{k}.md", draft(f"Other {k}", own))
+        repo.commit(when=f"2014-02-0{k + 1} 10:00")
+    for k in range(others):
+        repo.remove(f"text/0000-other-{k}.md")
+    repo.commit(when="2014-06-01 10:00")
+    repo.write(NEW, draft("New idea", own))
+    repo.commit(when="2015-03-01 10:00")
+    return "2015-03-01"
+
+
+def others_deleted_before_on_another_branch(
+    repo: GitRepo, others: int, own: int, same_words: bool
+) -> str:
+    """Another author's drafts, added and deleted on their branch; the new draft on its own.
+    With ``same_words`` the new draft even says what the other drafts said."""
+    seeded(repo)
+    repo.branch("alice")
+    for k in range(others):
+        repo.write(
+            f"text/0000-other-{k}.md", draft(f"Other {k}", own, seed="shared" if same_words else "")
+        )
+    repo.commit(when="2014-02-01 10:00")
+    for k in range(others):
+        repo.remove(f"text/0000-other-{k}.md")
+    repo.commit(when="2014-03-01 10:00")
+    repo.switch("main")
+    repo.branch("bob")
+    repo.write(NEW, draft("New idea", own, seed="shared" if same_words else ""))
+    repo.commit(when="2014-05-01 10:00")
+    repo.switch("main")
+    repo.merge("alice", when="2014-06-01 10:00")
+    repo.merge("bob", when="2014-07-01 10:00")
+    return "2014-05-01"
+
+
+def others_deleted_after_on_another_branch(
+    repo: GitRepo, others: int, own: int, same_words: bool
+) -> str:
+    """The other drafts are deleted only after the new draft was added and merged (their
+    branch merged main first, so the add is an ancestor of the delete)."""
+    seeded(repo)
+    repo.branch("alice")
+    for k in range(others):
+        repo.write(
+            f"text/0000-other-{k}.md", draft(f"Other {k}", own, seed="shared" if same_words else "")
+        )
+    repo.commit(when="2014-02-01 10:00")
+    repo.switch("main")
+    repo.branch("bob")
+    repo.write(NEW, draft("New idea", own, seed="shared" if same_words else ""))
+    repo.commit(when="2014-05-01 10:00")
+    repo.switch("main")
+    repo.merge("bob", when="2014-05-02 10:00")
+    repo.switch("alice")
+    repo.merge("main", when="2014-06-01 10:00")
+    for k in range(others):
+        repo.remove(f"text/0000-other-{k}.md")
+    repo.commit(when="2014-06-02 10:00")
+    repo.switch("main")
+    repo.merge("alice", when="2014-06-03 10:00")
+    return "2014-05-01"
+
+
+UNRELATED: list[object] = [
+    pytest.param(lambda r, n, own: others_deleted_on_the_line(r, n, own), id="deleted-on-the-line"),
+    *(
+        pytest.param(
+            lambda r, n, own, same=same, story=story: story(r, n, own, same),
+            id=f"{story.__name__.replace('_', '-')}{'-same-words' if same else ''}",
+        )
+        for story in (
+            others_deleted_before_on_another_branch,
+            others_deleted_after_on_another_branch,
+        )
+        for same in (False, True)
+    ),
+]
+
+
+@pytest.mark.parametrize("own", OWN_LINES)
+@pytest.mark.parametrize("others", OTHERS)
+@pytest.mark.parametrize("story", UNRELATED)
+def test_an_unrelated_add_is_no_restore(
+    repo: GitRepo, story: Callable[[GitRepo, int, int], str], others: int, own: int
+) -> None:
+    expected = story(repo, others, own)
+    assert dates(repo)[NEW] == (expected, NEW)
+
+
+# Class 4: the cases docsync was right on, generated with the same template shares.
+
+
+def copied_then_original_deleted(repo: GitRepo, own: int) -> tuple[str, str, str]:
+    """A move in two commits: ``0000-restrict.md`` copied to ``1445-restrict.md``, the
+    original deleted weeks later."""
+    seeded(repo)
+    repo.write("text/0000-restrict.md", draft("Restrict", own))
+    repo.write("text/0000-other.md", draft("Other", own))
+    repo.commit(when="2016-01-06 10:00")
+    repo.write("text/1445-restrict.md", draft("Restrict", own).replace("point 1.", "point one."))
+    repo.commit(when="2016-02-05 10:00")
+    repo.remove("text/0000-restrict.md")
+    repo.commit(when="2016-02-18 10:00")
+    return "text/1445-restrict.md", "2016-01-06", "text/0000-restrict.md"
+
+
+def deleted_and_readded_a_minute_later(repo: GitRepo, own: int) -> tuple[str, str, str]:
+    """Deleted in one commit, re-added as a record (renumbered, title kept) a minute later."""
+    seeded(repo)
+    repo.write("text/0000-queue.md", draft("Queue", own))
+    repo.commit(when="2019-01-01 10:00")
+    repo.remove("text/0000-queue.md")
+    repo.commit(when="2020-05-01 10:00")
+    repo.write("text/0042-queue.md", draft("Queue", own).replace("point 0.", "point zero."))
+    repo.commit(when="2020-05-01 10:01")
+    return "text/0042-queue.md", "2019-01-01", "text/0000-queue.md"
+
+
+def merged_from_another_repository(repo: GitRepo, own: int) -> tuple[str, str, str]:
+    """A record brought in from another repository by a merge, deleted and re-added days later."""
+    seeded(repo)
+    other = GitRepo.init(repo.root.parent / "other")
+    other.write("decisions/0007-cache.md", draft("Cache", own))
+    other.commit(when="2018-01-01 10:00")
+    repo.git("fetch", "-q", str(other.root), "main:other")
+    repo.git("merge", "-q", "--allow-unrelated-histories", "--no-ff", "-m", "merge other", "other")
+    repo.commit(when="2019-01-02 10:00")
+    repo.remove("decisions/0007-cache.md")
+    repo.commit(when="2019-01-05 10:00")
+    repo.write("text/0050-cache.md", draft("Cache", own).replace("point 2.", "point two."))
+    repo.commit(when="2019-01-08 10:00")
+    return "text/0050-cache.md", "2018-01-01", "decisions/0007-cache.md"
+
+
+@pytest.mark.parametrize("own", (1, *OWN_LINES))
+@pytest.mark.parametrize(
+    "story",
+    [
+        copied_then_original_deleted,
+        deleted_and_readded_a_minute_later,
+        merged_from_another_repository,
+    ],
+)
+def test_a_move_or_restore_keeps_its_date(
+    repo: GitRepo, story: Callable[[GitRepo, int], tuple[str, str, str]], own: int
+) -> None:
+    path, day, original = story(repo, own)
+    assert dates(repo)[path] == (day, original)
+
+
+# Class 3: content moved out of a file that stays behind as a stub.
+
+STUB = "# Moved\n\nThis draft now lives at [0042](../text/0042-big-idea.md).\n"
+
+
+def big_draft(paragraphs: int) -> str:
+    return "# Big idea\n\n" + "".join(
+        f"Paragraph {i} of the draft, long enough to be its own line of text.\n\n"
+        for i in range(paragraphs)
+    )
+
+
+def moved_out_leaving_a_stub(repo: GitRepo, paragraphs: int, edited: bool, beside: bool) -> None:
+    seeded(repo)
+    repo.write("drafts/big-idea.md", big_draft(paragraphs))
+    repo.commit(when="2019-03-01 10:00")
+    repo.write("drafts/big-idea.md", big_draft(paragraphs) + "A late addition.\n")
+    repo.commit(when="2019-05-01 10:00")
+    repo.move("drafts/big-idea.md", "text/0042-big-idea.md")
+    if edited:
+        text = big_draft(paragraphs).replace("Paragraph 0 ", "The first paragraph ")
+        repo.write("text/0042-big-idea.md", "Status: accepted\n\n" + text)
+    repo.write("drafts/big-idea.md", STUB)
+    if beside:
+        repo.write("README.md", "# RFCs\n\n- [Big idea](text/0042-big-idea.md)\n")
+        repo.write("text/0000-template.md", TEMPLATE + "One more template line.\n")
+    repo.commit(when="2020-04-01 10:00")
+
+
+@pytest.mark.parametrize("beside", [False, True], ids=["alone", "index-edited-beside"])
+@pytest.mark.parametrize("edited", [False, True], ids=["as-is", "edited"])
+@pytest.mark.parametrize("paragraphs", [5, 40])
+def test_content_moved_out_of_a_stub_keeps_its_date(
+    repo: GitRepo, paragraphs: int, edited: bool, beside: bool
+) -> None:
+    moved_out_leaving_a_stub(repo, paragraphs, edited, beside)
+    found = dates(repo)
+    moved = repo.git("show", "--format=", "--name-status", "-M", "HEAD").split()
+    assert "R100" not in moved and not any(status.startswith("R") for status in moved[::2])
+    assert found["text/0042-big-idea.md"] == ("2019-03-01", "drafts/big-idea.md")
+    assert found["drafts/big-idea.md"] == ("2020-04-01", "drafts/big-idea.md")
+
+
+def test_a_record_edited_beside_a_new_one_is_no_move(repo: GitRepo) -> None:
+    """The commit adds a record and edits another: lightly (no stub), or into other text."""
+    seeded(repo)
+    repo.write("text/0001-a.md", big_draft(20))
+    repo.write("text/0002-b.md", big_draft(20).replace("Big idea", "Other idea"))
+    repo.commit(when="2019-03-01 10:00")
+    repo.write("text/0001-a.md", big_draft(20) + "One more line.\n")
+    repo.write("text/0002-b.md", "# Other idea\n\nRewritten from scratch, shorter.\n")
+    repo.write("text/0003-c.md", draft("C", 12))
+    repo.commit(when="2020-04-01 10:00")
+    found = dates(repo)
+    assert found["text/0003-c.md"] == ("2020-04-01", "text/0003-c.md")
+    assert found["text/0001-a.md"] == ("2019-03-01", "text/0001-a.md")
+    assert found["text/0002-b.md"] == ("2019-03-01", "text/0002-b.md")
+
+
+# The pieces the checks use.
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("text/0042-x.md", 42),
+        ("text/0000-x.md", None),
+        ("adr-0007-cache.md", 7),
+        ("EIPS/eip-3.md", 3),
+        ("2016-03-31-x.md", None),
+        ("24-05-16-x.md", None),
+        ("notes.md", None),
+    ],
+)
+def test_number(path: str, expected: int | None) -> None:
+    assert number(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (b"# RFC: Queue \n\nbody\n", "rfc: queue"),
+        (b"---\ntitle: 'Queue'\n---\n\nbody\n", "queue"),
+        (b"no heading\n", None),
+        (b"## Section\n", None),
+    ],
+)
+def test_title(text: bytes, expected: str | None) -> None:
+    assert title(text) == expected
