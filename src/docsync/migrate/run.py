@@ -137,7 +137,22 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         for p in kept_pages(tree_, paths)
         if posixpath.dirname(p) != config.target
     }
+    problems.extend(_misnamed(workspace))
     return _Found(workspace, records, indexes, tree, former, tuple(problems), kept)
+
+
+def _misnamed(workspace: Workspace) -> list[Problem]:
+    """A Markdown file whose name is not UTF-8 may be a record or link to one: docsync can
+    neither read nor rewrite it, so the plan waits until it is renamed."""
+    from ..untrusted_text import shown
+    from .model import Problem
+
+    return [
+        Problem(shown(p), "the file name is not valid UTF-8; docsync can neither read nor rewrite "
+                "it: rename it (git mv), then run docsync migrate again")
+        for p in workspace.listing.unnamable
+        if p.lower().endswith((".md", ".markdown"))
+    ]
 
 
 def _own_index(root: Path, config: Config, path: str, limit: int) -> bool:
@@ -369,7 +384,7 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     )
     view = adoption.view(session.view)
     if plan.complete and not plan.empty:
-        from ..parse.markdown import prepare
+        from ..parse.native import prepare
 
         prepare()  # before the rewrite forks its workers, which parse: they inherit it
     computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)
