@@ -126,7 +126,7 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
-        if source.path:  # "": records at the repository's root, which is inside it
+        if source.path.strip("/"):  # "" is the repository root: a tree of records at the root
             yield PathKey(f"sources[{number}]", source.path, FOLDER)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
