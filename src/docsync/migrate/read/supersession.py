@@ -4,8 +4,9 @@ The plan puts a record another one supersedes in the superseded state (the state
 the status word ``superseded`` maps to), whatever its own status line says: a record
 left ``Accepted`` after a later one wrote ``Supersedes [3. Foo](0003-foo.md)`` would
 sit in ``implemented/`` and the layout gate would report it (Y013) right after the
-apply. Read here: relation lines whose link names another legacy record (either side
-may write it: ``Supersedes …`` on the newer, ``Superseded by …`` on the older), and
+apply. Read here, with one pattern per text (no parse of the relations): relation lines
+whose link names another legacy record (either side may write it: ``Supersedes …`` on
+the newer, ``Superseded by …`` on the older), and
 relation lines in the shapes the migration normalises (``**Superseded by:** [3. Foo](…)``,
 ``Supersedes: ADR-0003``), and front-matter keys (``superseded_by: ADR-0005``).
 """
@@ -18,7 +19,7 @@ from functools import cache
 
 from ...gates.links.check import resolve_url
 from ...records.model import ID_PATTERN, parse_id
-from ...records.relations import SUPERSEDES, Phrases, read_mentions
+from ...records.relations import SUPERSEDES, Phrases
 from .discover import LegacyRecord
 from .status_keys import front_matter
 
@@ -65,11 +66,11 @@ def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]
     phrases = Phrases(relations)
     line = _relation_line(phrases.pattern)
     found: dict[str, dict[str, None]] = {}
+    words = tuple({w.split()[0] for w in (SUPERSEDES, relations[SUPERSEDES])})
     for path, record in records.items():
-        for mention in read_mentions(record.doc, relations):
-            edge = mention.edge
-            if edge.kind == SUPERSEDES and {edge.newer, edge.older} <= records.keys() and edge.newer != edge.older:
-                found.setdefault(edge.older, {})[edge.newer] = None
+        lowered = record.doc.text.lower()
+        if not any(w in lowered for w in words):
+            continue  # nearly every record: no relation word, nothing to read
         for match in line.finditer(record.doc.text):
             relation = phrases.lookup(match.group("phrase"))
             other = _named(match, path, by_id)
