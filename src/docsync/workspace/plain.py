@@ -58,6 +58,30 @@ MAX_DEPTH = 24
 MAX_FILE = 1 << 31
 """Bytes past which a file under ``.git/docsync/`` is not one docsync wrote."""
 
+_ignored: dict[str, str] = {}
+
+
+def ignored(file: Path, why: str) -> None:
+    """Note that the state file ``file`` was ignored, and why: the command line says so
+    in one line (:func:`ignored_notes`); the core prints nothing."""
+    _ignored.setdefault(os.fspath(file), why)
+
+
+def ignored_notes() -> list[str]:
+    """One line per state file ignored since the last call, for the command line."""
+    notes = [
+        f"warning: {_shown(name)}: ignored ({why}); docsync starts it afresh"
+        for name, why in _ignored.items()
+    ]
+    _ignored.clear()
+    return notes
+
+
+def _shown(name: str) -> str:
+    at = name.replace(os.sep, "/").rfind("/.git/")
+    return name[at + 1 :] if at >= 0 else name
+
+
 _dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circular=False).encode
 
 
@@ -79,16 +103,21 @@ def read_file(file: Path, limit: int = MAX_FILE) -> bytes | None:
     a device, a folder), larger than ``limit`` or unreadable."""
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
         return data if len(data) <= limit else None
-    except OSError:
+    except OSError as exc:
+        ignored(file, exc.strerror or "unreadable")
         return None
     finally:
         os.close(fd)
@@ -102,6 +131,7 @@ def read_json(file: Path, limit: int = MAX_FILE) -> object | None:
     try:
         return loads(data)
     except ValueError:
+        ignored(file, "not JSON docsync wrote")
         return None
 
 
@@ -236,7 +266,6 @@ def _columns(rows: list[Any], kinds: tuple[tuple[type, ...], ...]) -> bool:
 
 DOCUMENT = "docsync-document 1"
 """The first value of an encoded document: names the layout below."""
-PARTS = "docsync-document-parts 1"
 
 
 def _flat(spans: Iterable[Span]) -> list[int]:
@@ -284,12 +313,6 @@ def encode_document(doc: Document) -> bytes:
             _flat(doc.math_spans),
         ]
     )  # fmt: skip
-
-
-def encode_parts(blobs: list[bytes]) -> bytes:
-    """A document parsed in parts (:mod:`docsync.parse.chunks`), as its parts' encodings:
-    joined only when the document is read."""
-    return dumps([PARTS, *(blob.decode("ascii") for blob in blobs)])
 
 
 _I, _S, _N = (int,), (str,), (int, type(None))
@@ -360,30 +383,13 @@ def _maybe_span(start: int | None, end: int | None) -> Span | None:
 
 
 def decode_document(data: bytes) -> Document | None:
-    """:func:`encode_document`'s or :func:`encode_parts`'s bytes back; None for anything
+    """:func:`encode_document`'s bytes back; None for anything
     else: every field is checked by type, and every position against the text."""
     try:
         raw = loads(data)
-        if type(raw) is list and raw[:1] == [PARTS] and len(raw) > 1:
-            return _joined(raw[1:])
         return _decoded(raw, None)
     except (ValueError, TypeError, KeyError, IndexError):
         return None
-
-
-def _joined(blobs: list[object]) -> Document | None:
-    """The parts' documents merged; the later parts' positions are checked against the
-    first part's text, which is the whole one (the others carry none)."""
-    if not all(type(blob) is str for blob in blobs):
-        return None
-    first = _decoded(loads(str(blobs[0])), None)
-    bounds = (len(first.text), max(len(first.line_starts), 1))
-    rest = [_decoded(loads(str(blob)), bounds) for blob in blobs[1:]]
-    if any(part.path != first.path or part.text or part.line_starts for part in rest):
-        return None
-    from ..parse.chunks import merge
-
-    return merge([first, *rest])
 
 
 def _decoded(raw: object, bounds: tuple[int, int] | None) -> Document:
