@@ -41,8 +41,19 @@ def _errors() -> Iterator[None]:
         yield
     except HANDLED as exc:
         failed = failure(exc, mark)
+        _ignored_state()
         say(failed.message)
         raise typer.Exit(failed.exit_code) from None
+    finally:
+        _ignored_state()
+
+
+def _ignored_state() -> None:
+    """One line for each file under ``.git/docsync/`` that was ignored as corrupt or foreign."""
+    from .workspace.plain import ignored_notes
+
+    for note in ignored_notes():
+        say(note)
 
 
 def _unfinished(command: str, abort: bool, resume: bool) -> Pending | None:

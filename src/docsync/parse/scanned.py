@@ -15,8 +15,12 @@ from collections.abc import Callable, Iterator
 
 from ..model import Anchor, Definition, Link, LinkKind, Span, position_of
 
+# An attribute follows a space, or directly a quoted value, as a browser reads
+# ``<img src='a.png', width='800'>`` in an HTML block (the ``,`` is an attribute of its own);
+# inline raw HTML reaches here only when it is a valid CommonMark tag.
 _TAG = re.compile(
-    r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
+    r"<([A-Za-z][A-Za-z0-9-]*)((?:(?:\s+|(?<=[\"']))[^\s\"'>/=]+"
+    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
 )
 _ATTR = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
 

@@ -44,8 +44,15 @@ def text_parts(text: str) -> tuple[str, str, bool]:
     bom = text.startswith(_BOM)
     if bom:
         text = text[1:]
-    newline = "\r\n" if "\r\n" in text else "\n"
-    return normalized(text), newline, bom
+    return normalized(text), newline_of(text), bom
+
+
+def newline_of(text: str) -> str:
+    """The line ending a new line break in ``text`` gets: ``\r\n`` where any line ends so,
+    a lone ``\r`` where every line does (an old Mac file), else ``\n``."""
+    if "\r\n" in text:
+        return "\r\n"
+    return "\r" if "\r" in text and "\n" not in text else "\n"
 
 
 def normalized(text: str) -> str:

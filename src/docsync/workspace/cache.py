@@ -230,12 +230,14 @@ def _load(file: Path) -> tuple[dict[str, tuple[int, Blob]], int]:
         return {}, 0
     header, stored = found
     used = header.get("used")
+    if header.get("fingerprint") != fingerprint():
+        return {}, 0  # another docsync version's or parser's: of no use, not damaged
     if (
-        header.get("fingerprint") != fingerprint()
-        or not isinstance(header.get("saves"), int)
+        not isinstance(header.get("saves"), int)
         or not isinstance(used, dict)
         or used.keys() != stored.keys()
         or not all(type(n) is int for n in used.values())
     ):
+        plain.ignored(file, "not a parse cache docsync wrote")
         return {}, 0
     return {key: (used[key], blob) for key, blob in stored.items()}, header["saves"]

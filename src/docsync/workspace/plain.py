@@ -58,6 +58,30 @@ MAX_DEPTH = 24
 MAX_FILE = 1 << 31
 """Bytes past which a file under ``.git/docsync/`` is not one docsync wrote."""
 
+_ignored: dict[str, str] = {}
+
+
+def ignored(file: Path, why: str) -> None:
+    """Note that the state file ``file`` was ignored, and why: the command line says so
+    in one line (:func:`ignored_notes`); the core prints nothing."""
+    _ignored.setdefault(os.fspath(file), why)
+
+
+def ignored_notes() -> list[str]:
+    """One line per state file ignored since the last call, for the command line."""
+    notes = [
+        f"warning: {_shown(name)}: ignored ({why}); docsync starts it afresh"
+        for name, why in _ignored.items()
+    ]
+    _ignored.clear()
+    return notes
+
+
+def _shown(name: str) -> str:
+    at = name.replace(os.sep, "/").rfind("/.git/")
+    return name[at + 1 :] if at >= 0 else name
+
+
 _dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circular=False).encode
 
 
@@ -79,16 +103,21 @@ def read_file(file: Path, limit: int = MAX_FILE) -> bytes | None:
     a device, a folder), larger than ``limit`` or unreadable."""
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
         return data if len(data) <= limit else None
-    except OSError:
+    except OSError as exc:
+        ignored(file, exc.strerror or "unreadable")
         return None
     finally:
         os.close(fd)
@@ -102,6 +131,7 @@ def read_json(file: Path, limit: int = MAX_FILE) -> object | None:
     try:
         return loads(data)
     except ValueError:
+        ignored(file, "not JSON docsync wrote")
         return None
 
 

@@ -50,7 +50,8 @@ class Pending:
     command: str
     redo: Mapping[str, Any]
     head: str | None
-    index: bool
+    index: str | None
+    """The digest of the git index the journal saved (None: there was none)."""
     files: Files
 
 
@@ -80,7 +81,7 @@ def pending(git_dir: Path, root: Path | None = None) -> Pending | None:
             f"journal's size); nothing was changed: remove .git/{JOURNAL}"
         )
     try:
-        text = writer.guarded(git_dir, STATE).read_text(encoding="utf-8")
+        text = writer.read_regular(writer.guarded(git_dir, STATE)).decode("utf-8")
         raw = journal_schema.validated(json.loads(text), git_dir, work_tree)
         packs: dict[str, bytes] = {}
         states = tuple(state_from(git_dir, JOURNAL, item, packs) for item in raw["files"])
@@ -127,6 +128,10 @@ class Transaction:
     files: Files = field(default_factory=lambda: Files(()))
     seal: journal_schema.Seal | None = None
     _expected: dict[str, bytes | None] = field(default_factory=dict)
+    _produced: dict[str, set[str]] = field(default_factory=dict)
+    """Per path, the digests of what this run left there (see :func:`snapshot.restore_ours`)."""
+    kept: tuple[str, ...] = ()
+    """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
     @classmethod
@@ -174,7 +179,7 @@ class Transaction:
             "command": self.command,
             "redo": dict(self.redo),
             "head": self.head,
-            "index": self.index is not None,
+            "index": writer.digest(self.index) if self.index is not None else None,
             "files": [self._packs.item(s) for s in self.files.states],
             "absent_folders": list(self.files.absent_folders),
             "seal": self.seal.record() if self.seal is not None else None,
@@ -188,7 +193,9 @@ class Transaction:
         if self.files.state(change.path) is None:
             self.cover([change.path])
         expect = self._expected.get(change.path)
-        self._expected[change.path] = writer.write_atomic(self.root, change, read=read, expect=expect)
+        written = writer.write_atomic(self.root, change, read=read, expect=expect)
+        self._expected[change.path] = written
+        self._produced.setdefault(change.path, set()).add(writer.digest(written))
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])
@@ -197,6 +204,12 @@ class Transaction:
 
     def move(self, moves: Sequence[tuple[str, str]]) -> None:
         """``git mv`` each (old, new); a symlink moves as a symlink."""
+        for old, new in moves:  # what lands at ``new``: ``old``'s bytes, saved or written
+            state = self.files.state(old)
+            moved = self._produced.setdefault(new, set())
+            moved |= self._produced.get(old, set())
+            if state is not None and state.kind == "file":
+                moved.add(writer.digest(state.data))
         gitrepo.move_files(self.root, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
@@ -217,7 +230,7 @@ class Transaction:
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
         with _no_interrupts():
-            failed = _put_back(self.root, self.head, self.index, self.files)
+            failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced)
             if not failed:
                 try:
                     _remove_journal(self.git_dir)
@@ -241,7 +254,7 @@ class Transaction:
             except BaseException as error:  # not done yet: undo it all
                 exc = error
         failed = self.rollback()
-        raise _after_rollback(self.root, self.command, exc, failed) from (
+        raise _after_rollback(self.root, self.command, exc, failed, self.kept) from (
             None if _expected_error(exc) else exc
         )
 
@@ -257,25 +270,35 @@ def _expected_error(exc: BaseException) -> bool:
 
 
 def _after_rollback(
-    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored]
+    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored], kept: Sequence[str] = ()
 ) -> BaseException:
-    """The one error to raise: the original first, then what could not be put back."""
+    """The one error to raise: the original first, then what could not be put back,
+    and the files someone else saved meanwhile, kept as they are."""
     if not _expected_error(exc):
         if failed:
             exc.add_note(_kept(command, failed))
+        if kept:
+            exc.add_note(_saved_meanwhile(kept))
         return exc
     first = "interrupted" if isinstance(exc, KeyboardInterrupt) else _message(root, exc)
     if failed:
         text = f"{first}; {_kept(command, failed)}"
+    elif kept:
+        text = f"{first}; every change docsync made was undone, and {_saved_meanwhile(kept)}"
     else:
         text = f"{first}; every change was undone, the repository is as it was"
     if isinstance(exc, KeyboardInterrupt):
         return Interrupted(text)
     if isinstance(exc, DocsyncError):  # the same kind of error, with what happened after it
-        kept = copy.copy(exc)
-        kept.args = (text,)
-        return kept
+        same = copy.copy(exc)
+        same.args = (text,)
+        return same
     return DocsyncError(text)
+
+
+def _saved_meanwhile(kept: Sequence[str]) -> str:
+    shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+    return f"kept as they are now, since they changed on disk while docsync ran (an editor's save?): {shown}"
 
 
 def _kept(command: str, failed: Sequence[NotRestored]) -> str:
@@ -291,7 +314,15 @@ def _message(root: Path, exc: BaseException) -> str:
     return str(exc)
 
 
-def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -> list[NotRestored]:
+def _put_back(
+    root: Path,
+    head: str | None,
+    index: bytes | None,
+    files: Files,
+    produced: snapshot.Produced | None = None,
+) -> tuple[list[NotRestored], tuple[str, ...]]:
+    """Put HEAD, the index and every file back; what failed, and the files kept because
+    someone else saved them meanwhile (only with ``produced``)."""
     failed: list[NotRestored] = []
     try:
         gitrepo.set_head(root, head)
@@ -301,10 +332,12 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
         _put_back_index(root, index)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("the git index", _message(root, exc)))
-    failed.extend(snapshot.restore(root, files))
     folders = {os.path.dirname(s.path) for s in files.states}
+    # A killed write's temporary file first: a folder the run made is removed only when empty.
     writer.remove_stale_temps(root, _temps_in(root, folders))
-    return failed
+    restored = snapshot.restore_ours(root, files, produced)
+    failed.extend(restored.failed)
+    return failed, tuple(restored.paths)
 
 
 def _put_back_index(root: Path, index: bytes | None) -> None:
@@ -374,6 +407,20 @@ def _no_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _saved_index(git_dir: Path, expected: str | None) -> bytes | None:
+    """The git index the journal saved, refused when its digest is not the recorded one."""
+    if expected is None:
+        return None
+    full = writer.guarded(git_dir, f"{JOURNAL}/index")
+    try:
+        data = writer.read_regular(full)
+    except (OSError, DocsyncError) as exc:
+        raise _unreadable(git_dir / STATE, exc) from None
+    if writer.digest(data) != expected:
+        raise _unreadable(git_dir / STATE, ValueError(f"the saved git index in {JOURNAL}/index is damaged"))
+    return data
+
+
 def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
     back what the journal recorded, and remove it."""
@@ -383,9 +430,9 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
         raise DocsyncError(f"no unfinished `docsync {command}` to {asked}; nothing was changed")
     if found.command != command:
         raise DocsyncError(_pending_message(found.command))
-    index = writer.guarded(repo.git_dir, f"{JOURNAL}/index").read_bytes() if found.index else None
+    index = _saved_index(repo.git_dir, found.index)
     with _no_interrupts():
-        failed = _put_back(repo.root, found.head, index, found.files)
+        failed, _ = _put_back(repo.root, found.head, index, found.files)
         if failed:
             raise DocsyncError(
                 f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "

@@ -110,6 +110,19 @@ def lexical(path: str) -> list[str]:
     return parts
 
 
+def read_regular(full: Path) -> bytes:
+    """The bytes of ``full`` when it is a regular file, opened without following a final
+    symlink and without blocking on a FIFO; ``Refused`` for anything else."""
+    fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{full}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
 def is_link(full: Path) -> bool:
     """Whether ``full`` itself is a symlink (False when it does not exist)."""
     try:
@@ -253,7 +266,12 @@ def write_atomic(
     make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
     data = change.encoded(original)
-    write_bytes(full, data, mode)
+
+    def unchanged() -> None:  # asked again the moment before the rename: an editor may have saved
+        if _current(full) != original:
+            raise ChangedMeanwhile(change.path)
+
+    write_stream(full, lambda handle: handle.write(data), mode, unchanged)
     return data
 
 
@@ -285,8 +303,14 @@ def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     write_stream(full, lambda handle: handle.write(data), mode)
 
 
-def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o644) -> None:
-    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it."""
+def write_stream(
+    full: Path,
+    fill: Callable[[BinaryIO], object],
+    mode: int = 0o644,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
+    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it;
+    ``before_replace`` may refuse (raise) at the last moment, when all but the rename is done."""
     mutation_point("write", full)
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name[:200]}.", suffix=TEMP_SUFFIX)
     try:
@@ -294,6 +318,8 @@ def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o6
             fill(handle)
         os.chmod(tmp, mode)
         mutation_point("replace", full)
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, full)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -7,19 +7,20 @@ sit in ``implemented/`` and the layout gate would report it (Y013) right after t
 apply. Read here: relation lines whose link names another legacy record (either side
 may write it: ``Supersedes …`` on the newer, ``Superseded by …`` on the older), and
 relation lines in the shapes the migration normalises (``**Superseded by:** [3. Foo](…)``,
-``Supersedes: ADR-0003``).
+``Supersedes: ADR-0003``), and front-matter keys (``superseded_by: ADR-0005``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 
 from ...gates.links.check import resolve_url
 from ...records.model import ID_PATTERN, parse_id
 from ...records.relations import SUPERSEDES, Phrases, read_mentions
 from .discover import LegacyRecord
+from .status_keys import front_matter
 
 
 @cache
@@ -39,6 +40,21 @@ def _named(match: re.Match[str], path: str, by_id: Mapping[tuple[str, int, int |
         return resolved[0] if resolved is not None else None
     written = parse_id(match.group("id"))
     return by_id.get(written.key()) if written is not None else None
+
+
+def _front_matter(
+    record: LegacyRecord, phrases: Phrases, by_id: Mapping[tuple[str, int, int | None], str]
+) -> Iterator[tuple[bool, str]]:
+    """(forward?, record) of each ``superseded_by: ADR-0005`` / ``supersedes: [ADR-3]`` key."""
+    for key, value in front_matter(record.doc).items():
+        relation = phrases.lookup(key.replace("_", " ").replace("-", " "))
+        if relation is None or relation[0] != SUPERSEDES:
+            continue
+        for written in re.split(r"[,\[\]\"']+", value):
+            parsed = parse_id(written) if written.strip() else None
+            other = by_id.get(parsed.key()) if parsed is not None else None
+            if other is not None:
+                yield relation[1], other
 
 
 def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
@@ -61,4 +77,8 @@ def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]
                 continue
             newer, older = (path, str(other)) if relation[1] else (str(other), path)
             found.setdefault(older, {})[newer] = None
+        for forward, other in _front_matter(record, phrases, by_id):
+            newer, older = (path, other) if forward else (other, path)
+            if other != path:
+                found.setdefault(older, {})[newer] = None
     return {older: tuple(newer) for older, newer in sorted(found.items())}
