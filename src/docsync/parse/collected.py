@@ -48,6 +48,7 @@ LEAF_BLOCKS = {
 }
 
 _WHITESPACE = re.compile(r"\s+")
+_PLAIN_DESTINATION = re.compile(r"[^\x00-\x20()\\]*")
 
 
 def normalize_label(label: str) -> str:
@@ -313,6 +314,10 @@ def _destination(text: str, at: int, end: int) -> tuple[int, int]:
     while at < end and text[at] in " \t\n":
         at += 1
     start = at
+    if at < end and text[at] != "<":
+        stop = _PLAIN_DESTINATION.match(text, at, end).end()  # type: ignore[union-attr]
+        if stop == end or text[stop] not in "(\\":
+            return start, stop  # no parenthesis or escape: where the loop below stops too
     if at < end and text[at] == "<":
         at += 1
         while at < end and text[at] not in ">\n":

@@ -52,6 +52,20 @@ def walk(collected: Collected, events: Iterable[tuple[Any, Any]], to_char: Calla
             name, value = event, None
         else:
             ((name, value),) = event.items()
+            if name == "Text":  # most events: what the general path below does for one, in short
+                if paragraph is None and heading is None and not opaque and items:
+                    paragraph, implicit = (start, [], True), True
+                if end > inline_end:
+                    inline_end = end
+                if links:
+                    last = links[-1]
+                    if start >= last[2] and end > last[4] and not (start == last[2] and end == last[3]):
+                        last[4] = end
+                if heading is not None and not images:
+                    heading[2].append(value)
+                if paragraph is not None and paragraph[2] and value.strip():
+                    paragraph = (paragraph[0], paragraph[1], False)
+                continue
         info: Any
         if name == "Start" or name == "End":
             if type(value) is str:
