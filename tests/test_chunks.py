@@ -27,7 +27,7 @@ from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.parse import chunks, markdown
 from docsync.workspace import cache as parse_cache
-from docsync.workspace import parsing, plain
+from docsync.workspace import document_json, parsing
 from docsync.workspace.documents import Documents
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git
@@ -175,12 +175,12 @@ def test_the_cache_entry_of_parts_is_the_document() -> None:
     text = "# A\n\n[x](a.md)\n\n# A\n\n[y](b.md#a-1)\n\n# A\n"
     found = chunks.parts_at(text, list(chunks.possible_starts(text)))
     documents = [chunks.parse_part("doc.md", text, "\n", False, part)[0] for part in found]
-    blobs = [plain.encode_document(doc if k == 0 else replace(doc, text="", line_starts=())) for k, doc in enumerate(documents)]
+    blobs = [document_json.encode_document(doc if k == 0 else replace(doc, text="", line_starts=())) for k, doc in enumerate(documents)]
     whole = markdown.parse("doc.md", text)
     assert [h.slug for h in whole.headings] == ["a", "a-1", "a-2"]  # slugs made unique across parts
-    assert parse_cache.loads(plain.encode_parts(blobs)) == whole
-    assert parse_cache.loads(plain.encode_parts([blobs[0], b"junk"])) is None
-    assert parse_cache.loads(plain.encode_parts([blobs[0], blobs[0]])) is None  # a second text
+    assert parse_cache.loads(document_json.encode_parts(blobs)) == whole
+    assert parse_cache.loads(document_json.encode_parts([blobs[0], b"junk"])) is None
+    assert parse_cache.loads(document_json.encode_parts([blobs[0], blobs[0]])) is None  # a second text
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..model import Document
-from . import plain
+from . import document_json
 
 if TYPE_CHECKING:
     from ..parse.chunks import Part
@@ -96,7 +96,7 @@ def parse(job: PartJob, summarize: object) -> PartDone:
     )
     # The text and line starts travel once, with the first part (chunks.merge).
     kept = document if job.index == 0 else dataclasses.replace(document, text="", line_starts=())
-    blob = plain.encode_document(kept) if clean else b""
+    blob = document_json.encode_document(kept) if clean else b""
     return PartDone(job, blob, summary, outline, clean)
 
 
@@ -111,7 +111,7 @@ def join(done: Sequence[PartDone], summarize: object) -> Joined:
     path = ordered[0].job.path
     if not all(part.clean for part in ordered):
         return path, None, None
-    blob = plain.encode_parts([part.blob for part in ordered])
+    blob = document_json.encode_parts([part.blob for part in ordered])
     summary = None
     if isinstance(summarize, PartSummarize):
         from ..parse import chunks
