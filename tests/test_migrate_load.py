@@ -24,7 +24,7 @@ from docsync.config import load as load_config
 from docsync.migrate import run
 from docsync.migrate.plan.suggest import cited_ids
 from docsync.migrate.read import dating, names
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import ID_PATTERN, parse_id
 from docsync.workspace import document_json
 from docsync.workspace.load import load_workspace

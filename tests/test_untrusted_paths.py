@@ -75,7 +75,8 @@ def _symlink_to_git(base: Path, outside: Path, kind: str) -> str:
     base.mkdir(parents=True, exist_ok=True)
     git_dir = next(p for p in [base, *base.parents] if (p / ".git").is_dir()) / ".git"
     (base / "gitlink").symlink_to(git_dir)
-    return "gitlink/config" if kind == FILE else "gitlink"
+    (git_dir / "description.md").write_text("planted\n")
+    return "gitlink/description.md" if kind == FILE else "gitlink"
 
 
 def _symlink_out(base: Path, outside: Path, kind: str) -> str:
@@ -87,22 +88,22 @@ def _symlink_out(base: Path, outside: Path, kind: str) -> str:
 
 def _fifo(base: Path, outside: Path, kind: str) -> str:
     base.mkdir(parents=True, exist_ok=True)
-    os.mkfifo(base / "fifo")
-    return "fifo"
+    os.mkfifo(base / "fifo.md")
+    return "fifo.md"
 
 
 def _device_link(base: Path, outside: Path, kind: str) -> str:
     base.mkdir(parents=True, exist_ok=True)
-    (base / "zero").symlink_to("/dev/zero")
-    return "zero"
+    (base / "zero.md").symlink_to("/dev/zero")
+    return "zero.md"
 
 
 def _wrong_kind(base: Path, outside: Path, kind: str) -> str:
     """A folder where a file is meant, a file where a folder is."""
     base.mkdir(parents=True, exist_ok=True)
     if kind == FILE:
-        (base / "a-folder").mkdir()
-        return "a-folder"
+        (base / "a-folder.md").mkdir()
+        return "a-folder.md"
     (base / "a-file.md").write_text("# A file\n")
     return "a-file.md"
 
@@ -125,8 +126,17 @@ FORMS = [
 ]
 
 
-@pytest.mark.parametrize("form", FORMS, ids=[f.name for f in FORMS])
-@pytest.mark.parametrize("key", KEYS, ids=[k.name for k in KEYS])
+# An exclude glob is a .gitignore line: a leading '/' anchors it at the repository root, so
+# an "absolute" glob names a folder inside the repository, which is no attack.
+CASES = [
+    (key, form)
+    for key in KEYS
+    for form in FORMS
+    if not (key.name == "exclude" and form.name in ("absolute", "device"))
+]
+
+
+@pytest.mark.parametrize(("key", "form"), CASES, ids=[f"{k.name}-{f.name}" for k, f in CASES])
 def test_every_path_key_refuses_every_form_before_anything_is_written(
     key: Key, form: Form, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -173,16 +183,24 @@ def test_a_lexical_refusal_holds_for_any_spelling_of_a_git_component() -> None:
 @pytest.mark.parametrize(
     ("glob", "root"),
     [("docs/old/**", "docs/old"), ("**/draft.md", ""), ("CHANGELOG.md", ""), ("docs/*.md", "docs"),
-     ("a/b/c.md", "a/b"), (".git/**", ".git")],
+     ("a/b/c.md", "a/b"), (".git/**", ".git"), ("/docs/old/**", "docs/old"), ("!/.git/x/*", ".git/x"),
+     ("docs/\\#x/*.md", "docs")],
 )
 def test_an_exclude_root_is_the_literal_folders_before_the_first_wildcard(glob: str, root: str) -> None:
     assert exclude_root(glob) == root
 
 
+@pytest.mark.parametrize("key", ["conventions", "template"])
+@pytest.mark.parametrize("value", [".github/workflows/ci.yml", "src/main.py", "Makefile", "docs/AGENTS.md.sh"])
+def test_a_file_key_names_a_markdown_file(key: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=f"'{key}'.*not a Markdown file"):
+        parse_table({key: value}, ".docsync.toml")
+
+
 def test_paths_inside_the_repository_still_load(tmp_path: Path) -> None:
     config = parse_table(
         {"target": "docs/decisions", "sources": ["doc/adr"], "conventions": "docs/CONVENTIONS.md",
-         "template": "docs/templates/record.md", "exclude": ["**/.github/**", "docs/old/**"],
+         "template": "docs/templates/record.md", "exclude": ["**/.github/**", "docs/old/**", "/vendor/**"],
          "states": {"proposed": "open", "implemented": "done", "rejected": "closed"}},
         ".docsync.toml",
     )

@@ -25,22 +25,49 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import ConfigError
-
-if TYPE_CHECKING:
-    from .config import Config
+from .untrusted_text import TERMINAL_UNSAFE
 
 DEFAULTS = "(defaults)"
 """The origin of a config no file gave (:attr:`docsync.config.Config.origin`)."""
 FILE = "file"
 FOLDER = "folder"
-_GLOB = frozenset("*?[{")
+_GLOB = frozenset("*?[{\\")
+_UNSAFE = re.compile(f"[{TERMINAL_UNSAFE}]")
+
+
+class _Source(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def folders(self) -> Mapping[str, str]: ...
+
+
+class Config(Protocol):
+    """The paths of a :class:`docsync.config.Config` this module reads (a protocol, so the
+    config module can call this one without a cycle)."""
+
+    @property
+    def target(self) -> str: ...
+    @property
+    def states(self) -> Mapping[str, str]: ...
+    @property
+    def sources(self) -> Sequence[_Source]: ...
+    @property
+    def conventions(self) -> str | None: ...
+    @property
+    def template(self) -> str | None: ...
+    @property
+    def exclude(self) -> Sequence[str]: ...
+    @property
+    def origin(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +91,8 @@ def lexical_problem(path: str) -> str | None:
     when it may. The disk is not read."""
     if "\0" in path:
         return "holds a NUL character"
+    if _UNSAFE.search(path):
+        return "holds a control or bidirectional character; name it without one"
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
         return "is an absolute path; config paths are relative to the repository root"
     parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
@@ -77,9 +106,11 @@ def lexical_problem(path: str) -> str | None:
 
 
 def exclude_root(glob: str) -> str:
-    """The literal folders a glob starts with (``docs/old/**`` → ``docs/old``), ``""`` if none."""
+    """The literal folders a glob starts with (``docs/old/**`` → ``docs/old``), ``""`` if none.
+    Globs are read as ``.gitignore`` lines: a leading ``!`` takes a match back and a leading
+    ``/`` anchors the glob at the repository root; neither is part of the folder."""
     parts: list[str] = []
-    for part in glob.replace("\\", "/").split("/"):
+    for part in glob.removeprefix("!").lstrip("/").split("/"):
         if _GLOB & set(part):
             break
         parts.append(part)
@@ -95,7 +126,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
-        yield PathKey(f"sources[{number}]", source.path, FOLDER)
+        if source.path.strip("/"):  # "" is the repository root: a tree of records at the root
+            yield PathKey(f"sources[{number}]", source.path, FOLDER)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
     if config.conventions:
@@ -103,8 +135,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     if config.template is not None:
         yield PathKey("template", config.template, FILE)
     for glob in config.exclude:
-        if glob.startswith("/") or exclude_root(glob):
-            yield PathKey("exclude", glob if glob.startswith("/") else exclude_root(glob), FOLDER)
+        if root := exclude_root(glob):
+            yield PathKey("exclude", root, FOLDER)
 
 
 def _refused(config: Config, found: PathKey, why: str) -> ConfigError:
@@ -112,11 +144,19 @@ def _refused(config: Config, found: PathKey, why: str) -> ConfigError:
     return ConfigError(f"key {found.key!r} {where}: {found.path!r} {why}")
 
 
+MARKDOWN = (".md", ".markdown")
+
+
 def lexically_contained(config: Config) -> None:
     """Refuse (:class:`ConfigError`, naming the key) a path of ``config`` that leaves the
-    repository or names a git directory, without reading the disk."""
+    repository or names a git directory, without reading the disk; and a file key
+    (``conventions``, ``template``) that is no Markdown file, since the conventions doc is
+    rewritten as Markdown (``conventions = ".github/workflows/ci.yml"`` would overwrite a
+    workflow) and a template is read as one."""
     for found in path_keys(config):
         why = lexical_problem(found.path)
+        if why is None and found.kind == FILE and not found.path.lower().endswith(MARKDOWN):
+            why = "is not a Markdown file (a name ending in .md or .markdown)"
         if why is not None:
             raise _refused(config, found, why)
 

@@ -174,10 +174,12 @@ def _print_verdict(judged: Verdict) -> None:
         if judged.already
         else ""
     )
+    from ..untrusted_text import visible
+
     err = output.stderr
     if not judged.caused:
         err.print(f"docsync check: no finding caused by the migration in the files it wrote{older}", markup=False)
         return
     err.print(f"docsync check: {len(judged.caused)} findings caused by the migration{older}:", markup=False)
     for finding in judged.caused[:10]:
-        err.print(f"  {finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}", markup=False)
+        err.print(visible(f"  {finding.path}:{finding.line}:{finding.column}: {finding.rule} {finding.message}"), markup=False)

@@ -208,13 +208,13 @@ def check_report(
     textual = form in (Format.text, Format.concise)
     if verbose:
         used = result.config if result.config != "(defaults)" else "none found, the defaults"
-        _console(True).print(f"docsync: config: {used}", markup=False)
+        say(f"docsync: config: {used}")
     if statistics:
         sys.stdout.write(report.statistics(shown))
     else:
         emit(form, result.files, shown, quiet)
     if not quiet and textual and not statistics and result.hint:
-        _console(True).print(result.hint, markup=False)
+        say(result.hint)
 
 
 def emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:

@@ -4,9 +4,10 @@ Nothing here prints."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..untrusted_text import visible
 from .model import KeptPage, Outcome, Plan, Problem, Retirement, Topic
 from .rewrite.assemble import status_line
 
@@ -177,7 +178,7 @@ def report(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> list[
     """
     plan = outcome.plan
     if plan.empty and not outcome.problems:
-        return [Line(nothing_to_do(outcome))]
+        return [_escaped(Line(nothing_to_do(outcome)))]
     parts: list[Line] = list(_questions(outcome, verbose))
     parts.append(Line(f"Migration plan → {plan.target}", style="bold"))
     parts.extend(_record_lines(plan, width, verbose))
@@ -185,7 +186,15 @@ def report(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> list[
     parts.extend(_suggestion_lines(plan, width, verbose=verbose))
     parts.extend(Line(page_line(page)) for page in plan.pages)
     parts.extend(_summary(outcome, verbose))
-    return parts
+    return [_escaped(line) for line in parts]
+
+
+def _escaped(line: Line) -> Line:
+    """``line`` with what would act on a terminal shown as escapes: a record's title, a
+    file name or a config value (``target``) may hold an escape sequence or a newline
+    that would forge a line of the plan."""
+    text = visible(line.text)
+    return line if text == line.text else replace(line, text=text)
 
 
 def _questions(outcome: Outcome, verbose: bool) -> Iterator[Line]:
@@ -365,4 +374,6 @@ def as_json(outcome: Outcome) -> str:
         "adoption_record": changes.adoption_record,
         "conventions": changes.conventions,
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    from ..untrusted_text import json_safe
+
+    return json_safe(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"

@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..names import TERMINAL_UNSAFE
 from ..rewrite.record_links import unlinked
+from ..untrusted_text import TERMINAL_UNSAFE, json_safe
 from .model import Record
 from .relations import SUPERSEDES, Edge
 
@@ -156,8 +156,7 @@ def as_json(graph: Graph) -> str:
         ],
         "relations": [{"from": e.newer, "relation": e.kind, "to": e.older} for e in graph.edges],
     }
-    text = json.dumps(data, indent=2, ensure_ascii=False)  # C0 controls are escaped by json itself
-    return _UNSAFE.sub(lambda m: m.group(0) if m.group(0) == "\n" else f"\\u{ord(m.group(0)):04x}", text) + "\n"
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def render(graph: Graph, fmt: str) -> str:

@@ -20,7 +20,8 @@ from urllib.parse import quote
 from .. import DISTRIBUTION, __version__
 from ..gates.rules import Rule, by_code, explain
 from ..model import Finding, Severity
-from ..names import TERMINAL_UNSAFE, is_utf8, shown
+from ..untrusted_text import TERMINAL_UNSAFE, escaped_character, is_utf8, json_safe, shown
+from ..untrusted_text import visible as visible
 from . import indented_json
 from .junit import as_junit as as_junit  # every format is read from here
 
@@ -107,28 +108,9 @@ class _JsonText:
 
 
 # What a file name, link target or link text can carry that would act on the
-# reader's terminal instead of showing: C0 controls (escape sequences, a
-# newline that forges a finding line), DEL, C1 controls (U+009B is a
-# one-character CSI), bidirectional overrides and isolates (which reorder
-# what is shown), and the Unicode line and paragraph separators.
-_WIDE_UNSAFE = TERMINAL_UNSAFE.removeprefix("\x00-\x1f")
-_UNSAFE = re.compile(f"[\x00-\x1f{_WIDE_UNSAFE}]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escaped(match: re.Match[str]) -> str:
-    char = match.group(0)
-    if char in _NAMED:
-        return _NAMED[char]
-    code = ord(char)
-    if 0xD800 <= code <= 0xDFFF:  # a byte of a name that is not UTF-8: ``\\xff``
-        return shown(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """``text`` with every character that could act on a terminal shown as an escape (``\\x1b``)."""
-    return _UNSAFE.sub(_escaped, text)
+# reader's terminal instead of showing: see docsync.untrusted_text.TERMINAL_UNSAFE.
+_WIDE_UNSAFE = TERMINAL_UNSAFE.removeprefix("\x00-\x1f")  # all but the C0 controls
+_escaped = escaped_character
 
 
 # json.dumps escapes C0 controls inside strings itself; its own newlines are layout.
@@ -155,7 +137,7 @@ def as_json_lines(findings: Sequence[Finding]) -> str:
     """One JSON object per finding, each with the schema version."""
     rules = by_code()
     return "".join(
-        json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False) + "\n"
+        json_safe(json.dumps({"version": SCHEMA_VERSION, **_record(f, rules)}, ensure_ascii=False)) + "\n"
         for f in findings
     )
 
@@ -361,4 +343,4 @@ def as_gitlab(findings: Sequence[Finding]) -> str:
         }
         for f in findings
     ]
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(issues, indent=2, ensure_ascii=False)) + "\n"

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..model import Finding
+from ..untrusted_text import TERMINAL_UNSAFE
 
 
 def as_junit(files: int, findings: Sequence[Finding]) -> str:
@@ -14,11 +15,11 @@ def as_junit(files: int, findings: Sequence[Finding]) -> str:
     (the check itself). The number of files checked is the suite's ``files`` property."""
     from xml.sax.saxutils import escape, quoteattr
 
-    def attr(value: str) -> str:
-        return quoteattr(_XML_INVALID.sub("\ufffd", value))
+    def attr(value: str) -> str:  # what would act on a terminal: a character reference
+        return _referenced(quoteattr(_XML_INVALID.sub("\ufffd", value)))
 
     def text(value: str) -> str:
-        return escape(_XML_INVALID.sub("\ufffd", value))
+        return _referenced(escape(_XML_INVALID.sub("\ufffd", value), {"\r": "&#13;"}))
 
     tests = max(len(findings), 1)
     counts = f'tests="{tests}" failures="{len(findings)}" errors="0" skipped="0"'
@@ -50,4 +51,10 @@ def as_junit(files: int, findings: Sequence[Finding]) -> str:
 
 
 # Characters XML 1.0 cannot hold at all, even escaped.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+# What XML holds but would act on a terminal (DEL, C1 controls, bidi marks, line separators).
+_WIDE_UNSAFE = re.compile(f"[{TERMINAL_UNSAFE.removeprefix(chr(0) + '-' + chr(0x1f))}]")
+
+
+def _referenced(xml: str) -> str:
+    return _WIDE_UNSAFE.sub(lambda m: f"&#x{ord(m.group(0)):x};", xml)

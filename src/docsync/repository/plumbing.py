@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GitError
-from ..names import is_utf8, shown
+from ..untrusted_text import is_utf8, shown
 from .git_output import first_line, z_list
 
 SYMLINK_MODE = "120000"
@@ -39,7 +39,7 @@ class Listing:
     tracked: dict[str, str]
     untracked: frozenset[str]
     unnamable: tuple[str, ...] = ()
-    """Tracked or untracked names that are not UTF-8 (see :mod:`docsync.names`): kept out
+    """Tracked or untracked names that are not UTF-8 (see :mod:`docsync.untrusted_text`): kept out
     of the two above, so that no part of docsync meets a name it cannot write out."""
 
     def is_symlink(self, path: str) -> bool:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import re
 from pathlib import Path
 
 from .. import __version__, model
@@ -41,57 +40,47 @@ _MAGIC = b"docsync-parse-cache 4\n"
 _KEEP_UNUSED_SAVES = 3
 # The sources whose code decides what a parsed document holds.
 _PARSER_SOURCES = (
-    "parse/markdown.py",
-    "parse/inline_rules.py",
-    "parse/block_rules.py",
-    "parse/block_loop.py",
-    "parse/block_state.py",
-    "parse/core_rules.py",
-    "parse/build.py",
-    "parse/chunks.py",
+    "parse/native.py",
+    "parse/walk.py",
+    "parse/collected.py",
+    "parse/site_lines.py",
     "parse/constructors.py",
-    "parse/edited.py",
-    "parse/positions.py",
-    "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
     "parse/slugs.py",
+    "parse/source.py",
     "model.py",
 )
 
 
-_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
-_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+_LIBRARIES = ("pyromark",)
 
 
 @functools.cache
 def parser_versions() -> str:
-    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
-    importing them: a warm run that parses nothing imports no parser. When a
-    source does not spell its version so, the parser module is imported to ask."""
+    """``PARSER_VERSIONS``, read from the name of the library's installed metadata
+    folder (``pyromark-0.10.3.dist-info``) without importing it or
+    ``importlib.metadata``: a warm run that parses nothing imports no parser."""
     names: list[str] = []
-    for distribution, module in _LIBRARIES:
-        spec = importlib.util.find_spec(module)
-        try:
-            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
-        except OSError:
-            source = b""
-        found = _VERSION.search(source)
-        if found is None:
-            from ..parse.markdown import PARSER_VERSIONS
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = Path(str(spec.origin)) if spec is not None and spec.origin else None
+        found = sorted(origin.parents[1].glob(f"{name}-*.dist-info")) if origin is not None else []
+        if len(found) != 1:
+            from ..parse.native import PARSER_VERSIONS
 
             return PARSER_VERSIONS
-        names.append(f"{distribution} {found.group(1).decode()}")
+        names.append(f"{name} {found[0].name[len(name) + 1 : -len('.dist-info')]}")
     return ", ".join(names)
 
 
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
-    versions of the Markdown libraries under it.
+    versions of the Markdown library under it.
 
     The source is there for development: an edited parser in an editable
     install must not be served documents its old self parsed. The library
-    versions because upgrading markdown-it-py alone can change a parse.
+    version because upgrading pyromark alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
     digest.update(parser_versions().encode())
@@ -108,8 +97,7 @@ _LARGE = 1 << 20  # bytes: a document this large is decoded with the collector o
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`~.document_json.encode_document`'s or :func:`~.document_json.encode_parts`'s
-    bytes; None for anything else.
+    """A document from :func:`~.document_json.encode_document`'s bytes; None for anything else.
 
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off

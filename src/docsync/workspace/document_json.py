@@ -32,7 +32,6 @@ from .plain import dumps, loads
 
 DOCUMENT = "docsync-document 1"
 """The first value of an encoded document: names the layout below."""
-PARTS = "docsync-document-parts 1"
 
 
 def _flat(spans: Iterable[Span]) -> list[int]:
@@ -80,12 +79,6 @@ def encode_document(doc: Document) -> bytes:
             _flat(doc.math_spans),
         ]
     )  # fmt: skip
-
-
-def encode_parts(blobs: list[bytes]) -> bytes:
-    """A document parsed in parts (:mod:`docsync.parse.chunks`), as its parts' encodings:
-    joined only when the document is read."""
-    return dumps([PARTS, *(blob.decode("ascii") for blob in blobs)])
 
 
 _I, _S, _N = (int,), (str,), (int, type(None))
@@ -156,30 +149,13 @@ def _maybe_span(start: int | None, end: int | None) -> Span | None:
 
 
 def decode_document(data: bytes) -> Document | None:
-    """:func:`encode_document`'s or :func:`encode_parts`'s bytes back; None for anything
+    """:func:`encode_document`'s bytes back; None for anything
     else: every field is checked by type, and every position against the text."""
     try:
         raw = loads(data)
-        if type(raw) is list and raw[:1] == [PARTS] and len(raw) > 1:
-            return _joined(raw[1:])
         return _decoded(raw, None)
     except (ValueError, TypeError, KeyError, IndexError):
         return None
-
-
-def _joined(blobs: list[object]) -> Document | None:
-    """The parts' documents merged; the later parts' positions are checked against the
-    first part's text, which is the whole one (the others carry none)."""
-    if not all(type(blob) is str for blob in blobs):
-        return None
-    first = _decoded(loads(str(blobs[0])), None)
-    bounds = (len(first.text), max(len(first.line_starts), 1))
-    rest = [_decoded(loads(str(blob)), bounds) for blob in blobs[1:]]
-    if any(part.path != first.path or part.text or part.line_starts for part in rest):
-        return None
-    from ..parse.chunks import merge
-
-    return merge([first, *rest])
 
 
 def _decoded(raw: object, bounds: tuple[int, int] | None) -> Document:

@@ -20,8 +20,8 @@ from ..config import load as load_config
 from ..config_paths import contained
 from ..errors import DocsyncError
 from ..model import Document, Finding
-from ..names import first_bad_byte, is_utf8, shown
 from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
+from ..untrusted_text import first_bad_byte, is_utf8, shown
 from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused

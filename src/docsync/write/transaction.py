@@ -266,10 +266,11 @@ def _put_back(
         _put_back_index(root, index)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("the git index", _message(root, exc)))
+    folders = {os.path.dirname(s.path) for s in files.states}
+    # A killed write's temporary file first: a folder the run made is removed only when empty.
+    writer.remove_stale_temps(root, _temps_in(root, folders))
     restored = snapshot.restore_ours(root, files, produced)
     failed.extend(restored.failed)
-    folders = {os.path.dirname(s.path) for s in files.states}
-    writer.remove_stale_temps(root, _temps_in(root, folders))
     return failed, tuple(restored.paths)
 
 

@@ -306,11 +306,18 @@ def refresh(path: Path, problems: Iterable[Problem]) -> bool:
     return True
 
 
+PLAN_CAP = 64 << 20
+"""The most bytes a plan file may hold (a plan of 10,000 records is a few megabytes):
+``--plan /dev/zero`` or a FIFO is one line, not a hang."""
+
+
 def read(path: Path) -> PlanSpec:
+    from ...regular_file import NotRegular, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot read the plan: {exc.strerror}") from None
+        text = read_regular(path, PLAN_CAP, f"the plan {path}").decode("utf-8")
+    except NotRegular as exc:
+        raise PlanError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise PlanError(
             f"{path}: the plan is not valid UTF-8 (byte {exc.start}); save it as UTF-8"
