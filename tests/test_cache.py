@@ -24,7 +24,7 @@ from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import cache, plain, results
+from docsync.workspace import cache, document_json, results
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 from tests.planted import RunsACommand
@@ -94,7 +94,7 @@ def _plant_doctored(repo: GitRepo, **header: object) -> None:
     for key, (saves, blob) in list(entries.items()):
         document = cache.loads(blob)
         assert document is not None
-        entries[key] = (saves, plain.encode_document(replace(document, links=())))
+        entries[key] = (saves, document_json.encode_document(replace(document, links=())))
     payload.update(header)
     _write_payload(repo, payload)
 

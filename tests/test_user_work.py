@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import DocsyncError
-from docsync.migrate.apply import apply
+from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git

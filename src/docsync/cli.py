@@ -37,23 +37,17 @@ app = typer.Typer(**arguments.APP)
 def _errors() -> Iterator[None]:
     """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
     mark = finished_count()
+    output.ignored_state(announce=False)  # an earlier command's in this process
     try:
         yield
     except HANDLED as exc:
         failed = failure(exc, mark)
-        _ignored_state()
+        output.ignored_state()
         say(failed.message)
         raise typer.Exit(failed.exit_code) from None
     finally:
-        _ignored_state()
+        output.ignored_state()
 
-
-def _ignored_state() -> None:
-    """One line for each file under ``.git/docsync/`` that was ignored as corrupt or foreign."""
-    from .workspace.plain import ignored_notes
-
-    for note in ignored_notes():
-        say(note)
 
 
 def _unfinished(command: str, abort: bool, resume: bool) -> Pending | None:

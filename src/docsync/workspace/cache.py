@@ -5,7 +5,7 @@ an edited file, a renamed file or a new docsync version misses the cache.
 
 The cache is one file (:mod:`.indexed`): a magic line, a JSON index (key →
 where the entry's bytes are) and, after it, each document as JSON on its own
-(:func:`~.plain.encode_document`: what a parse worker sends back anyway, so a
+(:func:`~.document_json.encode_document`: what a parse worker sends back anyway, so a
 cold run stores its results without encoding them again). A run reads the
 index and each entry only when its document is read, so a run answered by
 the gates' result caches reads almost nothing of it.
@@ -29,7 +29,7 @@ import importlib.util
 from pathlib import Path
 
 from .. import __version__, model
-from . import indexed, plain
+from . import document_json, indexed, plain
 from .collector import collector_off
 from .indexed import Blob
 from .stat_index import Source, source_bytes
@@ -89,7 +89,7 @@ def fingerprint() -> str:
             digest.update((Path(__file__).parents[1] / name).read_bytes())
         except OSError:
             digest.update(name.encode())
-    return f"{__version__}|{plain.layout()}|{digest.hexdigest()}"
+    return f"{__version__}|{document_json.layout()}|{digest.hexdigest()}"
 
 
 
@@ -97,15 +97,15 @@ _LARGE = 1 << 20  # bytes: a document this large is decoded with the collector o
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`~.plain.encode_document`'s bytes; None for anything else.
+    """A document from :func:`~.document_json.encode_document`'s bytes; None for anything else.
 
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off
     meanwhile (as :func:`~.collector.collector_paused` has it for many)."""
     if len(blob) < _LARGE:
-        return plain.decode_document(indexed.data(blob))
+        return document_json.decode_document(indexed.data(blob))
     with collector_off():
-        return plain.decode_document(indexed.data(blob))
+        return document_json.decode_document(indexed.data(blob))
 
 
 def verified(document: model.Document, path: str, key: str, source: Source | None) -> bool:
@@ -115,7 +115,7 @@ def verified(document: model.Document, path: str, key: str, source: Source | Non
     another file's key, or holding another text, is not."""
     if document.path != path:
         return False
-    if _key(path, plain.text_bytes(document)) == key:
+    if _key(path, document_json.text_bytes(document)) == key:
         return True
     if source is None:
         return False
@@ -203,7 +203,7 @@ class ParseCache:
             if saves - entry[0] <= _KEEP_UNUSED_SAVES and key not in self._used
         }
         for key, value in self._used.items():
-            entries[key] = (saves, value if not isinstance(value, model.Document) else plain.encode_document(value))
+            entries[key] = (saves, value if not isinstance(value, model.Document) else document_json.encode_document(value))
         header = {"fingerprint": fingerprint(), "saves": saves, "used": {k: e[0] for k, e in entries.items()}}
         indexed.write(self._file, _MAGIC, header, {key: entry[1] for key, entry in entries.items()})
 

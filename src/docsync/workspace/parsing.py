@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
 from ..model import Document, Finding
-from .plain import encode_document as dumps
+from .document_json import encode_document as dumps
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
