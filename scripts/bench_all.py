@@ -105,8 +105,8 @@ def _peer_rows(corpus: dict[str, Any]) -> list[list[str]]:
         return rows
     return [
         *rows,
-        [f"floor: markdown-it-py's block parse alone (core `inline` off), {processes}", name,
-         f"docsync's shortcuts: {floor('floor')}; markdown-it-py's own rules: {floor('floor_library')}",
+        [f"floor: the native parser's events alone (pyromark), {processes}", name,
+         f"pyromark: {floor('floor')}; markdown-it-py's whole parse: {floor('floor_library')}",
          f"rumdl `--no-cache`: {s['rumdl_cold']:.2f} s",
          f"{ratio('floor', 'rumdl_cold')}; {ratio('floor_library', 'rumdl_cold')}",
          "the part of the 2.5x the parse alone takes"],

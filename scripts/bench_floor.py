@@ -1,18 +1,16 @@
 #!/usr/bin/env python3
-"""The floor under docsync's cold check: markdown-it-py's block-level parse alone.
+"""The floor under docsync's cold check: the native parser's events alone.
 
 Every Markdown file of a git work tree (``git ls-files '*.md' '*.markdown'``),
-read, decoded and parsed with markdown-it-py with the core ``inline`` rule
-disabled (blocks, their lines and their raw inline content; no link, code span
-or emphasis is looked for), spread over as many processes as docsync's cold
+read, decoded and parsed by pyromark (pulldown-cmark) with docsync's options,
+every event iterated in Python, spread over as many processes as docsync's cold
 check uses on that many files. No model is built, no gate runs, nothing is
 cached or sent back but a count. Timed from outside as one command, start-up
-and imports included, it is what a check that must parse with markdown-it-py
-pays before it has read one link: ``bench.py peers`` prints it beside rumdl.
+and imports included, it is what any check that parses natively pays before it
+has read one link: ``bench.py peers`` prints it beside rumdl.
 
-By default the parser is docsync's (GitHub's dialect with the shortcuts
-``tests/test_fast_paths.py`` proves give markdown-it-py's tokens);
-``--library`` takes the same dialect with markdown-it-py's rules as shipped.
+``--library`` takes markdown-it-py's whole parse of the same dialect instead
+(the parser the model was built from before 2026-12-06), for comparison.
 
     python scripts/bench_floor.py /tmp/PowerShell-Docs
     python scripts/bench_floor.py /tmp/PowerShell-Docs --library
@@ -50,9 +48,14 @@ def markdown_files(root: Path) -> list[str]:
 
 
 def parse_files(root: str, paths: Sequence[str], library: bool) -> tuple[int, int]:
-    """Block-parse each file under ``root``: (files parsed, tokens made). A file
+    """Parse each file under ``root``: (files parsed, events or tokens made). A file
     that is not Markdown text (docsync reports it, F001/F002) is skipped."""
-    from docsync.parse.markdown import SourceError, block_tokens, decode
+    from docsync.parse.source import SourceError, decode
+
+    if library:
+        from docsync.parse.markdown import tokens as count_of
+    else:
+        from docsync.parse.native import events as count_of
 
     parsed = tokens = 0
     for path in paths:
@@ -60,13 +63,13 @@ def parse_files(root: str, paths: Sequence[str], library: bool) -> tuple[int, in
             text, _, _ = decode(Path(root, path).read_bytes())
         except (OSError, SourceError):
             continue
-        tokens += len(block_tokens(text, library))
+        tokens += len(count_of(text))
         parsed += 1
     return parsed, tokens
 
 
 def floor(root: Path, library: bool, jobs: int | None = None) -> dict[str, int]:
-    """Block-parse every Markdown file of ``root`` across ``jobs`` processes
+    """Parse every Markdown file of ``root`` across ``jobs`` processes
     (default: as many as docsync would use). Largest files first, in batches,
     as docsync deals them out."""
     paths = markdown_files(root)
@@ -89,7 +92,7 @@ def floor(root: Path, library: bool, jobs: int | None = None) -> dict[str, int]:
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_floor.py", description=__doc__.split("\n")[0])
     parser.add_argument("root", type=Path, help="a git work tree")
-    parser.add_argument("--library", action="store_true", help="markdown-it-py's rules as shipped")
+    parser.add_argument("--library", action="store_true", help="markdown-it-py's whole parse instead")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: as docsync's check)")
     args = parser.parse_args(argv)
     print(json.dumps(floor(args.root.resolve(), args.library, args.jobs)))

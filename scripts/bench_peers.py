@@ -110,7 +110,7 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
         "docsync_width": ([*DOCSYNC, *GATES, "--config", str(width)], _docsync, True),
         "rumdl_cold": ([*RUMDL, "--no-cache", *RUMDL_OUT], _rumdl, True),
         "lychee": (bench_links.LYCHEE, _lychee, True),
-        # markdown-it-py's block parse alone across docsync's processes (bench_floor.py)
+        # the native parser's events alone across docsync's processes (bench_floor.py)
         "floor": (FLOOR, _floor, True),
         "floor_library": ([*FLOOR, "--library"], _floor, True),
         "docsync_warm": ([*DOCSYNC, "--config", str(none)], _docsync, False),
@@ -186,8 +186,8 @@ _TARGETS = (
 
 
 _FLOORS = (
-    ("floor_over_rumdl", "floor: block parse alone / rumdl --no-cache"),
-    ("floor_library_over_rumdl", "the same, markdown-it-py's own rules / rumdl"),
+    ("floor_over_rumdl", "floor: the native parse alone / rumdl --no-cache"),
+    ("floor_library_over_rumdl", "markdown-it-py's whole parse / rumdl"),
 )
 
 

@@ -369,7 +369,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       a live Markdown file of that commit born later whose first content is
       similar (a copy, then the original removed);
     * a template's content (a file named ``template``, ``0000-template``, …) is
-      remembered by no delete, and adding it again restores nothing;
+      remembered by no delete, and adding it again restores nothing; only
+      Markdown content is remembered and restored;
     * copies are adds.
     """
     log = subprocess.run(
@@ -643,13 +644,15 @@ class _History:
             self._join(lineage, held)
         if _markdown(change.path):
             self.first_blob[lineage] = change.new_blob
-        restored = self._resurrect(change.new_blob)
+        restored = self._resurrect(change.new_blob) if _markdown(change.path) else None
         if restored is not None:
             self._join(lineage, restored)
         return lineage
 
     def _bury(self, change: _Change, lineage: int) -> None:
-        if not _template(change.path) and change.old_blob != _EMPTY:  # a template leaves none
+        # a template leaves none; only Markdown is remembered (records are Markdown, and a
+        # code repository's thousands of deleted sources made every add a long search)
+        if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
             self.graveyard.append((change.old_blob, lineage))
 
     def _resurrect(self, blob: str) -> int | None:
@@ -899,6 +902,9 @@ def _relative(path: str, repo: Path) -> str:
     return str(p.resolve().relative_to(repo.resolve())) if p.is_absolute() else path
 
 
+_EMAIL_LIKE = re.compile(r"[^/@\s]+@[^/@\s]+\.[A-Za-z]{2,}")
+
+
 def newly_broken(
     before: set[tuple[str, str]], after: set[tuple[str, str]], moves: dict[str, str]
 ) -> list[tuple[str, str]]:
@@ -924,6 +930,9 @@ def newly_broken(
         }
 
     was = set().union(*(mapped(link) for link in before)) if before else set()
+    # lychee reads a bare address (``[Ian](iant@golang.org)``) as mail before the move; a
+    # rewrite that keeps naming the same (missing) path makes it a path it then checks
+    was |= {(s, t) for s, t in after if _EMAIL_LIKE.fullmatch(t.rpartition("/")[2])}
     was_paths = {(s, t.partition("#")[0]) for s, t in was}
     return sorted(
         link for link in after

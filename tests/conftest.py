@@ -7,35 +7,17 @@ repositories the tests build; see :mod:`tests.gitutil`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from docsync.model import Document, Edit
 from tests.gitutil import GitRepo, isolate_git_environ
 
 
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate_git_environ(monkeypatch)
-
-
-@pytest.fixture(autouse=True)
-def _edited_parses_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Wherever a rewrite takes the old parse, moved, for its new text's (``parse.edited``),
-    that is the parse: every test that rewrites a document in this process checks it."""
-    from docsync.parse.edited import edited
-    from docsync.parse.markdown import parse
-    from docsync.rewrite import references
-
-    def checked(doc: Document, path: str, text: str, edits: Sequence[Edit]) -> Document | None:
-        got = edited(doc, path, text, edits)
-        if got is not None:
-            assert got == parse(path, text, doc.newline, doc.bom), f"{path}: the moved parse is not the parse"
-        return got
-
-    monkeypatch.setattr(references, "edited", checked)
 
 
 @pytest.fixture

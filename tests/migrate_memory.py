@@ -25,7 +25,7 @@ from docsync.migrate.read.inputs import Dated, Inputs
 from docsync.migrate.read.names import numbered
 from docsync.migrate.read.repo_view import RepoView
 from docsync.migrate.rewrite.changes import Computing, compute
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 COMMIT = "c0ffee" + "0" * 34

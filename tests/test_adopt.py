@@ -18,7 +18,7 @@ from docsync.adopt import plan as adopt
 from docsync.cli import app
 from docsync.config import load
 from docsync.errors import DocsyncError
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.repository.plumbing import default_branch
 from docsync.workspace.load import load_workspace
 from tests.gitutil import GitRepo

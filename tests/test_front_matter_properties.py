@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.rewrite.references import rewrite_document
 from tests.test_rewrite_properties import MOVES, NEW, OLD
 

@@ -25,7 +25,7 @@ import pytest
 from docsync.check.check import CheckResult, run_check
 from docsync.config import Config
 from docsync.config import load as load_config
-from docsync.parse import markdown
+from docsync.parse import native
 from docsync.workspace import cache, parsing, plain
 from docsync.workspace import documents as documents_module
 from docsync.workspace.load import load_workspace
@@ -225,7 +225,7 @@ def test_a_command_that_needs_the_documents_parses_them(
     _links(repo)
     documents = load_workspace(repo).documents
     for path in list(documents)[:20]:
-        assert documents[path] == markdown.parse_bytes(path, (repo / path).read_bytes())
+        assert documents[path] == native.parse_bytes(path, (repo / path).read_bytes())
     every = run_check(repo, report_unused=True)
     uncached = run_check(repo, config=replace(load_config(repo), cache=False), report_unused=True)
     _same(every, uncached)

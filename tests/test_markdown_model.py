@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from docsync.model import BlockKind, LinkKind
 from docsync.parse import slugs
-from docsync.parse.markdown import SourceError, decode, parse, parse_bytes
+from docsync.parse.native import parse, parse_bytes
 from docsync.parse.slugs import slugify, unique_slugs
+from docsync.parse.source import SourceError, decode
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from docsync.errors import DocsyncError, GitError, PlanError
 from docsync.migrate.apply import verdict
 from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
-from docsync.parse.markdown import parse_bytes
+from docsync.parse.native import parse_bytes
 from docsync.repository import gitrepo
 from docsync.workspace import cache as parse_cache
 from tests.gitutil import GitRepo
@@ -380,7 +380,7 @@ def test_the_dry_run_counts_a_dangling_link_as_broken_before_only_for_its_own_br
     linked to (and that did not exist) was broken before; another that the rewrite
     produced to a path that never existed is the migration's, not "broken before"."""
     from docsync.migrate.rewrite.stats import Tally
-    from docsync.parse.markdown import parse
+    from docsync.parse.native import parse
     from docsync.rewrite.references import RewriteStats
 
     old = parse("docs/adr/0002-use-redis.md", "# Redis\n\nSee [gone](gone.md).\n")

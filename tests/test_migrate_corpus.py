@@ -50,11 +50,20 @@ def test_a_status_padded_with_unicode_spaces_is_read_in_every_form(
 # An HTML link attribute in every form HTML allows (tensorflow/community's pluggable device
 # RFC: ``<img src=20200624-pluggable-device-for-tensorflow/design_overview.png>``).
 QUOTES = {"double": '"{}"', "single": "'{}'", "bare": "{}"}
-TAGS = {"img": '<img src={}>', "a": "<a href={}>the asset</a>", "IMG": "<IMG SRC={}>"}
+TAGS = {
+    "img": "<img src={}>",
+    "a": "<a href={}>the asset</a>",
+    "IMG": "<IMG SRC={}>",
+    # no space after the value (tensorflow/community's TFX RFCs), which a browser accepts
+    "comma": '<div style="text-align:center"><img src={}, width=800></div>',
+}
 
 
 def test_html_link_attributes_in_every_quoting_are_rewritten(migration_repo: GitRepo) -> None:
-    cases = list(itertools.product(QUOTES.items(), TAGS.items()))
+    cases = [
+        case for case in itertools.product(QUOTES.items(), TAGS.items())
+        if case != (("bare", "{}"), ("comma", TAGS["comma"]))  # the comma would be the path's
+    ]  # fmt: skip
     migration_repo.write("doc/adr/assets/pic.png", "png\n")
     for number, ((quoting, quote), (tag, html)) in enumerate(cases, start=1):
         element = html.format(quote.format("assets/pic.png"))

@@ -19,7 +19,7 @@ from docsync.migrate.read.discover import (
 )
 from docsync.migrate.read.names import RecordName, ascii_slug, numbered, record_name
 from docsync.migrate.read.status import StatusForm, detail_of, read_status, state_of
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 
 PATHS = [

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from docsync.check.check import run_check
 from docsync.cli import app
 from docsync.gates.links.check import resolve_url
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from tests.gitutil import GitRepo, isolate_git_environ
 from tests.migrate_repos import BINARY, edited_plan, mission_repo
 

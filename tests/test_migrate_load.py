@@ -24,9 +24,9 @@ from docsync.config import load as load_config
 from docsync.migrate import run
 from docsync.migrate.plan.suggest import cited_ids
 from docsync.migrate.read import dating, names
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import ID_PATTERN, parse_id
-from docsync.workspace import plain
+from docsync.workspace import document_json
 from docsync.workspace.load import load_workspace
 from tests.gitutil import GitRepo
 from tests.planted import RunsACommand
@@ -143,6 +143,6 @@ def test_hashes_the_dating_child_reads_are_the_hashes_read_here(migration_repo: 
 def test_a_document_round_trips_and_a_pickle_is_not_a_document(tmp_path: Path) -> None:
     doc = parse("docs/a.md", "# A\n\n[b](b.md) and ADR 0001.\n")
     marker = tmp_path / "ran"
-    assert plain.decode_document(plain.encode_document(doc)) == doc
-    assert plain.decode_document(pickle.dumps(RunsACommand(marker))) is None
+    assert document_json.decode_document(document_json.encode_document(doc)) == doc
+    assert document_json.decode_document(pickle.dumps(RunsACommand(marker))) is None
     assert not marker.exists()

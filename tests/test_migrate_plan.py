@@ -14,7 +14,7 @@ from docsync.migrate.plan import planfile
 from docsync.migrate.plan.plan import infer_spec, resolve
 from docsync.migrate.read.repo_view import RepoView
 from docsync.migrate.rewrite.changes import compute
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import RecordId
 from tests.migrate_memory import after, changes, inputs, plan_of
 

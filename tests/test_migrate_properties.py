@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from docsync.migrate.model import PlanSpec, RetireSpec
 from docsync.migrate.read.discover import find_trees, lifecycle_folders
 from docsync.migrate.read.status import read_status
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from tests.migrate_memory import after, changes, merged_plan, merged_spec, plan_of
 
 TITLES = ["Plugin API", "Use Postgres", "Caching", "Wrap policy"]

@@ -191,7 +191,16 @@ SUPERSEDING = {
     "older links": ("Superseded by [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
     "newer names the id": ("", "Supersedes: ADR-0001\n\n"),
     "bold, older": ("**Superseded by:** [3. Use Postgres](0003-use-postgres.md)\n\n", ""),
+    "front matter, older": ("FRONT superseded_by: ADR-0003", ""),
+    "front matter, newer": ("", "FRONT supersedes: [ADR-0001]"),
 }
+
+
+def _superseding_text(title: str, status: str, line: str, body: str) -> str:
+    """A record with ``line`` under its status, or (``FRONT key: value``) in its front matter."""
+    if line.startswith("FRONT "):
+        return f"---\n{line.removeprefix('FRONT ')}\n---\n\n# {title}\n\nStatus: {status}\n\n{body}\n"
+    return f"# {title}\n\nStatus: {status}\n\n{line}{body}\n"
 
 
 @pytest.mark.parametrize("shape", list(SUPERSEDING))
@@ -203,9 +212,9 @@ def test_a_record_another_supersedes_lands_in_the_superseded_state(
     it lands where superseded records go, and ``check`` is green right after the apply."""
     older_line, newer_line = SUPERSEDING[shape]
     files = {
-        "docs/adr/0001-use-mysql.md": f"# 1. Use MySQL\n\nStatus: {status}\n\n{older_line}We use MySQL.\n",
+        "docs/adr/0001-use-mysql.md": _superseding_text("1. Use MySQL", status, older_line, "We use MySQL."),
         "docs/adr/0002-use-markdown.md": _record("2. Use Markdown"),
-        "docs/adr/0003-use-postgres.md": f"# 3. Use Postgres\n\nStatus: Accepted\n\n{newer_line}We use Postgres.\n",
+        "docs/adr/0003-use-postgres.md": _superseding_text("3. Use Postgres", "Accepted", newer_line, "We use Postgres."),
     }
     _write(migration_repo, files)
     _, outcome = run(migration_repo.root, Options())
@@ -303,6 +312,8 @@ def test_records_at_the_root_get_a_target_folder_and_move_there(
         for k in range(1, size + 1)
     }
     files["README.md"] = f"# Project\n\nSee [the first choice]({prefix}001-choice-1.md).\n"
+    if not prefix:  # no kind in the names: the prose tells it
+        files["README.md"] += "\nRFC 1 and RFC 2 came first.\n"
     _write(migration_repo, files)
     init = runner.invoke(app, ["init"])
     assert init.exit_code == 0, init.output
@@ -316,3 +327,48 @@ def test_records_at_the_root_get_a_target_folder_and_move_there(
     assert len(moved) == size
     readme = (migration_repo.root / "README.md").read_text()
     assert f"(docs/{kind}/implemented/2020-09-24-choice-1.md)" in readme
+
+
+# --------------------------------------------------------------------------- 7. the kind
+
+
+MENTIONS = {"RFC": "RFC {n}", "PROPOSAL": "proposal {n}", "KEP": "KEP-{n:04d}", "DESIGN": "Design #{n}"}
+
+
+@pytest.mark.parametrize(
+    ("folder", "word"), list(itertools.product(("text", "design", "docs/notes"), MENTIONS))
+)
+def test_the_kind_is_read_from_how_the_prose_names_the_records(
+    migration_repo: GitRepo, folder: str, word: str
+) -> None:
+    """Names without a kind prefix in a folder whose word is no kind: the word the prose writes
+    before the records' numbers is the kind, in the plan and in init's config. Other words
+    before the same numbers (``issue 42``) are passed over."""
+    numbers = (1, 42, 315)
+    mention = MENTIONS[word]
+    files = {f"{folder}/{n:04d}-idea-{n}.md": _record(f"Idea {n}") for n in numbers}
+    files["README.md"] = "# Project\n\n" + "".join(
+        f"- {mention.format(n=n)} (issue {n}, issue #{n}) is about idea {n}.\n" for n in numbers
+    )
+    _write(migration_repo, files, f'[[sources]]\npath = "{folder}"\n' if folder == "docs/notes" else "")
+    _, outcome = run(migration_repo.root, Options(sources=(folder,)))
+    assert outcome.plan.problems == ()
+    assert {i.kind for t in outcome.plan.topics for i in t.ids} == {word}
+    (migration_repo.root / ".docsync.toml").unlink(missing_ok=True)
+    migration_repo.commit("no config")
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    assert f'kind = "{word}"' in (migration_repo.root / ".docsync.toml").read_text()
+
+
+@pytest.mark.parametrize("folder", ["text", "design"])
+def test_a_kind_nothing_tells_is_asked_once(migration_repo: GitRepo, folder: str) -> None:
+    """No prefix, no kind folder, no prose: one question for the tree, naming the key."""
+    files = {f"{folder}/{n:04d}-idea-{n}.md": _record(f"Idea {n}") for n in (1, 2, 3, 4)}
+    _write(migration_repo, files)
+    _, outcome = run(migration_repo.root, Options(sources=(folder,)))
+    asked = [str(p) for p in outcome.plan.problems]
+    assert len(asked) == 1 and asked[0].startswith(f"{folder}: the kind of its ids")
+    assert f'sources = [{{ path = "{folder}", kind = "RFC" }}]' in asked[0]
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    config = (migration_repo.root / ".docsync.toml").read_text()
+    assert f'{{ path = "{folder}" }}' in config and "kind: untold" in config

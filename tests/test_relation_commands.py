@@ -17,6 +17,7 @@ from docsync.errors import DocsyncError
 from docsync.lifecycle import new as lifecycle_new
 from docsync.repository import gitrepo
 from docsync.write.transaction import Transaction
+from docsync.write.writer import FileWrite
 from tests.gitutil import GitRepo, isolate_git_environ
 
 runner = CliRunner()
@@ -194,8 +195,9 @@ def test_a_failure_at_any_step_puts_everything_back(
     name = ["move_files", "write_all", "stage"][step]
 
     def broken(root: object, items: list[object]) -> None:
-        if name == "write_all":
-            (repo.root / "docs/guide.md").write_text("half written\n")
+        if name == "write_all":  # one of its writes made, through the transaction
+            assert isinstance(root, Transaction)
+            Transaction.write(root, FileWrite("docs/guide.md", "half written\n"))
         raise OSError("disk full")
 
     if name == "write_all":  # the journalled transaction's writes (docsync.write.transaction)

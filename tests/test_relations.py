@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from docsync.check.check import run_check
 from docsync.check.fix import run_fix
 from docsync.config import ConfigError, parse_table
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.graph import Graph, as_json, build, dot, mermaid
 from docsync.records.model import Record
 from docsync.records.relations import Edge, read_mentions, status_value_end, with_relation_lines

@@ -13,7 +13,7 @@ import pytest
 
 from docsync.config import Config
 from docsync.gates.wrap import check as wrap
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.write.writer import FileWrite
 
 BEFORE = (

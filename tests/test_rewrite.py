@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from docsync.gates.links.check import markdown_url, resolve_url
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import IdTarget
 from docsync.rewrite.ids import IdKey, rewrite_code_text
 from docsync.rewrite.prose_ids import bare_ids

@@ -26,7 +26,8 @@ from docsync.config import DEFAULT_RELATIONS
 from docsync.migrate.read import relations as relations_module
 from docsync.model import Document
 from docsync.parse import render
-from docsync.parse.markdown import math_signature, parse
+from docsync.parse.markdown import math_signature
+from docsync.parse.native import parse
 from docsync.records.model import IdTarget
 from docsync.records.relations import Phrases
 from docsync.rewrite import prose_ids

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from docsync.gates.links import check as links_check
 from docsync.gates.links.check import link_targets
 from docsync.model import HTML_KINDS, BlockKind, Definition, Document, Link, LinkKind, Span
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.model import IdTarget
 from docsync.rewrite import destinations, prose_ids, record_links, references
 from docsync.rewrite.destinations import (

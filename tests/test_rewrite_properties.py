@@ -4,6 +4,7 @@ and the rendered document is the same apart from the links it means to change.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 
@@ -13,8 +14,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from docsync.parse import markdown
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.parse.render import github_structure
+from docsync.parse.scanned import srcset_urls
 from docsync.records.model import IdTarget
 from docsync.rewrite.ids import IdKey, id_pattern
 from docsync.rewrite.references import rewrite_document
@@ -257,3 +259,21 @@ def test_renders_the_same_apart_from_links(text: str) -> None:
     assert github_structure(out) == github_structure(text)
     # every heading keeps its anchor: an id linked in a heading keeps its text
     assert [h.slug for h in parse(NEW, out).headings] == [h.slug for h in parse(OLD, text).headings]
+
+
+# -------------------------------------------------------------------------- srcset
+
+
+@PROPERTY
+@given(st.text(alphabet=" ,\t\n()a.png1x2w@", max_size=60))
+def test_srcset_candidates_are_what_html_reads(value: str) -> None:
+    """Each candidate URL is a run of non-space characters not ending in a comma, in order,
+    after a separator; a value with any character but spaces and commas has one."""
+    found = list(srcset_urls(value))
+    assert all(0 <= start < end <= len(value) for start, end in found)
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(found))
+    for start, end in found:
+        url = value[start:end]
+        assert not any(c in url for c in " \t\n") and not url.endswith(",")
+        assert start == 0 or value[start - 1] in " \t\n,"
+    assert bool(found) == bool(value.strip(" \t\n,"))

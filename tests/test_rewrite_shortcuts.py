@@ -13,7 +13,7 @@ import posixpath
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.rewrite.destinations import Moves, _relpath
 from docsync.rewrite.prose_ids import every_id_edit, prose_id_edits
 from tests.test_rewrite_properties import IDS, MOVES, documents

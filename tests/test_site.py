@@ -181,7 +181,7 @@ def test_detect_takes_the_shallowest_config_file(
 
 
 def test_a_page_outside_the_site_is_read_as_github_shows_it() -> None:
-    site = Site("mdbook", "src", True, False)
+    site = Site("mdbook", ("src",), True, False)
     assert site.covers("src/ch01.md") and not site.covers("README.md")
     assert not site.covers("srcx/a.md")
     assert list(site.candidates("src/a.md", "../../x.html")) == []
@@ -203,3 +203,26 @@ def test_a_fragment_on_a_site_link_is_checked_against_the_page(
     _repo(tmp_path, monkeypatch, case)
     site = [(f["path"], f["rule"]) for f in _findings('site = "mdbook"')]
     assert site == [("README.md", "L001"), ("src/a.md", "L006")]
+
+
+def test_every_book_in_the_repository_is_a_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository of several books (an edition per folder, each with its book.toml):
+    each book's links are read from its own source folder."""
+    case = Case(
+        "mdbook",
+        {
+            "book.toml": "[book]\n",
+            "src/a.md": "# A\n\n[b](b.html), [root](/b.html).\n",
+            "src/b.md": "# B\n",
+            "old/book.toml": '[book]\nsrc = "pages"\n',
+            "old/pages/a.md": "# Old A\n\n[b](b.html), [root](/b.html), [gone](c.html).\n",
+            "old/pages/b.md": "# Old B\n",
+        },
+        5,
+        ("old/pages/a.md", 3),
+    )
+    _repo(tmp_path, monkeypatch, case)
+    assert len(_findings()) == 6
+    site = [(f["path"], f["line"], f["column"]) for f in _findings('site = "mdbook"')]
+    assert [(p, line) for p, line, _ in site] == [("README.md", 3), ("old/pages/a.md", 3)]
+    assert len(_findings('site = "mdbook"', 'site_root = "src"')) == 4  # one book named

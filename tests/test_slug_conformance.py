@@ -18,7 +18,7 @@ import unicodedata
 
 import pytest
 
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.parse.slugs import ALPHABETIC_SYMBOLS, Slugger, slugify
 
 # (behaviour, heading text, slug)

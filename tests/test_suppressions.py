@@ -18,7 +18,7 @@ from docsync.check.fix import _kept_lines
 from docsync.cli import app
 from docsync.gates.links import check as links
 from docsync.gates.rules import by_code
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.report.selection import Selection
 from docsync.report.suppressions import FileSuppressions
 from docsync.workspace.documents import Documents

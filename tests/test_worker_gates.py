@@ -101,7 +101,7 @@ def test_worker_results_are_the_main_process_findings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrap: str | int
 ) -> None:
     repo = _cases_repo(tmp_path / "repo")
-    config = replace(load_config(repo), wrap=wrap, jobs=2)
+    config = replace(load_config(repo), wrap=wrap, jobs=2, origin="the test")  # as a config file says
     gates = ["links", "wrap"]
     in_workers = _check(repo, config, gates)
     warm = run_check(repo, gates=gates, config=config, report_unused=True)

@@ -20,8 +20,10 @@ from docsync.gates.wrap.display import display_width
 from docsync.gates.wrap.fix import _proven, _Rewrite, fix_document
 from docsync.gates.wrap.reading import analyse
 from docsync.model import Document, Edit, Finding, Span
-from docsync.parse.markdown import decode, parse, render_signature
+from docsync.parse.markdown import render_signature
+from docsync.parse.native import parse
 from docsync.parse.render import github_rendering
+from docsync.parse.source import decode
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE / "cases" / "wrap"

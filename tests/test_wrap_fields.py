@@ -28,7 +28,7 @@ from docsync.gates.wrap import check as wrap
 from docsync.gates.wrap.fields import header_lines, is_field_line
 from docsync.gates.wrap.fix import fix_document
 from docsync.lifecycle import move as lifecycle_move
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.records.relations import read_mentions
 from docsync.records.status_lines import status_lines
 from tests.gitutil import GitRepo, isolate_git_environ

@@ -25,7 +25,7 @@ from docsync.config import load as load_config
 from docsync.gates.wrap.count import CANDIDATES, document_breaks
 from docsync.gates.wrap.hint import HintBreaks, hint_breaks, sentence_ruled_out
 from docsync.model import Document
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.workspace import parsing
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS

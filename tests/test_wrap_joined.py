@@ -29,7 +29,7 @@ from docsync.gates.wrap.prose import DocumentIndex
 from docsync.gates.wrap.scan import joined_finding
 from docsync.gates.wrap.violations import document_violations
 from docsync.model import Document
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
 from tests.test_wrap_rooms import WIDE_PARAGRAPH_DOCUMENTS, WIDE_WORDS
 from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS

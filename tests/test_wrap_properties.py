@@ -16,7 +16,8 @@ from docsync.gates.wrap.fix import fix_document
 from docsync.gates.wrap.reading import analyse
 from docsync.gates.wrap.violations import may_violate, violations
 from docsync.model import Document, Paragraph
-from docsync.parse.markdown import parse, render_signature
+from docsync.parse.markdown import render_signature
+from docsync.parse.native import parse
 from docsync.parse.render import github_rendering
 
 WORDS = st.sampled_from(

@@ -28,7 +28,6 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +38,7 @@ from docsync.gates.wrap.reading import reader_for
 from docsync.gates.wrap.rooms import Rooms, text_span
 from docsync.gates.wrap.violations import document_violations, prose_of, violations
 from docsync.model import Document, Link, LinkKind, Paragraph, Span
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
@@ -252,13 +251,6 @@ def test_the_workers_rows_are_the_findings(tmp_path: Path) -> None:
     ]
     assert sorted(found, key=lambda f: f.sort_key()) == expected
     assert {f.rule for f in found} == {"W002", "W005"}
-
-
-@pytest.mark.parametrize("rows", [(), (("W002", 3, 81, 120), ("W005", 9, 81, 95))])
-def test_a_joined_file_sorts_its_parts_rows(rows: tuple[tuple[str, int, int, int], ...]) -> None:
-    summarizer = wrap.Summarizer.__new__(wrap.Summarizer)
-    joined = summarizer.join([tuple(reversed(rows)), ()], parse("x.md", "x\n"))
-    assert joined == rows
 
 
 def _reference_field_key(text: str, start: int, end: int) -> tuple[str, int] | None:

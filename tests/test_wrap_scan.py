@@ -31,7 +31,7 @@ from docsync.gates.wrap.violations import (
     violations,
 )
 from docsync.model import Document
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from tests.test_wrap_properties import DOCUMENTS
 from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
 

@@ -21,7 +21,7 @@ from docsync.config import Config
 from docsync.gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_breaks
 from docsync.gates.wrap.violations import prose_of, violations
 from docsync.model import Document
-from docsync.parse.markdown import parse
+from docsync.parse.native import parse
 from tests.test_wrap_properties import DOCUMENTS, TOKENS, blocks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.check.fix import run_fix
-from docsync.parse.markdown import decode
+from docsync.parse.source import decode
 from docsync.write.writer import FileWrite
 from tests.gitutil import GitRepo
 

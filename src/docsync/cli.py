@@ -37,12 +37,17 @@ app = typer.Typer(**arguments.APP)
 def _errors() -> Iterator[None]:
     """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
     mark = finished_count()
+    output.ignored_state(announce=False)  # an earlier command's in this process
     try:
         yield
     except HANDLED as exc:
         failed = failure(exc, mark)
+        output.ignored_state()
         say(failed.message)
         raise typer.Exit(failed.exit_code) from None
+    finally:
+        output.ignored_state()
+
 
 
 def _unfinished(command: str, abort: bool, resume: bool) -> Pending | None:

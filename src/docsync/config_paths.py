@@ -27,21 +27,47 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from .errors import ConfigError
 from .untrusted_text import TERMINAL_UNSAFE
 
-Config = Any  # docsync.config.Config, which imports this module: named, not imported
 DEFAULTS = "(defaults)"
 """The origin of a config no file gave (:attr:`docsync.config.Config.origin`)."""
 FILE = "file"
 FOLDER = "folder"
 _GLOB = frozenset("*?[{\\")
 _UNSAFE = re.compile(f"[{TERMINAL_UNSAFE}]")
+
+
+class _Source(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def folders(self) -> Mapping[str, str]: ...
+
+
+class Config(Protocol):
+    """The paths of a :class:`docsync.config.Config` this module reads (a protocol, so the
+    config module can call this one without a cycle)."""
+
+    @property
+    def target(self) -> str: ...
+    @property
+    def states(self) -> Mapping[str, str]: ...
+    @property
+    def sources(self) -> Sequence[_Source]: ...
+    @property
+    def conventions(self) -> str | None: ...
+    @property
+    def template(self) -> str | None: ...
+    @property
+    def exclude(self) -> Sequence[str]: ...
+    @property
+    def origin(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +126,8 @@ def path_keys(config: Config) -> Iterator[PathKey]:
     for state, folder in config.states.items():
         yield PathKey(f"states.{state}", posixpath.join(target, folder), FOLDER)
     for number, source in enumerate(config.sources):
-        if source.path in ("", "."):  # the repository root: records named at the top level
-            continue
-        yield PathKey(f"sources[{number}]", source.path, FOLDER)
+        if source.path.strip("/"):  # "" is the repository root: a tree of records at the root
+            yield PathKey(f"sources[{number}]", source.path, FOLDER)
         for folder in source.folders:
             yield PathKey(f"sources[{number}].status", posixpath.join(source.path, folder), FOLDER)
     if config.conventions:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Any
 
 import pathspec
 
@@ -47,7 +48,20 @@ def checked(patterns: Sequence[str], where: str) -> tuple[str, ...]:
 @cache
 def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     checked(patterns, "glob")
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    return pathspec.GitIgnoreSpec([_no_slash_in_negated_classes(p) for p in spec.patterns])
+
+
+_NEGATED_CLASS = re.compile(r"(?<!\\)\[\^")
+
+
+def _no_slash_in_negated_classes(pattern: Any) -> Any:
+    """``pattern`` whose negated classes (``[!a]``, compiled ``[^a]``) never match ``/``,
+    as in git, where a class never matches the folder separator; pathspec's would."""
+    regex = pattern.regex
+    if regex is None or not _NEGATED_CLASS.search(regex.pattern):
+        return pattern
+    return type(pattern)(re.compile(_NEGATED_CLASS.sub("[^/", regex.pattern)), pattern.include)
 
 
 def matches(path: str, patterns: Iterable[str]) -> bool:

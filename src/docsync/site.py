@@ -10,8 +10,8 @@ and for the generators that route pages without extensions (Docusaurus,
 VitePress) ``x`` as ``x.md`` and ``x/`` as ``x/index.md``. A link that resolves
 neither way stays a finding.
 
-The source folder comes from the generator's own config file, found among the
-tracked files (the shallowest one): ``book.toml``'s ``[book] src`` (default
+The source folders come from the generator's own config files, found among the
+tracked files (every one: a repository may hold several books): ``book.toml``'s ``[book] src`` (default
 ``src``) beside it; ``mkdocs.yml``'s ``docs_dir`` (default ``docs``) beside it;
 the folder of ``docusaurus.config.*``; the folder holding ``.vitepress/``.
 ``site_root`` in the config overrides it.
@@ -46,24 +46,33 @@ _PAGE_EXTENSIONS = (".md", ".mdx")
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """A docs site: its generator, its source folder (``""``: the repository root), and
-    how it reads links written for the built pages."""
+    """A docs site: its generator, its source folders (``""``: the repository root; a
+    repository can hold several books or sites of one generator), and how it reads links
+    written for the built pages."""
 
     name: str
-    root: str
+    roots: tuple[str, ...]
     html_to_md: bool
     extensionless: bool
 
+    def root_of(self, path: str) -> str | None:
+        """The source folder whose site has the file at ``path`` as a page (the deepest
+        one), or None when no site builds it (it is read on GitHub)."""
+        found = [r for r in self.roots if not r or path.startswith(r + "/")]
+        return max(found, key=len) if found else None
+
     def covers(self, path: str) -> bool:
-        """Whether the file at ``path`` is one of the site's pages (read on the site)."""
-        return not self.root or path.startswith(self.root + "/")
+        return self.root_of(path) is not None
 
     def candidates(self, source: str, decoded: str) -> Iterator[str]:
         """The repository paths the site may serve for the link ``decoded`` (percent-decoded,
         without query or fragment) in ``source``, in the order the site tries them."""
+        root = self.root_of(source)
+        if root is None:
+            return
         rooted = decoded.startswith("/")
         joined = (
-            posixpath.join(self.root, decoded.lstrip("/"))
+            posixpath.join(root, decoded.lstrip("/"))
             if rooted
             else posixpath.join(posixpath.dirname(source), decoded)
         )
@@ -138,18 +147,20 @@ def resolve(
     name: str, site_root: str | None, html_to_md: bool | None, files: Iterable[str], root: Path
 ) -> Site | None:
     """The site the config describes (None: GitHub only). ``site_root`` alone is a site
-    of another generator; a generator's root comes from its config file unless given."""
+    of another generator. A generator's folders come from each of its config files the
+    repository tracks (a repository of several books has a ``book.toml`` for each),
+    unless ``site_root`` names one."""
     if name == GITHUB and site_root is None and html_to_md is None:
         return None
     kind = CUSTOM if name == GITHUB else name
-    folder = site_root
-    if folder is None and kind != CUSTOM:
-        found = [p for p in files if _CONFIG_FILES[kind].search(p)]
-        config_file = min(found, key=lambda p: (p.count("/"), p)) if found else None
-        folder = source_root(kind, config_file, root) if config_file is not None else ""
+    if site_root is not None or kind == CUSTOM:
+        roots: tuple[str, ...] = ((site_root or "").strip("/"),)
+    else:
+        found = sorted(p for p in files if _CONFIG_FILES[kind].search(p))
+        roots = tuple(dict.fromkeys(source_root(kind, p, root) for p in found)) or ("",)
     return Site(
         kind,
-        (folder or "").strip("/"),
+        roots,
         _HTML_TO_MD[kind] if html_to_md is None else html_to_md,
         _EXTENSIONLESS[kind],
     )

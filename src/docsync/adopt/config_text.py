@@ -126,7 +126,9 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         'their ids start with ("ADR", "RFC"); status_key: the front-matter key their records',
         "keep the status under, when it is not status (unknown words: [statuses] below).",
     )
-    detected = tuple(Source(t.path, t.kind, status_key=t.status_key) for t in inspection.trees)
+    detected = tuple(
+        Source(t.path, t.kind if t.kind_told else "", status_key=t.status_key) for t in inspection.trees
+    )
     if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
         kept = (*comment, "Kept from the existing configuration.")
         return Entry("sources", toml_value(raw["sources"]), kept)
@@ -138,11 +140,12 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         return Entry("sources", "[]", none)
     items = []
     for tree in inspection.trees:
-        fields = {"path": tree.path, "kind": tree.kind}
+        fields = {"path": tree.path, "kind": tree.kind} if tree.kind_told else {"path": tree.path}
         value = toml_value({**fields, "status_key": tree.status_key} if tree.status_key else fields)
         found = _plural(len(tree.records), "record")
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
-        items.append(f"  {value},  # {found}{index}")
+        guess = "" if tree.kind_told else '; kind: untold (add kind = "RFC", or the word your ids use)'
+        items.append(f"  {value},  # {found}{index}{guess}")
     return Entry("sources", "[\n" + "\n".join(items) + "\n]", comment)
 
 

@@ -31,6 +31,7 @@ from ..migrate.read.discover import (
     template_paths,
 )
 from ..migrate.read.kept_pages import kept_pages, kept_reason
+from ..migrate.read.kinds import with_kinds
 from ..migrate.read.status import StatusForm, read_status
 from ..migrate.read.status_keys import status_key
 from ..migrate.read.tree import RECORD_NAME
@@ -56,6 +57,8 @@ class LegacyTree:
     kept_reason: str = ""
     status_key: str = ""
     """The front-matter key its records keep their status under, when not ``status``."""
+    kind_told: bool = True
+    """False when neither its names nor the prose tell its kind (``kind`` is the folder's word)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +136,14 @@ def _folders(paths: Sequence[str]) -> set[str]:
     return {posixpath.dirname(p) for p in paths}
 
 
-def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...]:
+def _legacy_trees(
+    paths: Sequence[str], config: Config, documents: Mapping[str, Document]
+) -> tuple[LegacyTree, ...]:
     roots = {config.target.strip("/"), *_lifecycle_roots(paths, config.states)}
     lifecycle = frozenset(
         folder for root in roots for folder in lifecycle_folders(root, config.states.values())
     )
+    trees, unknown = with_kinds(find_trees(paths, config.sources, lifecycle), paths, documents, config.sources)
     return tuple(
         LegacyTree(
             tree.path,
@@ -147,8 +153,9 @@ def _legacy_trees(paths: Sequence[str], config: Config) -> tuple[LegacyTree, ...
             tuple(template_paths(tree, paths)),
             *_kept(tree, paths),
             status_key=tree.status_key,
+            kind_told=tree not in unknown,
         )
-        for tree in find_trees(paths, config.sources, lifecycle)
+        for tree in trees
     )
 
 
@@ -264,7 +271,7 @@ def inspect(
     """What the repository holds, read from the parsed workspace (nothing is written)."""
     config = workspace.config
     paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
-    trees = _with_status_keys(_legacy_trees(paths, config), workspace.documents, config)
+    trees = _with_status_keys(_legacy_trees(paths, config, workspace.documents), workspace.documents, config)
     target = _target(config, raw, trees, paths)
     in_tree = _tree_record_paths(target, config, paths)
     legacy = [p for tree in trees for p in tree.records]

@@ -324,17 +324,13 @@ def _words_lines(inspection: Inspection) -> Iterator[str]:
     width = max((len(w.word) for w in inspection.words), default=0)
     for word in inspection.words:
         state = word.state or "? unknown: map it under [statuses] in the config"
-        where = (
-            word.paths[0]
-            if len(word.paths) == 1
-            else f"{len(word.paths)} records, e.g. {word.paths[0]}"
-        )
+        many = f"{len(word.paths)} records, e.g. {word.paths[0]}"
+        where = word.paths[0] if len(word.paths) == 1 else many
         yield f"  {word.word:<{width}}  -> {state}  ({where})"
     if inspection.missing:
         more = f" and {len(inspection.missing) - 1} more" if len(inspection.missing) > 1 else ""
         yield f"  no status line: {inspection.missing[0]}{more} (docsync migrate lists them)"
-        yield "    answer: status (a default) or status_key (a front-matter key) of its source in"
-        yield "    sources, or status on its topic in the plan (docsync migrate --write-plan)"
+        yield "    answer: status or status_key of its source in sources, or status in the plan"
 
 
 def _wrap_lines(inspection: Inspection) -> Iterator[str]:

@@ -29,8 +29,8 @@ LEAVE_OFF_FROM = 20
 
 
 def unconfigured(config: Config) -> bool:
-    """No config file, and wrap not switched off some other way."""
-    return config.origin == "(defaults)" and config.wrap != "off"
+    """No config file, and wrap left at its default (not chosen some other way)."""
+    return config.origin == "(defaults)" and config.wrap == "none"
 
 
 def wrap_left_off(workspace: Workspace) -> str | None:

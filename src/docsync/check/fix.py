@@ -14,7 +14,7 @@ from ..config import load as load_config
 from ..errors import DocsyncError
 from ..gates.wrap import fix as wrapfix
 from ..model import Finding
-from ..parse.markdown import SourceError, decode
+from ..parse.source import SourceError, decode
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
 from ..repository.plumbing import find_repo

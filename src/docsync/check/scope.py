@@ -27,7 +27,8 @@ def with_text(workspace: Workspace, path: str, text: str) -> Workspace:
     """The workspace with ``text`` as the file at ``path``, the only one reported on."""
     from collections import ChainMap
 
-    from ..parse.markdown import parse, text_parts
+    from ..parse.native import parse
+    from ..parse.source import text_parts
 
     doc = parse(path, text_parts(text)[0])  # as a file's text is read
     # not a Documents: the gates' result caches, keyed by file content, stay out of it

@@ -178,6 +178,15 @@ def say(text: str) -> None:
     _console(True).print(visible(text), markup=False)
 
 
+def ignored_state(announce: bool = True) -> None:
+    """One line for each file under ``.git/docsync/`` that was ignored as corrupt or foreign."""
+    from ..workspace.plain import ignored_notes
+
+    for note in ignored_notes():
+        if announce:
+            say(note)
+
+
 def show(text: str) -> None:
     """One line on stdout, every control character shown as an escape."""
     from ..report.formats import visible

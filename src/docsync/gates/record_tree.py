@@ -26,7 +26,7 @@ def fix(workspace: Workspace, gates: Sequence[str]) -> list[FileWrite]:
     then read their new text, so bare ids in the index's own prose are linked
     in the same run.
     """
-    from ..parse.markdown import parse
+    from ..parse.native import parse
     from .layout.fix import fix_layout
     from .refs.fix import fix_refs
 

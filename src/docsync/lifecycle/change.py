@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..gates.layout.fix import fix_index
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..repository import gitrepo
 from ..repository.plumbing import Listing, list_files
 from ..workspace.load import (

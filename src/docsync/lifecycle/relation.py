@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..config import Config
 from ..errors import DocsyncError
 from ..gates.wrap import check as wrap
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..records.relations import (
     SUPERSEDES,
     Edge,

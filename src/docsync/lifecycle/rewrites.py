@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..gates.links.check import link_targets, resolve_url
 from ..gates.wrap import check as wrap
 from ..model import Document
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..records.relations import (
     with_relation_lines,
 )

@@ -10,7 +10,8 @@ from pathlib import Path
 from ..config import Config
 from ..errors import DocsyncError
 from ..model import Document, Edit, apply_edits
-from ..parse.markdown import SourceError, decode, parse
+from ..parse.native import parse
+from ..parse.source import SourceError, decode
 from ..regular_file import read_regular
 from .status import with_status
 

@@ -41,6 +41,7 @@ from .read.discover import (
     record_paths,
 )
 from .read.inputs import Inputs
+from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
 from .read.tree import read_tree_record, tree_paths
 
@@ -115,9 +116,13 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
     )
     lifecycle = set(tree_paths(config.target, config.states, paths))
+    trees, unknown = with_kinds(trees, paths, workspace.documents, config.sources)
     records, problems = _records(
         workspace, trees, [p for p in paths if p not in lifecycle], config.statuses
     )
+    from .model import Problem  # imported while the files parsed
+
+    problems += [Problem(tree.path, kind_question(tree)) for tree in unknown]
     indexes = tuple(
         p
         for tree in trees
@@ -379,7 +384,7 @@ def run(start: Path, options: Options) -> tuple[Session, Outcome]:
     )
     view = adoption.view(session.view)
     if plan.complete and not plan.empty:
-        from ..parse.markdown import prepare
+        from ..parse.native import prepare
 
         prepare()  # before the rewrite forks its workers, which parse: they inherit it
     computing = Computing(jobs=session.config.jobs, keep_parsed=options.texts)

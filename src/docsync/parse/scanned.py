@@ -8,24 +8,43 @@ Both are read here with patterns over exactly those stretches of source.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Iterator
 
 from ..model import Anchor, Definition, Link, LinkKind, Span, position_of
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+# An attribute follows a space, or directly a quoted value, as a browser reads
+# ``<img src='a.png', width='800'>`` in an HTML block (the ``,`` is an attribute of its own);
+# inline raw HTML reaches here only when it is a valid CommonMark tag.
 _TAG = re.compile(
-    r"<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
+    r"<([A-Za-z][A-Za-z0-9-]*)((?:(?:\s+|(?<=[\"']))[^\s\"'>/=]+"
+    r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>"
 )
 _ATTR = re.compile(r"([^\s\"'>/=]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
 
 
+def _comments(source: str) -> list[tuple[int, int]]:
+    """The spans of the HTML comments in ``source`` (an unclosed one runs to its end),
+    found with plain searches: a pattern with a lazy run was slower than linear."""
+    spans: list[tuple[int, int]] = []
+    at = source.find("<!--")
+    while at != -1:
+        end = source.find("-->", at + 4)
+        stop = len(source) if end == -1 else end + 3
+        spans.append((at, stop))
+        at = source.find("<!--", stop)
+    return spans
+
+
 def html_targets(source: str, base: int, line_starts: tuple[int, ...]) -> Iterator[Anchor | Link]:
     """The anchors and links of raw HTML ``source``, which starts at offset ``base``."""
-    comments = [m.span() for m in _HTML_COMMENT.finditer(source)]
+    comments = _comments(source)
+    starts = [a for a, _ in comments]
     for tag in _TAG.finditer(source):
-        if any(a <= tag.start() < b for a, b in comments):
+        inside = bisect.bisect_right(starts, tag.start()) - 1  # the last comment opened before it
+        if inside >= 0 and tag.start() < comments[inside][1]:
             continue
         name = tag.group(1).lower()
         attrs_start = tag.start(2)
@@ -99,7 +118,7 @@ _DEFINITION = re.compile(
     r"(?m)^[ \t]*(?P<open>\[)(?P<label>(?:[^\[\]\\]|\\.){0,999}?)\]:[ \t]*\n?[ \t]*"
     r"(?:<(?P<angle>[^<>\n]*)>|(?P<bare>[^\s<][^\s]*))"
 )
-_PREFIX = re.compile(r"(?m)^(?:[ \t]*>)+")
+_PREFIX = re.compile(r"(?m)^(?:[ \t]*(?:>|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t])))+")
 
 
 def definitions(
@@ -131,5 +150,5 @@ def definitions(
 
 
 def _blank_prefixes(chunk: str) -> str:
-    """Replace block-quote markers by spaces so offsets stay put."""
+    """Replace block-quote and list markers by spaces so offsets stay put."""
     return _PREFIX.sub(lambda m: " " * len(m.group(0)), chunk)

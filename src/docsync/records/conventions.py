@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from ..config import Config
 from ..gates.wrap.fix import fix_document
 from ..model import Document, Finding
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..rewrite.record_links import link_text, relative_destination
 from ..write.writer import FileWrite
 from .markers import MarkersError, marked_span

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..model import Document
-from ..parse.markdown import normalized
+from ..parse.source import normalized
 from ..rewrite.code_paths import PATH_TOKEN
 from ..rewrite.ids import IdKey
 from ..workspace.load import Workspace, load_workspace, read_text

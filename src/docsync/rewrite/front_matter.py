@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 
 from ..model import BlockKind, Document, LinkKind, Span
-from ..parse.markdown import parse
+from ..parse.native import parse
 from .destinations import Destination, Moves, locate, rewritten_raw
 
 # Put before a line so that it parses as a paragraph whatever it starts with ("- ", "#").

@@ -25,7 +25,7 @@ def unlinked(title: str) -> str:
     if "](" not in title:
         return title
     # Imported here: a warm check renders the index without the parser unless a title links.
-    from ..parse.markdown import parse
+    from ..parse.native import parse
 
     doc = parse("title.md", _PROSE + title)
     edits = [

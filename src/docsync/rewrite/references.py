@@ -35,8 +35,7 @@ from urllib.parse import unquote
 from ..errors import DocsyncError
 from ..gates.links.check import link_targets
 from ..model import Definition, Document, Edit, Link, Span, apply_edits
-from ..parse.edited import edited
-from ..parse.markdown import parse
+from ..parse.native import parse
 from ..parse.render import github_structure
 from ..records.model import IdTarget
 from .destinations import (
@@ -269,7 +268,7 @@ def rewrite_parsed(
     # Unchanged text parses the same; only where it lives differs (the parser never reads it).
     if edits:
         text = apply_edits(doc.text, edits)
-        after = edited(doc, new_path, text, edits) or parse(new_path, text, doc.newline, doc.bom)
+        after = parse(new_path, text, doc.newline, doc.bom)
     else:
         after = replace(doc, path=new_path) if old_path != new_path else doc
     if edits or old_path != new_path:

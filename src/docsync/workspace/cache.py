@@ -5,7 +5,7 @@ an edited file, a renamed file or a new docsync version misses the cache.
 
 The cache is one file (:mod:`.indexed`): a magic line, a JSON index (key →
 where the entry's bytes are) and, after it, each document as JSON on its own
-(:func:`~.plain.encode_document`: what a parse worker sends back anyway, so a
+(:func:`~.document_json.encode_document`: what a parse worker sends back anyway, so a
 cold run stores its results without encoding them again). A run reads the
 index and each entry only when its document is read, so a run answered by
 the gates' result caches reads almost nothing of it.
@@ -26,11 +26,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import re
 from pathlib import Path
 
 from .. import __version__, model
-from . import indexed, plain
+from . import document_json, indexed, plain
 from .collector import collector_off
 from .indexed import Blob
 from .stat_index import Source, source_bytes
@@ -41,57 +40,47 @@ _MAGIC = b"docsync-parse-cache 4\n"
 _KEEP_UNUSED_SAVES = 3
 # The sources whose code decides what a parsed document holds.
 _PARSER_SOURCES = (
-    "parse/markdown.py",
-    "parse/inline_rules.py",
-    "parse/block_rules.py",
-    "parse/block_loop.py",
-    "parse/block_state.py",
-    "parse/core_rules.py",
-    "parse/build.py",
-    "parse/chunks.py",
+    "parse/native.py",
+    "parse/walk.py",
+    "parse/collected.py",
+    "parse/site_lines.py",
     "parse/constructors.py",
-    "parse/edited.py",
-    "parse/positions.py",
-    "parse/reheaded.py",  # a migrated record's document, kept for the closing check
     "parse/scanned.py",
     "parse/slugs.py",
+    "parse/source.py",
     "model.py",
 )
 
 
-_LIBRARIES = (("markdown-it-py", "markdown_it"), ("mdit-py-plugins", "mdit_py_plugins"))
-_VERSION = re.compile(rb"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+_LIBRARIES = ("pyromark",)
 
 
 @functools.cache
 def parser_versions() -> str:
-    """``PARSER_VERSIONS``, read from the libraries' ``__init__`` sources without
-    importing them: a warm run that parses nothing imports no parser. When a
-    source does not spell its version so, the parser module is imported to ask."""
+    """``PARSER_VERSIONS``, read from the name of the library's installed metadata
+    folder (``pyromark-0.10.3.dist-info``) without importing it or
+    ``importlib.metadata``: a warm run that parses nothing imports no parser."""
     names: list[str] = []
-    for distribution, module in _LIBRARIES:
-        spec = importlib.util.find_spec(module)
-        try:
-            source = Path(str(spec.origin)).read_bytes() if spec is not None else b""
-        except OSError:
-            source = b""
-        found = _VERSION.search(source)
-        if found is None:
-            from ..parse.markdown import PARSER_VERSIONS
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = Path(str(spec.origin)) if spec is not None and spec.origin else None
+        found = sorted(origin.parents[1].glob(f"{name}-*.dist-info")) if origin is not None else []
+        if len(found) != 1:
+            from ..parse.native import PARSER_VERSIONS
 
             return PARSER_VERSIONS
-        names.append(f"{distribution} {found.group(1).decode()}")
+        names.append(f"{name} {found[0].name[len(name) + 1 : -len('.dist-info')]}")
     return ", ".join(names)
 
 
 @functools.cache
 def fingerprint() -> str:
     """docsync's version, the model's layout, the parser's source and the
-    versions of the Markdown libraries under it.
+    versions of the Markdown library under it.
 
     The source is there for development: an edited parser in an editable
     install must not be served documents its old self parsed. The library
-    versions because upgrading markdown-it-py alone can change a parse.
+    version because upgrading pyromark alone can change a parse.
     """
     digest = hashlib.blake2b(digest_size=16)
     digest.update(parser_versions().encode())
@@ -100,7 +89,7 @@ def fingerprint() -> str:
             digest.update((Path(__file__).parents[1] / name).read_bytes())
         except OSError:
             digest.update(name.encode())
-    return f"{__version__}|{plain.layout()}|{digest.hexdigest()}"
+    return f"{__version__}|{document_json.layout()}|{digest.hexdigest()}"
 
 
 
@@ -108,16 +97,15 @@ _LARGE = 1 << 20  # bytes: a document this large is decoded with the collector o
 
 
 def loads(blob: Blob) -> model.Document | None:
-    """A document from :func:`~.plain.encode_document`'s or :func:`~.plain.encode_parts`'s
-    bytes; None for anything else.
+    """A document from :func:`~.document_json.encode_document`'s bytes; None for anything else.
 
     A large one is a million objects that the cyclic collector would walk
     again and again as they are made; they hold no cycles, so it is off
     meanwhile (as :func:`~.collector.collector_paused` has it for many)."""
     if len(blob) < _LARGE:
-        return plain.decode_document(indexed.data(blob))
+        return document_json.decode_document(indexed.data(blob))
     with collector_off():
-        return plain.decode_document(indexed.data(blob))
+        return document_json.decode_document(indexed.data(blob))
 
 
 def verified(document: model.Document, path: str, key: str, source: Source | None) -> bool:
@@ -127,7 +115,7 @@ def verified(document: model.Document, path: str, key: str, source: Source | Non
     another file's key, or holding another text, is not."""
     if document.path != path:
         return False
-    if _key(path, plain.text_bytes(document)) == key:
+    if _key(path, document_json.text_bytes(document)) == key:
         return True
     if source is None:
         return False
@@ -215,7 +203,7 @@ class ParseCache:
             if saves - entry[0] <= _KEEP_UNUSED_SAVES and key not in self._used
         }
         for key, value in self._used.items():
-            entries[key] = (saves, value if not isinstance(value, model.Document) else plain.encode_document(value))
+            entries[key] = (saves, value if not isinstance(value, model.Document) else document_json.encode_document(value))
         header = {"fingerprint": fingerprint(), "saves": saves, "used": {k: e[0] for k, e in entries.items()}}
         indexed.write(self._file, _MAGIC, header, {key: entry[1] for key, entry in entries.items()})
 
@@ -242,12 +230,14 @@ def _load(file: Path) -> tuple[dict[str, tuple[int, Blob]], int]:
         return {}, 0
     header, stored = found
     used = header.get("used")
+    if header.get("fingerprint") != fingerprint():
+        return {}, 0  # another docsync version's or parser's: of no use, not damaged
     if (
-        header.get("fingerprint") != fingerprint()
-        or not isinstance(header.get("saves"), int)
+        not isinstance(header.get("saves"), int)
         or not isinstance(used, dict)
         or used.keys() != stored.keys()
         or not all(type(n) is int for n in used.values())
     ):
+        plain.ignored(file, "not a parse cache docsync wrote")
         return {}, 0
     return {key: (used[key], blob) for key, blob in stored.items()}, header["saves"]

@@ -89,7 +89,10 @@ def read(file: Path, magic: bytes) -> tuple[dict[str, Any], dict[str, Stored]] |
     that is missing or not, in every part, one that :func:`write` wrote under ``magic``."""
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        plain.ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
         return None
     handle = open(fd, "rb", buffering=0)  # noqa: SIM115 (left open: entries read from it)
     try:
@@ -106,8 +109,9 @@ def read(file: Path, magic: bytes) -> tuple[dict[str, Any], dict[str, Stored]] |
         if not isinstance(header, dict):
             raise ValueError("no header")
         entries = _entries(header, handle, len(head) + length, size)
-    except Exception:  # any failure means: not ours, start afresh
+    except Exception as exc:  # any failure means: not ours, start afresh
         handle.close()
+        plain.ignored(file, f"not a cache docsync wrote: {exc}")
         return None
     return header, entries
 

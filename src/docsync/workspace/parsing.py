@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
@@ -17,13 +16,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
 from ..model import Document, Finding
-from .collector import collector_off, collector_paused
-from .plain import encode_document as dumps
+from .document_json import encode_document as dumps
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
-
-    from . import parts
 
 _PARALLEL_THRESHOLD = 64
 
@@ -69,7 +65,8 @@ def file_problem(path: str, rule: str, message: str, line: int = 1, column: int 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
     # Imported here: a run served by the caches parses nothing and imports no parser.
-    from ..parse.markdown import SourceError, decode, parse, text_parts
+    from ..parse.native import parse
+    from ..parse.source import SourceError, decode, text_parts
 
     try:
         text, newline, bom = decode(data)
@@ -136,17 +133,6 @@ def _parse_forked(summarize: Summarize | None, keep_summaries: bool, batch: Sequ
     return _parse_batch(batch)
 
 
-def _parse_part(job: parts.PartJob) -> parts.PartDone:
-    """One part of a very large file, with the cyclic collector off: the part's
-    tokens and document are a million objects that live until the part is
-    pickled, and the collector would walk them again and again (it took half
-    the time). They hold no cycles, so nothing is left for it to free."""
-    from . import parts
-
-    with collector_off():
-        return parts.parse(job, _worker_summarize)
-
-
 def _workers(config: Config, pending: int) -> int:
     if pending < _PARALLEL_THRESHOLD:
         return 1
@@ -198,58 +184,38 @@ def _in_workers(
     # pool, which forked workers never need: see _in_pool).
     import multiprocessing
 
-    from ..parse.markdown import prepare
-    from . import forked, parts
+    from ..parse.native import prepare
+    from . import forked
 
     if multiprocessing.get_start_method() == "fork":
         prepare()  # inherited by the workers: built once here, not once in each of them
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
-    # A very large file goes first, in parts, one per worker (see parts.py).
     size = max(8, min(32, expected // (workers * 8)))
-    planned: dict[str, list[parts.PartJob]] | None = None  # each file's parts, when known
     if forked.can_fork():
-        everything = list(pending)
-        planned = {path: parts.jobs(path, data, workers, summarize) for path, data in everything}
-        if not any(planned.values()):
-            yield from _in_forked(everything, size, workers, summarize, keep_summaries, started)
-            return
-        pending = iter(everything)
-    yield from _in_pool(pending, planned, size, workers, summarize, keep_summaries, started)
+        yield from _in_forked(list(pending), size, workers, summarize, keep_summaries, started)
+        return
+    yield from _in_pool(pending, size, workers, summarize, keep_summaries, started)
 
 
 def _in_pool(
     pending: Iterator[tuple[str, bytes]],
-    planned: dict[str, list[parts.PartJob]] | None,
     size: int,
     workers: int,
     summarize: Summarize | None,
     keep_summaries: bool,
     started: Callable[[], None],
 ) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
-    """The files parsed by a process pool, in batches of ``size``; a very large one in
-    the parts ``planned`` holds for it (computed here where ``planned`` is None)."""
+    """The files parsed by a process pool, in batches of ``size``."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from . import parts
-
     batches: list[Future[list[_Sent]]] = []
-    in_parts: list[Future[parts.PartDone]] = []
-    split: dict[str, bytes] = {}
     batch: list[tuple[str, bytes]] = []
-    with ExitStack() as stack:
-        pool = stack.enter_context(
-            ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries))
-        )
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries)
+    ) as pool:
         for path, data in pending:
-            jobs = planned[path] if planned is not None else parts.jobs(path, data, workers, summarize)
-            if jobs:
-                if not split:  # its summaries are a hundred thousand findings the collector need not walk
-                    stack.enter_context(collector_paused())
-                split[path] = data
-                in_parts.extend(pool.submit(_parse_part, job) for job in jobs)
-                continue
             batch.append((path, data))
             if len(batch) == size:
                 batches.append(pool.submit(_parse_batch, batch))
@@ -259,11 +225,6 @@ def _in_pool(
         started()
         for done in batches:
             yield from done.result()
-        collect = parts.collector(summarize)
-        for future in in_parts:
-            joined = collect(future.result())
-            if joined is not None:
-                yield _whole_if_needed(joined, split)
 
 
 def _in_forked(
@@ -293,14 +254,3 @@ def _parsed_here(items: Iterable[tuple[str, bytes]]) -> Iterator[tuple[str, Docu
     for path, data in items:
         parsed = parse_one(path, data)
         yield path, parsed.document, parsed.problem, None
-
-
-def _whole_if_needed(
-    joined: parts.Joined, contents: dict[str, bytes]
-) -> tuple[str, Document | bytes | None, Finding | None, object]:
-    """A file parsed in parts, or, when a part did not end clean, parsed whole here."""
-    path, blob, summary = joined
-    if blob is not None:
-        return path, blob, None, summary
-    parsed = parse_one(path, contents[path])
-    return path, parsed.document, parsed.problem, None

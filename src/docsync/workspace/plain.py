@@ -30,33 +30,45 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterable
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, starmap
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
 from .. import model
 from ..model import (
-    Anchor,
-    Block,
-    BlockKind,
-    Definition,
-    Document,
     Finding,
-    Heading,
-    LineSpan,
-    Link,
-    LinkKind,
-    Paragraph,
     Severity,
-    Span,
 )
 
 MAX_DEPTH = 24
 """How deep :func:`from_plain` follows nested values."""
 MAX_FILE = 1 << 31
 """Bytes past which a file under ``.git/docsync/`` is not one docsync wrote."""
+
+_ignored: dict[str, str] = {}
+
+
+def ignored(file: Path, why: str) -> None:
+    """Note that the state file ``file`` was ignored, and why: the command line says so
+    in one line (:func:`ignored_notes`); the core prints nothing."""
+    _ignored.setdefault(os.fspath(file), why)
+
+
+def ignored_notes() -> list[str]:
+    """One line per state file ignored since the last call, for the command line."""
+    notes = [
+        f"warning: {_shown(name)}: ignored ({why}); docsync starts it afresh"
+        for name, why in _ignored.items()
+    ]
+    _ignored.clear()
+    return notes
+
+
+def _shown(name: str) -> str:
+    at = name.replace(os.sep, "/").rfind("/.git/")
+    return name[at + 1 :] if at >= 0 else name
+
 
 _dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circular=False).encode
 
@@ -79,16 +91,21 @@ def read_file(file: Path, limit: int = MAX_FILE) -> bytes | None:
     a device, a folder), larger than ``limit`` or unreadable."""
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
         return data if len(data) <= limit else None
-    except OSError:
+    except OSError as exc:
+        ignored(file, exc.strerror or "unreadable")
         return None
     finally:
         os.close(fd)
@@ -102,6 +119,7 @@ def read_json(file: Path, limit: int = MAX_FILE) -> object | None:
     try:
         return loads(data)
     except ValueError:
+        ignored(file, "not JSON docsync wrote")
         return None
 
 
@@ -210,250 +228,21 @@ def decode_findings(data: bytes) -> dict[str, tuple[Finding, ...]] | None:
     if type(raw) is not dict or not set(map(type, raw.values())) <= {list}:
         return None
     rows = list(chain.from_iterable(raw.values()))
-    if not _columns(rows, _FINDING_TYPES):
+    if not columns(rows, _FINDING_TYPES):
         return None
-    if not set(row[7] for row in rows) <= _SEVERITIES.keys():
+    if not set(map(itemgetter(7), rows)) <= _SEVERITIES.keys():
         return None
-    make, severity = _new_finding, _SEVERITIES
-    return {
-        key: tuple(make(*row[:7], severity[row[7]]) for row in found)
-        for key, found in raw.items()
-    }
+    severity = _SEVERITIES
+    for row in rows:  # the rows are this call's own, fresh from the parser
+        row[7] = severity[row[7]]
+    make = _new_finding
+    return {key: tuple(starmap(make, found)) for key, found in raw.items()}
 
 
-def _columns(rows: list[Any], kinds: tuple[tuple[type, ...], ...]) -> bool:
+def columns(rows: list[Any], kinds: tuple[tuple[type, ...], ...]) -> bool:
     """Whether every row is a list of ``len(kinds)`` values, each column of its types."""
     if not rows:
         return True
     if set(map(type, rows)) != {list} or set(map(len, rows)) != {len(kinds)}:
         return False
-    return all(
-        set(map(type, column)) <= set(types) for column, types in zip(zip(*rows, strict=True), kinds, strict=True)
-    )
-
-
-# --------------------------------------------------------------------------- documents
-
-DOCUMENT = "docsync-document 1"
-"""The first value of an encoded document: names the layout below."""
-PARTS = "docsync-document-parts 1"
-
-
-def _flat(spans: Iterable[Span]) -> list[int]:
-    return list(chain.from_iterable((s.start, s.end) for s in spans))
-
-
-def _maybe(span: Span | None) -> tuple[int | None, int | None]:
-    return (None, None) if span is None else (span.start, span.end)
-
-
-def encode_document(doc: Document) -> bytes:
-    """``doc`` as one JSON array of fixed layout (:func:`decode_document` checks it all)."""
-    return dumps(
-        [
-            DOCUMENT,
-            doc.path,
-            doc.text,
-            doc.newline,
-            doc.bom,
-            list(doc.line_starts),
-            [[h.level, h.text, h.slug, h.line, h.span.start, h.span.end] for h in doc.headings],
-            [[a.name, a.line] for a in doc.anchors],
-            [
-                [
-                    link.kind.value, link.destination, link.line, link.column, link.span.start,
-                    link.span.end, *_maybe(link.dest_span), link.label, link.text, *_maybe(link.text_span),
-                ]
-                for link in doc.links
-            ],
-            [
-                [
-                    d.label, d.normalized_label, d.destination, d.line, d.column,
-                    d.span.start, d.span.end, d.dest_span.start, d.dest_span.end,
-                ]
-                for d in doc.definitions
-            ],
-            _flat(doc.code_spans),
-            [[b.kind.value, b.lines.first, b.lines.last] for b in doc.blocks],
-            [
-                [p.lines.first, p.lines.last, _flat(p.line_spans), p.content, list(p.containers), _flat(p.protected)]
-                for p in doc.paragraphs
-            ],
-            sorted(doc.used_labels),
-            list(doc.footnote_ids),
-            _flat(doc.math_spans),
-        ]
-    )  # fmt: skip
-
-
-def encode_parts(blobs: list[bytes]) -> bytes:
-    """A document parsed in parts (:mod:`docsync.parse.chunks`), as its parts' encodings:
-    joined only when the document is read."""
-    return dumps([PARTS, *(blob.decode("ascii") for blob in blobs)])
-
-
-_I, _S, _N = (int,), (str,), (int, type(None))
-_HEADING = (_I, _S, _S, _I, _I, _I)
-_ANCHOR = (_S, _I)
-_LINK = (_S, _S, _I, _I, _I, _I, _N, _N, (str, type(None)), _S, _N, _N)
-_DEFINITION = (_S, _S, _S, _I, _I, _I, _I, _I, _I)
-_BLOCK = (_S, _I, _I)
-_PARAGRAPH = (_I, _I, (list,), _S, (list,), (list,))
-_LINK_KINDS = {k.value: k for k in LinkKind}
-_BLOCK_KINDS = {k.value: k for k in BlockKind}
-_NEWLINES = frozenset({"\n", "\r\n", "\r"})
-
-_span = model.constructor(Span)
-_lines = model.constructor(LineSpan)
-_heading = model.constructor(Heading)
-_anchor = model.constructor(Anchor)
-_link = model.constructor(Link)
-_definition = model.constructor(Definition)
-_block = model.constructor(Block)
-_paragraph = model.constructor(Paragraph)
-_document = model.constructor(Document)
-
-
-class _Bad(ValueError):
-    pass
-
-
-def _ints(value: object) -> list[int]:
-    if type(value) is not list or not set(map(type, value)) <= {int}:
-        raise _Bad("not numbers")
-    return value
-
-
-def _strings(value: object) -> list[str]:
-    if type(value) is not list or not set(map(type, value)) <= {str}:
-        raise _Bad("not strings")
-    return value
-
-
-def _rows(value: object, kinds: tuple[tuple[type, ...], ...]) -> list[list[Any]]:
-    if type(value) is not list or not _columns(value, kinds):
-        raise _Bad("rows of another shape")
-    return value
-
-
-def _within(numbers: Iterable[int | None], low: int, high: int) -> None:
-    present = [n for n in numbers if n is not None]
-    if present and (min(present) < low or max(present) > high):
-        raise _Bad("a position out of range")
-
-
-def _spans(flat: object, size: int) -> tuple[Span, ...]:
-    numbers = _ints(flat)
-    if len(numbers) % 2:
-        raise _Bad("an odd run of span ends")
-    _within(numbers, 0, size)
-    ends = iter(numbers)
-    return tuple(map(_span, ends, ends))
-
-
-def _maybe_span(start: int | None, end: int | None) -> Span | None:
-    if start is None or end is None:
-        if start is not None or end is not None:
-            raise _Bad("half a span")
-        return None
-    return _span(start, end)
-
-
-def decode_document(data: bytes) -> Document | None:
-    """:func:`encode_document`'s or :func:`encode_parts`'s bytes back; None for anything
-    else: every field is checked by type, and every position against the text."""
-    try:
-        raw = loads(data)
-        if type(raw) is list and raw[:1] == [PARTS] and len(raw) > 1:
-            return _joined(raw[1:])
-        return _decoded(raw, None)
-    except (ValueError, TypeError, KeyError, IndexError):
-        return None
-
-
-def _joined(blobs: list[object]) -> Document | None:
-    """The parts' documents merged; the later parts' positions are checked against the
-    first part's text, which is the whole one (the others carry none)."""
-    if not all(type(blob) is str for blob in blobs):
-        return None
-    first = _decoded(loads(str(blobs[0])), None)
-    bounds = (len(first.text), max(len(first.line_starts), 1))
-    rest = [_decoded(loads(str(blob)), bounds) for blob in blobs[1:]]
-    if any(part.path != first.path or part.text or part.line_starts for part in rest):
-        return None
-    from ..parse.chunks import merge
-
-    return merge([first, *rest])
-
-
-def _decoded(raw: object, bounds: tuple[int, int] | None) -> Document:
-    if type(raw) is not list or len(raw) != 16 or raw[0] != DOCUMENT:
-        raise _Bad("not a document")
-    _, path, text, newline, bom, starts, headings, anchors, links, definitions, code, blocks, paragraphs = raw[:13]
-    used, footnotes, math = raw[13:]
-    if type(path) is not str or type(text) is not str or newline not in _NEWLINES or type(bom) is not bool:
-        raise _Bad("not a document")
-    line_starts = tuple(_ints(starts))
-    size, lines = bounds if bounds is not None else (len(text), max(len(line_starts), 1))
-    _within(line_starts, 0, size)
-    head_rows = _rows(headings, _HEADING)
-    _within((r[3] for r in head_rows), 1, lines)
-    _within(chain.from_iterable(r[4:6] for r in head_rows), 0, size)
-    anchor_rows = _rows(anchors, _ANCHOR)
-    _within((r[1] for r in anchor_rows), 1, lines)
-    link_rows = _rows(links, _LINK)
-    _within((r[2] for r in link_rows), 1, lines)
-    _within(chain.from_iterable((r[4], r[5], r[6], r[7], r[10], r[11]) for r in link_rows), 0, size)
-    definition_rows = _rows(definitions, _DEFINITION)
-    _within((r[3] for r in definition_rows), 1, lines)
-    _within(chain.from_iterable(r[5:9] for r in definition_rows), 0, size)
-    block_rows = _rows(blocks, _BLOCK)
-    _within(chain.from_iterable(r[1:3] for r in block_rows), 1, lines)
-    paragraph_rows = _rows(paragraphs, _PARAGRAPH)
-    _within(chain.from_iterable(r[0:2] for r in paragraph_rows), 1, lines)
-    return _document(
-        path,
-        text,
-        newline,
-        bom,
-        line_starts,
-        tuple(_heading(r[0], r[1], r[2], r[3], _span(r[4], r[5])) for r in head_rows),
-        tuple(_anchor(r[0], r[1]) for r in anchor_rows),
-        tuple(
-            _link(
-                _LINK_KINDS[r[0]], r[1], r[2], r[3], _span(r[4], r[5]), _maybe_span(r[6], r[7]),
-                r[8], r[9], _maybe_span(r[10], r[11]),
-            )
-            for r in link_rows
-        ),
-        tuple(
-            _definition(r[0], r[1], r[2], r[3], r[4], _span(r[5], r[6]), _span(r[7], r[8]))
-            for r in definition_rows
-        ),
-        _spans(code, size),
-        tuple(_block(_BLOCK_KINDS[r[0]], _lines(r[1], r[2])) for r in block_rows),
-        tuple(
-            _paragraph(
-                _lines(r[0], r[1]), _spans(r[2], size), r[3], tuple(_strings(r[4])), _spans(r[5], size)
-            )
-            for r in paragraph_rows
-        ),
-        frozenset(_strings(used)),
-        tuple(_strings(footnotes)),
-        _spans(math, size),
-    )  # fmt: skip
-
-
-def text_bytes(doc: Document) -> bytes:
-    """The bytes a file holds whose decoded text is ``doc``'s, when its lines all end
-    alike: what a cached document is checked against (:mod:`.cache`)."""
-    text = doc.text if doc.newline == "\n" else doc.text.replace("\n", doc.newline)
-    return (("\ufeff" if doc.bom else "") + text).encode("utf-8", "surrogatepass")
-
-
-def layout() -> str:
-    """The layout of an encoded document and the model's fields: a cache written under
-    another is not read."""
-    classes = (Span, LineSpan, Link, Definition, Heading, Anchor, Block, Paragraph, Document, Finding)
-    fields = ";".join(f"{cls.__name__}({','.join(cls.__slots__)})" for cls in classes)
-    return f"{DOCUMENT}|{fields}"
+    return all(set(map(type, map(itemgetter(i), rows))) <= set(types) for i, types in enumerate(kinds))

@@ -12,6 +12,7 @@ import functools
 import gc
 import hashlib
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from .. import model
 from . import indexed, plain
@@ -80,12 +81,14 @@ def _load_runs(file: Path) -> dict[str, tuple[Dependencies, Blob]]:
         return {}
     header, stored = found
     dependencies = header.get("dependencies")
+    if header.get("fingerprint") != fingerprint():
+        return {}  # another docsync version's: of no use, not damaged
     if (
-        header.get("fingerprint") != fingerprint()
-        or not isinstance(dependencies, dict)
+        not isinstance(dependencies, dict)
         or dependencies.keys() != stored.keys()
         or not all(_dependencies(d) for d in dependencies.values())
     ):
+        plain.ignored(file, "not a result cache docsync wrote")
         return {}
     return {
         run: (tuple((item[0], item[1]) for item in dependencies[run]), blob) for run, blob in stored.items()
@@ -127,6 +130,16 @@ def file_digest(path: Path) -> str | None:
 _TARGETS_MAGIC = "docsync-link-targets"
 
 
+def _ours(payload: object, file: Path, magic: str) -> TypeGuard[dict[str, Any]]:
+    """Whether ``payload`` is a JSON object of docsync's under ``magic`` with its entries;
+    noted as ignored when it is something else (nothing: the file is missing)."""
+    if isinstance(payload, dict) and payload.get("magic") == magic and isinstance(payload.get("entries"), dict):
+        return True
+    if payload is not None:
+        plain.ignored(file, "not a cache docsync wrote")
+    return False
+
+
 class TargetCache:
     """The repository paths each document's links resolve to, by path and content key:
     what ``--changed`` and ``--staged`` ask of every file ("does it link into what
@@ -141,12 +154,7 @@ class TargetCache:
     def open(cls, git_dir: Path) -> TargetCache:
         file = git_dir / "docsync" / "link-targets.json"
         payload = plain.read_json(file)  # missing, corrupt or foreign: start afresh
-        if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _TARGETS_MAGIC
-            or payload.get("fingerprint") != fingerprint()
-            or not isinstance(payload.get("entries"), dict)
-        ):
+        if not _ours(payload, file, _TARGETS_MAGIC) or payload.get("fingerprint") != fingerprint():
             return cls(file, {})
         entries = {
             key: tuple(value)
@@ -194,11 +202,9 @@ class AnchorCache:
         file = git_dir / "docsync" / "anchors.json"
         payload = plain.read_json(file)  # missing, corrupt or foreign: start afresh
         if (
-            not isinstance(payload, dict)
-            or payload.get("magic") != _ANCHORS_MAGIC
+            not _ours(payload, file, _ANCHORS_MAGIC)
             or payload.get("fingerprint") != fingerprint()
             or payload.get("code") != code
-            or not isinstance(payload.get("entries"), dict)
         ):
             return cls(file, code, {})
         entries = {

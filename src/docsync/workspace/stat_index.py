@@ -175,18 +175,21 @@ def _load(file: Path, salt: str) -> tuple[dict[str, tuple[Stamp, str, bool]], in
     except OSError:
         return {}, 0
     payload = plain.read_json(file)
+    if payload is None:
+        return {}, 0
+    if isinstance(payload, dict) and payload.get("magic") == _MAGIC and payload.get("salt") != salt:
+        return {}, 0  # another docsync version's: not damaged, only of no use
     if (
         not isinstance(payload, dict)
         or payload.get("magic") != _MAGIC
-        or payload.get("salt") != salt
         or type(payload.get("elapsed")) is not int
         or payload["elapsed"] < 0
         or not isinstance(payload.get("entries"), dict)
+        or not all(_row(row) for row in payload["entries"].values())
     ):
+        plain.ignored(file, "not a stat index docsync wrote")
         return {}, 0
     rows = payload["entries"]
-    if not all(_row(row) for row in rows.values()):
-        return {}, 0
     entries = {path: (tuple(row[:5]), row[5], row[6]) for path, row in rows.items()}
     return entries, written - payload["elapsed"] - RACY_SLACK_NS
 

@@ -17,13 +17,12 @@ then encodes no document at all (see :func:`Combined.context`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 from ..model import Document
 from . import plain
 from .parsing import Summarize
-from .parts import PartSummarize
 
 Summaries = Mapping[str, object]
 """One document's results: summarizer name → what it made (absent when it made nothing)."""
@@ -55,9 +54,7 @@ class Combined:
     """Named summarizers as one :data:`~docsync.workspace.parsing.Summarize`.
 
     Each document's summary is a dict of what each made of it (a None result
-    is left out: the gate then reads the document itself). A file parsed in
-    parts gets the results of the members that summarize parts; the others
-    have none for it.
+    is left out: the gate then reads the document itself).
     """
 
     def __init__(self, members: Mapping[str, Summarize]) -> None:
@@ -69,23 +66,6 @@ class Combined:
     def __call__(self, doc: Document) -> dict[str, object]:
         made = {name: summarize(doc) for name, summarize in self._members.items()}
         return {name: result for name, result in made.items() if result is not None}
-
-    def part(self, doc: Document) -> dict[str, object]:
-        made = {name: member.part(doc) for name, member in self._in_parts()}
-        return {name: result for name, result in made.items() if result is not None}
-
-    def join(self, parts: Sequence[object], outline: Document) -> dict[str, object]:
-        made: dict[str, object] = {}
-        held = [part if isinstance(part, dict) else {} for part in parts]
-        for name, member in self._in_parts():
-            if all(name in part for part in held):
-                result = member.join([part[name] for part in held], outline)
-                if result is not None:
-                    made[name] = result
-        return made
-
-    def _in_parts(self) -> list[tuple[str, PartSummarize]]:
-        return [(name, m) for name, m in self._members.items() if isinstance(m, PartSummarize)]
 
     def context(self) -> str | None:
         """The run's summaries' context: a digest of every member's, by name; None when

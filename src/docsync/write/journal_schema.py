@@ -86,7 +86,7 @@ def _seal_holds(git_dir: Path, recorded: object) -> bool:
         info = os.lstat(full)
         if not stat.S_ISREG(info.st_mode) or info.st_size > 64:
             return False
-        token = full.read_bytes().decode("ascii", "replace")
+        token = writer.read_regular(full).decode("ascii", "replace")
     except (OSError, DocsyncError):
         return False
     return (
@@ -125,8 +125,8 @@ def validated(raw: object, git_dir: Path, root: Path) -> dict[str, Any]:
         raise _foreign("an unknown command")
     if not (raw["head"] is None or (type(raw["head"]) is str and _HEX.fullmatch(raw["head"]))):
         raise _foreign("HEAD is not a commit id")
-    if type(raw["index"]) is not bool:
-        raise _foreign("a damaged index flag")
+    if not (raw["index"] is None or (type(raw["index"]) is str and _DIGEST.fullmatch(raw["index"]))):
+        raise _foreign("a damaged index digest")
     if not (isinstance(raw["redo"], dict) and _plain(raw["redo"], 0)):
         raise _foreign("damaged arguments")
     files, folders = raw["files"], raw["absent_folders"]

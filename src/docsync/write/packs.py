@@ -87,7 +87,7 @@ def _saved_bytes(
     journal recorded."""
     name = f"{folder}/{item['pack']}"
     if name not in packs:
-        packs[name] = writer.guarded(git_dir, name).read_bytes()
+        packs[name] = writer.read_regular(writer.guarded(git_dir, name))
     data = packs[name][item["at"] : item["at"] + item["size"]]
     if writer.digest(data) != item["blob"]:
         raise ValueError(f"the saved bytes of {item['path']} in {name} are damaged")

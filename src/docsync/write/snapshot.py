@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -97,15 +97,41 @@ class NotRestored:
     reason: str
 
 
-def restore(root: Path, files: Files) -> list[NotRestored]:
+Produced = Mapping[str, set[str]]
+"""Per path, the digests of every content docsync itself left there (what it wrote, or
+what it moved there): what a rollback may replace."""
+
+
+def restore(root: Path, files: Files, produced: Produced | None = None) -> list[NotRestored]:
     """Put every path back as it was; a failure on one never stops the others.
 
     A file moved away is renamed back rather than rewritten, which needs no
     free space. Returns what could not be put back (empty when all was).
+
+    With ``produced``, a file whose bytes are neither what it was nor something
+    docsync left there was saved by someone else while docsync ran (an editor):
+    it is kept as it is, and named in :attr:`Kept.paths` (see :func:`restore_ours`).
     """
+    return restore_ours(root, files, produced).failed
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """What :func:`restore_ours` could not put back, and what it left alone on purpose."""
+
+    failed: list[NotRestored]
+    paths: list[str]
+
+
+def restore_ours(root: Path, files: Files, produced: Produced | None) -> Kept:
+    """:func:`restore`, keeping every file someone else changed meanwhile."""
     failed: list[NotRestored] = []
+    kept: list[str] = []
     movable = _moved_away(root, files)
     for state in files.states:
+        if produced is not None and not _ours(root, state, produced.get(state.path, set())):
+            kept.append(state.path)
+            continue
         try:
             _restore_one(root, state, movable)
         except (OSError, DocsyncError) as exc:
@@ -117,7 +143,24 @@ def restore(root: Path, files: Files) -> list[NotRestored]:
                 writer.remove_empty_folder(full)
         except OSError as exc:
             failed.append(NotRestored(folder + "/", _reason(exc, root, folder)))
-    return failed
+    return Kept(failed, kept)
+
+
+def _ours(root: Path, state: FileState, produced: set[str]) -> bool:
+    """Whether the path holds what it held, or what docsync left there: a regular file
+    holding anything else was written by someone else while docsync ran."""
+    full = root / state.path
+    try:
+        info = os.lstat(full)
+    except OSError:
+        return True  # absent now: putting it back loses no one's bytes
+    if not stat.S_ISREG(info.st_mode):
+        return True
+    try:
+        data = full.read_bytes()
+    except OSError:
+        return True  # unreadable: the restore says why
+    return (state.kind == "file" and data == state.data) or writer.digest(data) in produced
 
 
 def _moved_away(root: Path, files: Files) -> dict[str, list[str]]:

@@ -24,7 +24,6 @@ import copy
 import json
 import os
 import signal
-import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -37,78 +36,14 @@ from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
 from . import finished, journal_schema, snapshot, writer
 from .finished import JOURNAL, STATE
-from .packs import Packs, state_from
+from .packs import Packs
+from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
 FORMAT = journal_schema.FORMAT
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A journal a run left: its command and what ``--continue`` runs again."""
-
-    command: str
-    redo: Mapping[str, Any]
-    head: str | None
-    index: bool
-    files: Files
-
-
-def _pending_message(command: str) -> str:
-    return (
-        f"an earlier `docsync {command}` did not finish (it was killed, or could not undo its "
-        f"changes) and left a journal in the git directory; run `docsync {command} --abort` to "
-        f"put the repository back exactly as it was before it, or `docsync {command} --continue` "
-        "to finish it"
-    )
-
-
-def pending(git_dir: Path, root: Path | None = None) -> Pending | None:
-    """The journal an unfinished run left, or None; :class:`~.journal_schema.Foreign`
-    for one this docsync did not write here, or that is damaged (nothing is put back)."""
-    state = git_dir / STATE
-    work_tree = root if root is not None else git_dir.parent
-    try:
-        info = os.lstat(state)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise _unreadable(state, exc) from None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_STATE:
-        raise journal_schema.Foreign(
-            f".git/{STATE}: not a journal this docsync wrote (not a regular file of a "
-            f"journal's size); nothing was changed: remove .git/{JOURNAL}"
-        )
-    try:
-        text = writer.guarded(git_dir, STATE).read_text(encoding="utf-8")
-        raw = journal_schema.validated(json.loads(text), git_dir, work_tree)
-        packs: dict[str, bytes] = {}
-        states = tuple(state_from(git_dir, JOURNAL, item, packs) for item in raw["files"])
-    except journal_schema.Foreign:
-        raise
-    except (OSError, ValueError, KeyError, RecursionError, DocsyncError) as exc:
-        raise _unreadable(state, exc) from None
-    files = Files(states, tuple(raw["absent_folders"]))
-    return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files)
-
-
-_MAX_STATE = 1 << 28
-"""Bytes of ``state.json`` past which it is not one docsync wrote (a million files' entries fit)."""
-
-
-def _unreadable(state: Path, exc: BaseException) -> DocsyncError:
-    return DocsyncError(
-        f"{state}: the journal of an unfinished docsync run cannot be read ({exc}); "
-        "restore the repository with git, then remove that folder"
-    )
-
-
-def refuse_pending(git_dir: Path, root: Path | None = None) -> None:
-    """Raise the one message that names ``--abort`` and ``--continue`` when a journal is there."""
-    found = pending(git_dir, root)
-    if found is not None:
-        raise DocsyncError(_pending_message(found.command))
-
+__all__ = ["FORMAT", "Pending", "pending", "refuse_pending"]  # the journal read back, beside its writer
 
 def _index_name(root: Path, git_dir: Path) -> str:
     return gitrepo.index_file(root).resolve().relative_to(git_dir.resolve()).as_posix()
@@ -127,6 +62,10 @@ class Transaction:
     files: Files = field(default_factory=lambda: Files(()))
     seal: journal_schema.Seal | None = None
     _expected: dict[str, bytes | None] = field(default_factory=dict)
+    _produced: dict[str, set[str]] = field(default_factory=dict)
+    """Per path, the digests of what this run left there (see :func:`snapshot.restore_ours`)."""
+    kept: tuple[str, ...] = ()
+    """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
     @classmethod
@@ -174,7 +113,7 @@ class Transaction:
             "command": self.command,
             "redo": dict(self.redo),
             "head": self.head,
-            "index": self.index is not None,
+            "index": writer.digest(self.index) if self.index is not None else None,
             "files": [self._packs.item(s) for s in self.files.states],
             "absent_folders": list(self.files.absent_folders),
             "seal": self.seal.record() if self.seal is not None else None,
@@ -188,7 +127,9 @@ class Transaction:
         if self.files.state(change.path) is None:
             self.cover([change.path])
         expect = self._expected.get(change.path)
-        self._expected[change.path] = writer.write_atomic(self.root, change, read=read, expect=expect)
+        written = writer.write_atomic(self.root, change, read=read, expect=expect)
+        self._expected[change.path] = written
+        self._produced.setdefault(change.path, set()).add(writer.digest(written))
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])
@@ -197,6 +138,12 @@ class Transaction:
 
     def move(self, moves: Sequence[tuple[str, str]]) -> None:
         """``git mv`` each (old, new); a symlink moves as a symlink."""
+        for old, new in moves:  # what lands at ``new``: ``old``'s bytes, saved or written
+            state = self.files.state(old)
+            moved = self._produced.setdefault(new, set())
+            moved |= self._produced.get(old, set())
+            if state is not None and state.kind == "file":
+                moved.add(writer.digest(state.data))
         gitrepo.move_files(self.root, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
@@ -217,7 +164,7 @@ class Transaction:
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
         with _no_interrupts():
-            failed = _put_back(self.root, self.head, self.index, self.files)
+            failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced)
             if not failed:
                 try:
                     _remove_journal(self.git_dir)
@@ -241,7 +188,7 @@ class Transaction:
             except BaseException as error:  # not done yet: undo it all
                 exc = error
         failed = self.rollback()
-        raise _after_rollback(self.root, self.command, exc, failed) from (
+        raise _after_rollback(self.root, self.command, exc, failed, self.kept) from (
             None if _expected_error(exc) else exc
         )
 
@@ -257,25 +204,35 @@ def _expected_error(exc: BaseException) -> bool:
 
 
 def _after_rollback(
-    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored]
+    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored], kept: Sequence[str] = ()
 ) -> BaseException:
-    """The one error to raise: the original first, then what could not be put back."""
+    """The one error to raise: the original first, then what could not be put back,
+    and the files someone else saved meanwhile, kept as they are."""
     if not _expected_error(exc):
         if failed:
             exc.add_note(_kept(command, failed))
+        if kept:
+            exc.add_note(_saved_meanwhile(kept))
         return exc
     first = "interrupted" if isinstance(exc, KeyboardInterrupt) else _message(root, exc)
     if failed:
         text = f"{first}; {_kept(command, failed)}"
+    elif kept:
+        text = f"{first}; every change docsync made was undone, and {_saved_meanwhile(kept)}"
     else:
         text = f"{first}; every change was undone, the repository is as it was"
     if isinstance(exc, KeyboardInterrupt):
         return Interrupted(text)
     if isinstance(exc, DocsyncError):  # the same kind of error, with what happened after it
-        kept = copy.copy(exc)
-        kept.args = (text,)
-        return kept
+        same = copy.copy(exc)
+        same.args = (text,)
+        return same
     return DocsyncError(text)
+
+
+def _saved_meanwhile(kept: Sequence[str]) -> str:
+    shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+    return f"kept as they are now, since they changed on disk while docsync ran (an editor's save?): {shown}"
 
 
 def _kept(command: str, failed: Sequence[NotRestored]) -> str:
@@ -291,7 +248,15 @@ def _message(root: Path, exc: BaseException) -> str:
     return str(exc)
 
 
-def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -> list[NotRestored]:
+def _put_back(
+    root: Path,
+    head: str | None,
+    index: bytes | None,
+    files: Files,
+    produced: snapshot.Produced | None = None,
+) -> tuple[list[NotRestored], tuple[str, ...]]:
+    """Put HEAD, the index and every file back; what failed, and the files kept because
+    someone else saved them meanwhile (only with ``produced``)."""
     failed: list[NotRestored] = []
     try:
         gitrepo.set_head(root, head)
@@ -304,9 +269,9 @@ def _put_back(root: Path, head: str | None, index: bytes | None, files: Files) -
     folders = {os.path.dirname(s.path) for s in files.states}
     # A killed write's temporary file first: a folder the run made is removed only when empty.
     writer.remove_stale_temps(root, _temps_in(root, folders))
-    failed.extend(snapshot.restore(root, files))
-    writer.remove_stale_temps(root, _temps_in(root, folders))
-    return failed
+    restored = snapshot.restore_ours(root, files, produced)
+    failed.extend(restored.failed)
+    return failed, tuple(restored.paths)
 
 
 def _put_back_index(root: Path, index: bytes | None) -> None:
@@ -385,9 +350,9 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
         raise DocsyncError(f"no unfinished `docsync {command}` to {asked}; nothing was changed")
     if found.command != command:
         raise DocsyncError(_pending_message(found.command))
-    index = writer.guarded(repo.git_dir, f"{JOURNAL}/index").read_bytes() if found.index else None
+    index = _saved_index(repo.git_dir, found.index)
     with _no_interrupts():
-        failed = _put_back(repo.root, found.head, index, found.files)
+        failed, _ = _put_back(repo.root, found.head, index, found.files)
         if failed:
             raise DocsyncError(
                 f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "

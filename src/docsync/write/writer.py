@@ -36,8 +36,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ..config_paths import is_git_name
 from ..errors import DocsyncError
+from .guard import NAME_MAX, Refused, guarded, is_link, lexical, preflight, read_regular, real_base
+
+__all__ = [
+    "NAME_MAX",
+    "Refused",
+    "guarded",
+    "is_link",
+    "lexical",
+    "preflight",
+    "read_regular",
+    "real_base",
+]  # the guard, in its own module, still reached through this one
 from .line_ends import lines_unlike, with_line_ends
 
 
@@ -67,14 +78,8 @@ class FileWrite:
 
 # --------------------------------------------------------------------------- the guard
 
-NAME_MAX = 255
-"""Bytes in one path component on the file systems docsync runs on."""
 TEMP_SUFFIX = ".docsync"
 _TEMP = re.compile(r"(?:^|/)\.[^/]+\.[A-Za-z0-9_]{8}\.docsync$")
-
-
-class Refused(DocsyncError):
-    """A mutation the guard refused before it changed anything."""
 
 
 class ChangedMeanwhile(DocsyncError):
@@ -90,119 +95,6 @@ class ChangedMeanwhile(DocsyncError):
 
 def mutation_point(kind: str, path: Path) -> None:
     """Called before every mutation; a seam for the fault-injection tests."""
-
-
-def lexical(path: str) -> list[str]:
-    """``path``'s components, refusing what no repository path can be."""
-    if not path or "\0" in path or path.startswith("/"):
-        raise Refused(f"{path!r}: not a path inside the repository")
-    parts = [p for p in path.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
-        raise Refused(f"{path}: refusing to change a path outside the repository")
-    if any(is_git_name(part) for part in parts):  # a work tree path never holds one; see config_paths
-        raise Refused(f"{path}: refusing to change a path inside a git directory")
-    for part in parts:
-        if len(os.fsencode(part)) > NAME_MAX:
-            raise Refused(
-                f"{path}: a name in it is {len(os.fsencode(part))} bytes, over the "
-                f"{NAME_MAX} a file system allows; choose a shorter name"
-            )
-    return parts
-
-
-def is_link(full: Path) -> bool:
-    """Whether ``full`` itself is a symlink (False when it does not exist)."""
-    try:
-        return stat.S_ISLNK(os.lstat(full).st_mode)
-    except OSError:
-        return False
-
-
-_REAL: dict[str, tuple[str, tuple[int, int]]] = {}
-
-
-def _identity(info: os.stat_result) -> tuple[int, int]:
-    return info.st_dev, info.st_ino
-
-
-def real_base(base: Path) -> str:
-    """``base`` with every symlink resolved (``os.path.realpath``), remembered per ``base``.
-
-    A remembered answer is used only while ``base`` and it are still the same
-    folder (device and inode): two ``stat`` calls instead of one ``lstat`` per
-    component of a long absolute path, on every guarded call.
-    """
-    key = os.fspath(base)
-    known = _REAL.get(key)
-    if known is not None:
-        try:
-            if _identity(os.stat(known[0])) == known[1] == _identity(os.stat(key)):
-                return known[0]
-        except OSError:
-            pass
-    real = os.path.realpath(key)
-    try:
-        _REAL[key] = (real, _identity(os.stat(real)))
-    except OSError:
-        _REAL.pop(key, None)
-    return real
-
-
-def guarded(base: Path, path: str, *, final_link: bool = False) -> Path:
-    """The full path of ``path`` under ``base``, refused (:class:`Refused`) when
-    it leaves ``base``, when a folder on the way is a symlink, or, unless
-    ``final_link`` (a symlink being moved, removed or put back itself), when
-    it is a symlink: docsync never writes through one.
-
-    Every component below ``base``'s real path is checked (``lstat``) on every
-    call, and none may be ``..``: so the path stays inside ``base`` without
-    resolving it again.
-    """
-    parts = lexical(path)
-    real = real_base(base)
-    full = real.rstrip("/")
-    last = len(parts) - 1
-    for k, part in enumerate(parts):
-        full += "/" + part
-        try:
-            link = stat.S_ISLNK(os.lstat(full).st_mode)
-        except OSError:
-            break  # absent (or unreadable): nothing below it is a symlink either
-        if link and not (k == last and final_link):
-            target = os.readlink(full)
-            shown = "/".join(parts[: k + 1])
-            raise Refused(
-                f"{shown} is a symlink (to {target}); docsync never writes through a "
-                "symlink: replace it with the file it points to, or leave it out"
-            )
-    return Path(real, *parts)
-
-
-def preflight(
-    root: Path,
-    writes: Iterable[str],
-    moves: Iterable[tuple[str, str]] = (),
-    removals: Iterable[str] = (),
-) -> None:
-    """Refuse, before anything changes, a plan any of whose steps the guard would refuse.
-
-    A record moved as a symlink stays a symlink, so a write to where it
-    moves is a write through a symlink.
-    """
-    links: set[str] = set()
-    for old, new in moves:
-        if is_link(guarded(root, old, final_link=True)):
-            links.add(new)
-        guarded(root, new)
-    for path in removals:
-        guarded(root, path, final_link=True)
-    for path in writes:
-        if path in links:
-            raise Refused(
-                f"{path} is a symlink moved as a symlink; docsync never writes through a "
-                "symlink: replace it with the file it points to, or leave it out"
-            )
-        guarded(root, path)
 
 
 # --------------------------------------------------------------------------- mutations
@@ -253,7 +145,12 @@ def write_atomic(
     make_folders(Path(real_base(root)), full.parent)
     mode = stat.S_IMODE(full.stat().st_mode) if original is not None else 0o644
     data = change.encoded(original)
-    write_bytes(full, data, mode)
+
+    def unchanged() -> None:  # asked again the moment before the rename: an editor may have saved
+        if _current(full) != original:
+            raise ChangedMeanwhile(change.path)
+
+    write_stream(full, lambda handle: handle.write(data), mode, unchanged)
     return data
 
 
@@ -285,8 +182,14 @@ def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     write_stream(full, lambda handle: handle.write(data), mode)
 
 
-def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o644) -> None:
-    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it."""
+def write_stream(
+    full: Path,
+    fill: Callable[[BinaryIO], object],
+    mode: int = 0o644,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
+    """Atomically replace ``full`` with what ``fill`` writes to a temporary file beside it;
+    ``before_replace`` may refuse (raise) at the last moment, when all but the rename is done."""
     mutation_point("write", full)
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name[:200]}.", suffix=TEMP_SUFFIX)
     try:
@@ -294,6 +197,8 @@ def write_stream(full: Path, fill: Callable[[BinaryIO], object], mode: int = 0o6
             fill(handle)
         os.chmod(tmp, mode)
         mutation_point("replace", full)
+        if before_replace is not None:
+            before_replace()
         os.replace(tmp, full)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

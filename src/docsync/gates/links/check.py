@@ -24,7 +24,7 @@ from ...workspace.load import Workspace
 from ...workspace.results import ResultCache
 from . import keys
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
-from .index import RepoIndex, document_anchors
+from .index import RepoIndex
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -73,7 +73,8 @@ def _targets(doc: Document) -> Iterator[Target]:
     link_labels = {x.label for x in doc.links if x.kind == LinkKind.REFERENCE and x.label}
     seen: set[str] = set()
     for definition in doc.definitions:
-        if definition.normalized_label in seen:
+        # an unused definition renders no link (L009 says so; its target is no one's)
+        if definition.normalized_label in seen or definition.normalized_label not in doc.used_labels:
             continue
         seen.add(definition.normalized_label)
         image = definition.normalized_label in image_labels and definition.normalized_label not in link_labels
@@ -101,18 +102,13 @@ def check(doc: Document, index: RepoIndex) -> list[Finding]:
     return finish(summarize(doc, index), index)
 
 
-def summarize(doc: Document, index: RepoIndex, whole: bool = True) -> LinkSummary:
-    """Phase one: every check that needs only ``doc`` and the repository listing.
-
-    ``whole=False`` for one part of a document parsed in parts
-    (:mod:`docsync.parse.chunks`): its fragments into the document itself
-    wait too, for the whole document's anchors, and it has no anchors of its
-    own (:meth:`Summarizer.join` puts the parts together)."""
+def summarize(doc: Document, index: RepoIndex) -> LinkSummary:
+    """Phase one: every check that needs only ``doc`` and the repository listing."""
     items: list[Finding | Pending] = []
     for target in _targets(doc):
-        items.extend(_check_target(doc, target, index, whole))
+        items.extend(_check_target(doc, target, index))
     items.extend(_check_definitions(doc))
-    return LinkSummary(doc.path, tuple(items), index.own_anchors(doc) if whole else {})
+    return LinkSummary(doc.path, tuple(items), index.own_anchors(doc))
 
 
 def finish(summary: LinkSummary, index: RepoIndex) -> list[Finding]:
@@ -172,16 +168,6 @@ class Summarizer:
             return LinkSummary(path, items, anchors)
         return None
 
-    def part(self, doc: Document) -> LinkSummary:
-        return summarize(doc, self._index, whole=False)
-
-    def join(self, parts: Sequence[object], outline: Document) -> LinkSummary:
-        """The summary of a document parsed in parts, from its parts' in order.
-        A clean part holds no definitions (see :mod:`docsync.parse.chunks`), so
-        its items are its links' and the whole's are theirs one after another."""
-        summaries = [part for part in parts if isinstance(part, LinkSummary)]
-        items = tuple(item for summary in summaries for item in summary.items)
-        return LinkSummary(outline.path, items, document_anchors(outline))
 
 
 _PENDING_TYPES = (str, int, int, str, str)
@@ -202,7 +188,7 @@ def _items(items: tuple[object, ...]) -> bool:
     return all(set(map(type, column)) == {kind} for column, kind in zip(columns, _PENDING_TYPES, strict=True))
 
 
-def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) -> Sequence[Finding | Pending]:
+def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[Finding | Pending]:
     url = target.url.strip()
     if not url or is_external(url):
         return []
@@ -214,7 +200,7 @@ def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) 
     except _BadEscape:
         return [finding(doc.path, target, "L008", f"malformed percent-escape in '{target.raw}'")]
     if not decoded:
-        return fragment_check(doc, target, doc.path, decoded_fragment, index, whole) if hash_sign else []
+        return fragment_check(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
     resolved = _resolve(doc.path, decoded)
     problem = None if resolved is None else _existence(doc, target, resolved, index)
     if resolved is None or problem is not None:
@@ -227,7 +213,7 @@ def _check_target(doc: Document, target: Target, index: RepoIndex, whole: bool) 
     if hash_sign and not target.image:
         if _plain_view(query) and LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
             return []  # ?plain=1 shows the source, with line numbers, even for Markdown
-        return fragment_check(doc, target, resolved, decoded_fragment, index, whole)
+        return fragment_check(doc, target, resolved, decoded_fragment, index)
     return []
 
 

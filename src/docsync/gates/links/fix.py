@@ -18,8 +18,9 @@ from difflib import SequenceMatcher
 
 from ...errors import GitError
 from ...model import Document, Finding, Heading
-from ...parse.markdown import SourceError, parse_bytes
+from ...parse.native import parse_bytes
 from ...parse.slugs import site_heading_id
+from ...parse.source import SourceError
 from ...repository.commits import CommitChanges
 from ...repository.git_history import read_blobs, read_history
 from ...repository.history import rename_map, versions

@@ -43,28 +43,25 @@ _USER_CONTENT = "user-content-"
 
 
 def fragment_check(
-    doc: Document, target: Target, path: str, fragment: str, index: RepoIndex, whole: bool = True
+    doc: Document, target: Target, path: str, fragment: str, index: RepoIndex
 ) -> Sequence[Finding | Pending]:
-    """The fragment check now when ``doc`` and the listing decide it, else pending
-    (into ``doc`` itself too when it is only a part of its document: not ``whole``)."""
+    """The fragment check now when ``doc`` and the listing decide it, else pending."""
     if fragment == "" or fragment.lower() == "top":
         return []
-    known = _local_anchors(doc, path, index, whole)
+    known = _local_anchors(doc, path, index)
     if known is None:
         return [(target.raw, target.line, target.column, path, fragment)]
     return _fragment_findings(doc.path, target, path, fragment, known, index)
 
 
-def _local_anchors(
-    doc: Document, path: str, index: RepoIndex, whole: bool
-) -> tuple[dict[str, str], bool] | None:
+def _local_anchors(doc: Document, path: str, index: RepoIndex) -> tuple[dict[str, str], bool] | None:
     """:func:`anchors_of` when it needs no document but ``doc``; None when it does."""
     if path in index.symlinks:
         return {}, False
     if path in index.dirs and path not in index.files:
         return None
     if path.lower().endswith(MARKDOWN):
-        return (index.own_anchors(doc), False) if path == doc.path and whole else None
+        return (index.own_anchors(doc), False) if path == doc.path else None
     return {}, True
 
 

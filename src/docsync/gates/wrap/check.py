@@ -128,15 +128,6 @@ class Summarizer:
             return None
         return tuple(rows(doc, self._config))
 
-    def part(self, doc: Document) -> tuple[Row, ...] | None:
-        """One part's rows: a part holds whole paragraphs, its positions the whole text's."""
-        return self(doc)
-
-    def join(self, parts: Sequence[object], outline: Document) -> tuple[Row, ...] | None:
-        if not all(isinstance(part, tuple) for part in parts):
-            return None
-        found = [row for part in parts if isinstance(part, tuple) for row in part]
-        return tuple(sorted(found, key=_row_order))
 
 
 def _findings(workspace: Workspace, path: str, made: Mapping[str, object]) -> tuple[Finding, ...]:
@@ -225,7 +216,7 @@ def keep_wrapped(
 def _parsed(doc: Document | None, write: FileWrite) -> Document:
     """``doc`` when it is what parsing ``write`` gives (same text, path, line ends, byte-order
     mark), else ``write`` parsed."""
-    from ...parse.markdown import parse
+    from ...parse.native import parse
 
     if doc is not None and (doc.path, doc.text, doc.newline, doc.bom) == (
         write.path, write.text, write.newline, write.bom

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ...config import Config
+from ...workspace import plain
 from ...workspace.cache import fingerprint
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace
@@ -39,10 +40,7 @@ def _run_key(config: Config) -> str:
 
 
 def _load(file: Path, run: str) -> dict[str, tuple[int, ...]]:
-    try:
-        payload = json.loads(file.read_bytes())
-    except (OSError, ValueError):
-        return {}
+    payload = plain.read_json(file)  # a regular file only, never a FIFO or a device
     if not isinstance(payload, dict) or payload.get("run") != run:
         return {}
     counts = payload.get("counts")

@@ -37,7 +37,7 @@ from .display import display_width
 from .prose import DocumentIndex
 from .reading import analyse, reader_for
 from .scan import joined_read, widest_read
-from .violations import SENTENCE_END_THEN_TEXT, in_scope
+from .violations import in_scope, sentence_then_text
 
 HINT = "wrap-hint"
 """The name :class:`Summarizer`'s results go by (:meth:`docsync.workspace.documents.Documents.made`)."""
@@ -72,7 +72,7 @@ def _may(doc: Document, para: Paragraph) -> tuple[list[bool], list[int]]:
         elif mode == "none":
             may[i] = multiline
         else:
-            may[i] = multiline or any(SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+            may[i] = multiline or any(sentence_then_text(line) for line in lines)
     return may, widths
 
 

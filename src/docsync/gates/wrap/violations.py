@@ -87,6 +87,21 @@ def in_scope(para: Paragraph, config: Config) -> bool:
 
 
 SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
+"""What :func:`sentence_then_text` finds; as a search it is quadratic on a run of dots
+(each dot a start that scans to the run's end), so it is not searched with."""
+_RUN = re.compile(r"\S+")
+_GAP_THEN_TEXT = re.compile(r"[ \t]+\S")
+
+
+def sentence_then_text(line: str) -> bool:
+    """Whether ``SENTENCE_END_THEN_TEXT`` occurs in ``line``, in time linear in its length:
+    a run of non-space characters holding ``.``, ``!`` or ``?`` followed by spaces or tabs
+    and more text. Each run and each gap is read once."""
+    for run in _RUN.finditer(line):
+        word = run.group()
+        if ("." in word or "!" in word or "?" in word) and _GAP_THEN_TEXT.match(line, run.end()):
+            return True
+    return False
 
 
 def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
@@ -105,7 +120,7 @@ def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
     if isinstance(mode, int):
         return any(display_width(line) > mode for line in lines)
     if mode == "sentence":
-        return multiline or any(SENTENCE_END_THEN_TEXT.search(line) for line in lines)
+        return multiline or any(sentence_then_text(line) for line in lines)
     return False
 
 

@@ -58,11 +58,12 @@ def apply(
     """
     if not outcome.complete or outcome.changes.empty:
         return Applied(outcome, applied=False)
+    changes = outcome.changes
     if not allow_dirty:
         _refuse_dirty(root)
     if commit:
         _refuse_staged(root)
-    changes = outcome.changes
+        _refuse_dirty_touched(root, changes.touched)
     gitrepo.refuse_sparse(root, "the migration")
     writer.preflight(root, [w.path for w in changes.writes], changes.moves, changes.removals)
     writer.remove_stale_temps(root, plumbing.list_files(root).untracked)
@@ -78,6 +79,19 @@ def _refuse_dirty(root: Path) -> None:
         raise PlanError(
             f"the working tree has uncommitted changes to tracked files: {dirty[0]}{more}; "
             "commit or stash them first, or pass --allow-dirty"
+        )
+
+
+def _refuse_dirty_touched(root: Path, touched: tuple[str, ...]) -> None:
+    """``--commit --allow-dirty``: a file the migration changes that holds unstaged work
+    would carry that work into docsync's commit; refused by name, nothing changed."""
+    mine = set(touched)
+    dirty = sorted(path for path in gitrepo.dirty_files(root) if path in mine)
+    if dirty:
+        shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
+        raise PlanError(
+            f"--commit would commit your unstaged changes to files the migration rewrites: {shown}; "
+            "commit or stash them first, or apply without --commit"
         )
 
 

@@ -24,7 +24,8 @@ from ...check.check import run_check
 from ...config import load as load_config
 from ...gates.links.check import link_targets, resolve_url
 from ...model import Document, Finding
-from ...parse.markdown import SourceError, decode, parse
+from ...parse.native import parse
+from ...parse.source import SourceError, decode
 from ...repository import plumbing
 from ...workspace import cache as parse_cache
 from ...workspace.load import MARKDOWN_SUFFIXES

@@ -52,6 +52,9 @@ KNOWN_KINDS = frozenset(
     {"ADR", "ADRS", "RFC", "RFCS", "EIP", "ERC", "PEP", "KEP", "BIP", "TIP", "CIP", "SIP",
      "ZIP", "XEP", "FLIP", "DEP", "DR", "DEC", "AEP", "JEP", "GEP", "SEP", "NEP", "HIP"}
 )  # fmt: skip
+# Folder words that name a kind of record themselves (``proposals/`` → ``PROPOSAL 12``);
+# ``text/`` or ``design/`` do not, and the prose is read for the kind (see :mod:`.kinds`).
+RECORD_NOUNS = frozenset({"PROPOSAL", "ENHANCEMENT", "SPEC"})
 # An unnamed folder is a tree only with this many unmistakable record names.
 UNNAMED_TREE_MINIMUM = 3
 
@@ -143,6 +146,19 @@ def kind_for(folder: str, names: Iterable[str] = ()) -> str:
     without one → its short name (``design/`` → ``DESIGN``), else ADR
     for an architecture or decision folder and RFC for any other.
     """
+    named = named_kind(folder, names)
+    if named is not None:
+        return named
+    base = posixpath.basename(folder).upper()
+    if base.isalpha() and len(base) <= 8:
+        return base[:-1] if base.endswith("S") and len(base) > 3 else base
+    return "ADR" if re.search(r"architect|decision", folder, re.IGNORECASE) else "RFC"
+
+
+def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
+    """The kind a tree's names say: its files' prefix (``eip-1.md``), a tree name among its
+    folders (``docs/adr``, ``rfcs``) or a known kind as its folder (``peps/``); None when
+    only the folder's own word is left (``text/``, ``design/``), which says little."""
     prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
     if prefixes:
         return prefixes.most_common(1)[0][0]
@@ -153,9 +169,10 @@ def kind_for(folder: str, names: Iterable[str] = ()) -> str:
             if here == name or here.endswith("/" + name):
                 return kind
     base = posixpath.basename(folder).upper()
-    if base.isalpha() and len(base) <= 8:
-        return base[:-1] if base.endswith("S") and len(base) > 3 else base
-    return "ADR" if re.search(r"architect|decision", folder, re.IGNORECASE) else "RFC"
+    for word in (base, base[:-1] if base.endswith("S") else base):
+        if word in KNOWN_KINDS or word in RECORD_NOUNS:
+            return word
+    return None
 
 
 # --------------------------------------------------------------------------- trees

@@ -25,7 +25,7 @@ from functools import cache
 
 from ...gates.links.check import link_url, resolve_url
 from ...model import BlockKind, Document, Edit, Link, LinkKind, Span, apply_edits
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...records.model import ID_PATTERN, IdTarget, parse_id
 from ...records.relations import (
     Edge,

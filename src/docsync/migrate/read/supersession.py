@@ -4,22 +4,24 @@ The plan puts a record another one supersedes in the superseded state (the state
 the status word ``superseded`` maps to), whatever its own status line says: a record
 left ``Accepted`` after a later one wrote ``Supersedes [3. Foo](0003-foo.md)`` would
 sit in ``implemented/`` and the layout gate would report it (Y013) right after the
-apply. Read here: relation lines whose link names another legacy record (either side
-may write it: ``Supersedes …`` on the newer, ``Superseded by …`` on the older), and
+apply. Read here, with one pattern per text (no parse of the relations): relation lines
+whose link names another legacy record (either side may write it: ``Supersedes …`` on
+the newer, ``Superseded by …`` on the older), and
 relation lines in the shapes the migration normalises (``**Superseded by:** [3. Foo](…)``,
-``Supersedes: ADR-0003``).
+``Supersedes: ADR-0003``), and front-matter keys (``superseded_by: ADR-0005``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 
 from ...gates.links.check import resolve_url
 from ...records.model import ID_PATTERN, parse_id
-from ...records.relations import SUPERSEDES, Phrases, read_mentions
+from ...records.relations import SUPERSEDES, Phrases
 from .discover import LegacyRecord
+from .status_keys import front_matter
 
 
 @cache
@@ -41,6 +43,21 @@ def _named(match: re.Match[str], path: str, by_id: Mapping[tuple[str, int, int |
     return by_id.get(written.key()) if written is not None else None
 
 
+def _front_matter(
+    record: LegacyRecord, phrases: Phrases, by_id: Mapping[tuple[str, int, int | None], str]
+) -> Iterator[tuple[bool, str]]:
+    """(forward?, record) of each ``superseded_by: ADR-0005`` / ``supersedes: [ADR-3]`` key."""
+    for key, value in front_matter(record.doc).items():
+        relation = phrases.lookup(key.replace("_", " ").replace("-", " "))
+        if relation is None or relation[0] != SUPERSEDES:
+            continue
+        for written in re.split(r"[,\[\]\"']+", value):
+            parsed = parse_id(written) if written.strip() else None
+            other = by_id.get(parsed.key()) if parsed is not None else None
+            if other is not None:
+                yield relation[1], other
+
+
 def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """Each legacy record another supersedes → the records that supersede it."""
     if SUPERSEDES not in relations:
@@ -49,11 +66,11 @@ def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]
     phrases = Phrases(relations)
     line = _relation_line(phrases.pattern)
     found: dict[str, dict[str, None]] = {}
+    words = tuple({w.split()[0] for w in (SUPERSEDES, relations[SUPERSEDES])})
     for path, record in records.items():
-        for mention in read_mentions(record.doc, relations):
-            edge = mention.edge
-            if edge.kind == SUPERSEDES and {edge.newer, edge.older} <= records.keys() and edge.newer != edge.older:
-                found.setdefault(edge.older, {})[edge.newer] = None
+        lowered = record.doc.text.lower()
+        if not any(w in lowered for w in words):
+            continue  # nearly every record: no relation word, nothing to read
         for match in line.finditer(record.doc.text):
             relation = phrases.lookup(match.group("phrase"))
             other = _named(match, path, by_id)
@@ -61,4 +78,8 @@ def superseded(records: Mapping[str, LegacyRecord], relations: Mapping[str, str]
                 continue
             newer, older = (path, str(other)) if relation[1] else (str(other), path)
             found.setdefault(older, {})[newer] = None
+        for forward, other in _front_matter(record, phrases, by_id):
+            newer, older = (path, other) if forward else (other, path)
+            if other != path:
+                found.setdefault(older, {})[newer] = None
     return {older: tuple(newer) for older, newer in sorted(found.items())}

@@ -30,7 +30,7 @@ from datetime import date
 from ...config import Config
 from ...gates.wrap import check as wrap
 from ...gates.wrap.fix import fix_document
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...parse.slugs import slugify
 from ...records.conventions import (
     ADOPTION_SLUG,

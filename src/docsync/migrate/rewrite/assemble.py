@@ -20,8 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...model import BlockKind, Document, Edit, Heading, Span, apply_edits
-from ...parse.markdown import parse
-from ...parse.reheaded import reheaded
+from ...parse.native import parse
 from ...parse.slugs import unique_slugs
 from ..model import Part, Topic
 from ..read.discover import LegacyRecord
@@ -86,18 +85,6 @@ def sole_source(topic: Topic, records: Mapping[str, LegacyRecord]) -> Document |
     if topic.merged or len(topic.parts) != 1 or topic.parts[0].section is not None:
         return None
     return records[topic.parts[0].path].doc
-
-
-def parse_joined(path: str, text: str, source: Document | None, tail: str) -> Document:
-    """``parse(path, text)``. When ``text`` ends in ``tail`` and so does ``source``'s text
-    (a record's body under its new header), made from ``source``'s parse instead: the
-    header parsed, the body's model moved (:func:`docsync.parse.reheaded.reheaded`,
-    which returns None where that would not be the same document)."""
-    if source is not None and tail.strip("\n") and text.endswith(tail) and source.text.endswith(tail):
-        found = reheaded(source, len(source.text) - len(tail), text[: len(text) - len(tail)], path)
-        if found is not None:
-            return found
-    return parse(path, text)
 
 
 # --------------------------------------------------------------------------- spans
@@ -285,12 +272,11 @@ def _with_slugs(
     chunks: tuple[Chunk, ...], predicted: list[str] | None = None, source: Document | None = None
 ) -> Assembled:
     """Map each chunk's old slugs to the joined text's heading slugs (or the ``predicted``
-    ones), in order; the joined text is parsed from ``source``'s parse where it can be
-    (see :func:`parse_joined`)."""
+    ones), in order."""
     parsed = None
     if predicted is None:
         text = join_chunks(c.text for c in chunks)
-        parsed = parse_joined("topic.md", text, source, chunks[-1].text)
+        parsed = parse("topic.md", text)
     new = predicted if predicted is not None else [h.slug for h in parsed.headings] if parsed else []
     title = new[0] if new else ""
     cursor = 1

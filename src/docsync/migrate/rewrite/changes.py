@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ...gates.links.check import markdown_url, resolve_url
 from ...model import Document
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...write.writer import FileWrite
 from ..model import ChangeSet, Plan, Problem, Topic
 from ..read.discover import LegacyRecord

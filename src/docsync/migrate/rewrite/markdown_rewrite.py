@@ -16,11 +16,11 @@ from urllib.parse import unquote
 
 from ...gates.links.check import link_targets, resolve_url
 from ...model import Document, Edit, apply_edits
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...rewrite.references import RewriteError, rewrite_parsed
 from ...write.writer import FileWrite
 from ..model import Problem, Topic
-from .assemble import Assembled, Mispredicted, join_chunks, parse_joined
+from .assemble import Assembled, Mispredicted, join_chunks
 from .routes import Routes
 from .stats import Tally
 
@@ -75,8 +75,6 @@ def topic_text(
     Consecutive chunks of one source (the header and the body of a record that
     is not merged) are rewritten as one document: their links are relative to
     the same file, and a reference the header uses may be defined in the body.
-    ``source``, the parse of a topic's one whole source (:func:`.assemble.sole_source`),
-    spares the parse of its text where its body is a tail of it (:func:`.assemble.parse_joined`).
     """
     texts: list[str] = []
     last: Document | None = None
@@ -87,8 +85,6 @@ def topic_text(
         # A topic of one source is parsed once: the whole text, to find its headings.
         if known and known.text == text:
             doc = replace(known, path=old_path)
-        elif source is not None and source.path == old_path:
-            doc = parse_joined(old_path, text, source, chunks[-1].text)
         else:
             doc = parse(old_path, text)
         if assembled.predicted is not None:

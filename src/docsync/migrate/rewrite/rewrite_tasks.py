@@ -17,8 +17,8 @@ from functools import partial
 
 from ...model import Document
 from ...workspace import cache as parse_cache
+from ...workspace.document_json import encode_document as dumps
 from ...workspace.load import matches
-from ...workspace.plain import encode_document as dumps
 from ...write.writer import FileWrite
 from ..model import Plan, Topic
 from ..read.discover import LegacyRecord

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from ...gates.links.check import link_targets, resolve_url
 from ...model import BlockKind, Document
-from ...parse.markdown import parse
+from ...parse.native import parse
 from ...records.index import BEGIN, default_title, render_index
 from ...records.model import Record
 from ...records.relations import Edge

@@ -1,0 +1,85 @@
+"""Text in, :class:`~docsync.model.Document` out, from a parser in a compiled language.
+
+This is the only module that imports pyromark (pulldown-cmark, compiled from
+Rust). pulldown-cmark reads CommonMark with GitHub's extensions (tables,
+strikethrough, footnotes, math, alerts) and gives every event its byte range,
+so every position is the parser's own: no line map to walk back from. The
+walk over the events (:mod:`docsync.parse.walk`) and the model it collects
+(:mod:`docsync.parse.collected`) import no parser.
+
+What pulldown-cmark has no extension for is read by a small pass of ours over
+its paragraphs (:mod:`docsync.parse.site_lines`): the lines a docs site reads
+as structure (``:::`` fences, ``!!!`` admonitions, shortcodes, table-of-contents
+markers) and a GitHub alert's marker line become blocks of their own, as the
+wrap gate must keep them. Reference definitions leave no event behind: they are
+read from the source the parser's blocks leave uncovered, and kept only where
+the parser knows the label.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pyromark
+
+from ..model import Document
+from .collected import Collected, char_offsets, definitions_in_gaps, normalize_label
+from .source import decode
+from .walk import walk
+
+__all__ = ["PARSER_VERSIONS", "events", "normalize_label", "parse", "parse_bytes", "prepare"]
+
+PARSER_VERSIONS = f"pyromark {pyromark.__version__}"
+"""The library whose parsing decisions a document records (a cached document
+is only as good as the version that made it)."""
+
+_O = pyromark.Options
+_OPTIONS = (
+    _O.ENABLE_TABLES
+    | _O.ENABLE_FOOTNOTES
+    | _O.ENABLE_STRIKETHROUGH
+    | _O.ENABLE_MATH
+    | _O.ENABLE_YAML_STYLE_METADATA_BLOCKS
+    | _O.ENABLE_GFM
+)
+
+def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:
+    """Parse normalised text (``\\n`` line ends) into a document."""
+    collected = Collected(path, text)
+    walk(collected, pyromark.events_with_range(_for_parser(text), options=_OPTIONS), char_offsets(text))
+    found = definitions_in_gaps(text, collected.line_starts, collected.covered, _known_labels(text))
+    return collected.document(newline, bom, found)
+
+
+# A closing code fence followed by a tab: pulldown-cmark 0.13 does not close the
+# fence there (cmark-gfm does, as CommonMark says). A space in the tab's place
+# reads the same to both and moves no offset.
+_FENCE_THEN_TAB = re.compile(r"(?m)^([ \t>]*(?:`{3,}|~{3,}))([ \t]*\t[ \t]*)$")
+
+
+def _for_parser(text: str) -> str:
+    """``text`` as pulldown-cmark is given it: what it misreads written as it reads it right."""
+    if "\t" not in text:
+        return text
+    return _FENCE_THEN_TAB.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
+def events(text: str) -> list[tuple[Any, Any]]:
+    """The parser's events of ``text`` with their byte ranges, as :func:`parse` reads them
+    (``scripts/bench_floor.py`` times this alone)."""
+    return list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
+
+
+def parse_bytes(path: str, data: bytes) -> Document:
+    text, newline, bom = decode(data)
+    return parse(path, text, newline, bom)
+
+
+def prepare() -> None:
+    """Nothing to build before workers fork: the parser is ready once imported."""
+
+
+def _known_labels(text: str) -> Callable[[], set[str]]:
+    return lambda: {normalize_label(label) for label in pyromark.reference_definitions(text)}

@@ -1,0 +1,72 @@
+"""Pathological Markdown parses in linear time (issue #35, class 5, the parse side).
+
+A repository is untrusted input: a file of 400 KB of ``![``, 200 KB of ``[``,
+deep nesting or a long run of emphasis must not stall a check. The parse is
+pulldown-cmark's (linear by design) and one walk over its events, so ten times
+the input may take about ten times as long: each generated shape is parsed at
+two sizes and the larger may take at most 20 times the smaller's time (the
+best of a few runs each, in this process's CPU time, measured again when over, so that a busy machine's
+pause is not read as a quadratic step; a quadratic parse would take about 100
+times as long, every time).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from docsync.parse.native import parse
+
+SMALL = 20_000
+LARGE = 200_000
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda size: unit * (size // len(unit))
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "image openers": _repeat("!["),
+    "link openers": _repeat("["),
+    "unclosed destinations": _repeat("[a]("),
+    "closers": _repeat("]"),
+    "emphasis run": _repeat("*a"),
+    "strong and emphasis mixed": _repeat("**a_"),
+    "backtick runs": _repeat("`a``"),
+    "angle brackets": _repeat("<a"),
+    "reference uses": _repeat("[a][b]"),
+    "nested brackets": lambda size: "[" * (size // 2) + "]" * (size // 2),
+    "nested block quotes": lambda size: ">" * (size // 2) + " x\n" + "a " * (size // 4),
+    "nested lists": lambda size: "".join("  " * (i % 40) + "- x\n" for i in range(size // 45)),
+    "one paragraph of links": _repeat("[a](b.md) text\n"),
+    "html comment openers": _repeat("<!--"),
+    "dollar signs": _repeat("$a"),
+    "table cells": lambda size: "| a | b |\n| - | - |\n" + "| x |" * (size // 5),
+    "table rows": lambda size: "| a | b |\n| - | - |\n" + "| [x](y.md) | `z` |\n" * (size // 20),
+}
+
+
+def _best(text: str, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        parse("doc.md", text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES), ids=str)
+def test_ten_times_the_input_takes_about_ten_times_as_long(shape: str) -> None:
+    make = SHAPES[shape]
+    small, large = make(SMALL), make(LARGE)
+    assert len(large) >= 9 * len(small)
+    # measured again when over (a shared machine's pauses come and go; a quadratic
+    # parse is over every time, by five times the bound)
+    ratios = []
+    for _ in range(3):
+        ratios.append(_best(large, 3) / max(_best(small, 5), 1e-4))
+        if ratios[-1] < 20:
+            break
+    assert min(ratios) < 20, f"{shape}: {min(ratios):.1f}x the time for 10x the input"
