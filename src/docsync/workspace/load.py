@@ -21,7 +21,7 @@ from ..config_paths import contained
 from ..errors import DocsyncError
 from ..model import Document, Finding
 from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
-from ..untrusted_text import first_bad_byte, is_utf8, shown
+from ..untrusted_text import is_utf8
 from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
@@ -30,7 +30,8 @@ from .files import bytes_of, stat_of
 from .globs import in_scope as in_scope
 from .globs import matches as matches
 from .indexed import Blob
-from .parsing import Packed, Packs, Summarize, file_problem, parse_pending
+from .misnamed import misnamed
+from .parsing import Packed, Packs, Summarize, parse_pending
 from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -325,8 +326,8 @@ def load_workspace(
     listing = list_files(repo.root)
     everything = discover(repo.root, listing, config)
     selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
-    selected, misnamed = _misnamed(selected, listing, config, paths is None)
-    to_parse = sorted(set(everything) | set(selected) - set(misnamed) | {p for p in extra if is_utf8(p)})
+    selected, unnamed = misnamed(selected, listing, config, paths is None)
+    to_parse = sorted(set(everything) | set(selected) - set(unnamed) | {p for p in extra if is_utf8(p)})
     chosen = set(selected)
     summarize = None
     if summarizers:
@@ -343,27 +344,9 @@ def load_workspace(
         config=config,
         listing=listing,
         documents=documents,
-        problems=(*misnamed.values(), *(p for p in problems if p.path in chosen)),
+        problems=(*unnamed.values(), *(p for p in problems if p.path in chosen)),
         selected=selected,
     )
-
-
-def _misnamed(
-    selected: tuple[str, ...], listing: Listing, config: Config, everything: bool
-) -> tuple[tuple[str, ...], dict[str, Finding]]:
-    """``selected`` with each Markdown file whose name is not UTF-8 (in scope, or named on
-    the command line) shown as ``\\xff``, and its F001 by that name: it is not read."""
-    raw = [p for p in listing.unnamable if is_markdown(p) and in_scope(p, config)] if everything else []
-    raw.extend(p for p in selected if not is_utf8(p))
-    found = {
-        shown(p): file_problem(
-            shown(p), "F001",
-            f"the file name is not valid UTF-8 (byte 0x{first_bad_byte(p)}); not read: rename it",
-        )
-        for p in dict.fromkeys(raw)
-    }
-    kept = tuple(p for p in selected if is_utf8(p))
-    return (*kept, *(p for p in found if p not in kept)), found
 
 
 def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mapping[str, Document]:
