@@ -103,7 +103,7 @@ def test_gitignore_forms(pattern: str, path: str, matched: bool, oracle_repo: Pa
     assert (path in _git_ignored(oracle_repo, [pattern], [path])) is matched
 
 
-@pytest.mark.parametrize("pattern", ["docs/{a,b}.md", "[", "#comment", "", "dir\\"])
+@pytest.mark.parametrize("pattern", ["docs/{a,b}.md", "[", "#comment", "", "dir\\", "a**/*", "**b", "x***"])
 def test_unreadable_globs_are_config_errors(pattern: str) -> None:
     assert problem(pattern) is not None
     with pytest.raises(ConfigError, match="glob"):

@@ -27,6 +27,8 @@ def problem(pattern: str) -> str | None:
     """Why ``pattern`` is not a glob the matcher reads; None when it is one."""
     if _BRACES.search(pattern):
         return "braces are not gitignore syntax (they match literally); write one pattern per alternative"
+    if _LOOSE_STARS.search(pattern):
+        return "has '**' beside other characters of a path segment, which git reads unlike its own docs; write '*', or '**' as a whole segment"
     try:
         compiled = pathspec.GitIgnoreSpec.from_lines([pattern]).patterns
     except Exception as exc:  # pathspec raises its own errors and re.error alike
@@ -52,6 +54,9 @@ def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec([_no_slash_in_negated_classes(p) for p in spec.patterns])
 
 
+# "**" that is not a whole path segment ("a**", "**b", "a**/x"): gitignore's docs call it a
+# plain "*", git's matcher treats it otherwise, so its meaning cannot be promised.
+_LOOSE_STARS = re.compile(r"[^/]\*\*|\*\*[^/]")
 _NEGATED_CLASS = re.compile(r"(?<!\\)\[\^")
 
 
