@@ -49,7 +49,6 @@ def _errors() -> Iterator[None]:
         output.ignored_state()
 
 
-
 def _unfinished(command: str, abort: bool, resume: bool) -> Pending | None:
     """``--abort`` ends the command once the unfinished run is undone; ``--continue``
     returns that run, to be run again; with neither, refuse while a run is unfinished."""
@@ -340,9 +339,7 @@ def graph(
         from .records.tree import graph_of
 
         text = graph_of(Path.cwd(), form.value)
-    from .report.formats import visible_diff  # each format escapes; this is the last guard
-
-    sys.stdout.write(visible_diff(text))
+    output.write_escaped(text)
 
 
 @app.command()
@@ -354,13 +351,7 @@ def init(
         bool, Option("--hooks", help="Also add the pre-commit hook and a GitHub Actions workflow.")
     ] = False,
     hook_repo: Annotated[
-        str,
-        Option(
-            "--hook-repo",
-            metavar="package|local|URL",
-            help="'package' (default): pre-commit installs docsync from the package index; "
-            "'local': runs the installed docsync; else a hooks repository URL.",
-        ),
+        str, Option("--hook-repo", metavar="package|local|URL", help=arguments.HOOK_REPO_HELP)
     ] = DEFAULT_HOOK_REPO,
     force: Annotated[
         bool, Option("--force", help="Overwrite a config or workflow that differs from what init writes.")

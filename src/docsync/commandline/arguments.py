@@ -135,3 +135,9 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     found = abort_pending(Path.cwd(), command, "abort" if abort else "continue")
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
     return found
+
+
+HOOK_REPO_HELP = (
+    "'package' (default): pre-commit installs docsync from the package index; "
+    "'local': runs the installed docsync; else a hooks repository URL."
+)

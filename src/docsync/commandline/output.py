@@ -171,6 +171,14 @@ def write_as_is(console: Console, text: str) -> None:
         console.on_broken_pipe()
 
 
+def write_escaped(text: str) -> None:
+    """``text`` on stdout as it is, but for what would act on a terminal (each format
+    escapes its own text already; this is the last guard)."""
+    from ..report.formats import visible_diff
+
+    sys.stdout.write(visible_diff(text))
+
+
 def say(text: str) -> None:
     """One line for people on stderr, every control character shown as an escape."""
     from ..report.formats import visible  # the reports' module: imported when first written
