@@ -10,15 +10,14 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from docsync.cli import app
 from docsync.write import writer
-from tests.gitutil import GitRepo, git_environ
+from tests.gitutil import GitRepo
+from tests.test_guarantees import _docsync, _killed_at
 from tests.untrusted import legacy_repo, one_line, picture, runner
 
 
@@ -64,19 +63,6 @@ def test_ctrl_c_at_any_mutation_leaves_no_folder_behind(
             assert _work_tree(repo.root) == before, (k, line)
 
 
-_KILLER = """
-import os, signal, sys
-from docsync.write import writer
-at, seen = int(os.environ["DOCSYNC_KILL_AT"]), 0
-def point(kind, path):
-    global seen
-    seen += 1
-    if seen == at:
-        os.kill(os.getpid(), signal.SIGKILL)
-writer.mutation_point = point
-from docsync.cli import main
-main(sys.argv[1:])
-"""
 
 
 def test_sigkill_at_any_mutation_then_abort_leaves_no_folder_behind(
@@ -88,17 +74,11 @@ def test_sigkill_at_any_mutation_then_abort_leaves_no_folder_behind(
     for k in range(2, total + 1, 5):  # every fifth mutation: each is a process of its own
         repo = legacy_repo(tmp_path / f"k{k}")
         before = _work_tree(repo.root)
-        killed = subprocess.run(
-            [sys.executable, "-c", _KILLER, *command], cwd=repo.root,
-            env={**git_environ(), "DOCSYNC_KILL_AT": str(k)}, capture_output=True, check=False,
-        )
+        killed = _killed_at(repo.root, k, *command)
         assert killed.returncode == -signal.SIGKILL, k
         if not (repo.root / ".git" / "docsync" / "journal" / "state.json").exists():
             continue  # before the journal, or after the run counted as done
-        undo = subprocess.run(
-            [sys.executable, "-m", "docsync", "migrate", "--abort"], cwd=repo.root,
-            env=git_environ(), capture_output=True, text=True, check=False,
-        )
+        undo = _docsync(repo.root, "migrate", "--abort")
         assert undo.returncode == 0, (k, undo.stderr)
         assert _work_tree(repo.root) == before, k
         aborted += 1
