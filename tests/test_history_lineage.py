@@ -16,6 +16,7 @@ cases docsync was right on stay right, generated the same way.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,15 +49,20 @@ def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
     return {path: (str(o.date), o.original_path) for path, o in origins.items()}
 
 
-def seeded(repo: GitRepo) -> None:
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The start of every story, built once: the template and a README, committed in 2014."""
+    repo = GitRepo.init(tmp_path_factory.mktemp("seeded") / "repo")
     repo.write("text/0000-template.md", TEMPLATE)
     repo.write("README.md", "# RFCs\n")
     repo.commit(when="2014-01-01 10:00")
+    return repo.root
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> GitRepo:
-    return GitRepo.init(tmp_path / "repo")
+def repo(seeded: Path, tmp_path: Path) -> GitRepo:
+    """A copy of the seeded repository of the test's own (the stories change it)."""
+    return GitRepo(Path(shutil.copytree(seeded, tmp_path / "repo", symlinks=True)))
 
 
 NEW = "text/0000-new-idea.md"
@@ -74,7 +80,6 @@ def test_the_generated_drafts_are_alike_by_gits_measure_alone() -> None:
 
 def others_deleted_on_the_line(repo: GitRepo, others: int, own: int) -> str:
     """Other drafts deleted on main; a new draft added on main months later."""
-    seeded(repo)
     for k in range(others):
         repo.write(f"text/0000-other-{k}.md", draft(f"Other {k}", own))
         repo.commit(when=f"2014-02-0{k + 1} 10:00")
@@ -91,7 +96,6 @@ def others_deleted_before_on_another_branch(
 ) -> str:
     """Another author's drafts, added and deleted on their branch; the new draft on its own.
     With ``same_words`` the new draft even says what the other drafts said."""
-    seeded(repo)
     repo.branch("alice")
     for k in range(others):
         repo.write(
@@ -116,7 +120,6 @@ def others_deleted_after_on_another_branch(
 ) -> str:
     """The other drafts are deleted only after the new draft was added and merged (their
     branch merged main first, so the add is an ancestor of the delete)."""
-    seeded(repo)
     repo.branch("alice")
     for k in range(others):
         repo.write(
@@ -171,7 +174,6 @@ def test_an_unrelated_add_is_no_restore(
 def copied_then_original_deleted(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """A move in two commits: ``0000-restrict.md`` copied to ``1445-restrict.md``, the
     original deleted weeks later."""
-    seeded(repo)
     repo.write("text/0000-restrict.md", draft("Restrict", own))
     repo.write("text/0000-other.md", draft("Other", own))
     repo.commit(when="2016-01-06 10:00")
@@ -184,7 +186,6 @@ def copied_then_original_deleted(repo: GitRepo, own: int) -> tuple[str, str, str
 
 def deleted_and_readded_a_minute_later(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """Deleted in one commit, re-added as a record (renumbered, title kept) a minute later."""
-    seeded(repo)
     repo.write("text/0000-queue.md", draft("Queue", own))
     repo.commit(when="2019-01-01 10:00")
     repo.remove("text/0000-queue.md")
@@ -196,7 +197,6 @@ def deleted_and_readded_a_minute_later(repo: GitRepo, own: int) -> tuple[str, st
 
 def merged_from_another_repository(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """A record brought in from another repository by a merge, deleted and re-added days later."""
-    seeded(repo)
     other = GitRepo.init(repo.root.parent / "other")
     other.write("decisions/0007-cache.md", draft("Cache", own))
     other.commit(when="2018-01-01 10:00")
@@ -239,7 +239,6 @@ def big_draft(paragraphs: int) -> str:
 
 
 def moved_out_leaving_a_stub(repo: GitRepo, paragraphs: int, edited: bool, beside: bool) -> None:
-    seeded(repo)
     repo.write("drafts/big-idea.md", big_draft(paragraphs))
     repo.commit(when="2019-03-01 10:00")
     repo.write("drafts/big-idea.md", big_draft(paragraphs) + "A late addition.\n")
@@ -271,7 +270,6 @@ def test_content_moved_out_of_a_stub_keeps_its_date(
 
 def test_a_record_edited_beside_a_new_one_is_no_move(repo: GitRepo) -> None:
     """The commit adds a record and edits another: lightly (no stub), or into other text."""
-    seeded(repo)
     repo.write("text/0001-a.md", big_draft(20))
     repo.write("text/0002-b.md", big_draft(20).replace("Big idea", "Other idea"))
     repo.commit(when="2019-03-01 10:00")
