@@ -12,7 +12,6 @@ scope.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import replace
 
 import pytest
@@ -20,9 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config, WrapMode
-from docsync.gates.wrap import violations as gate
-from docsync.gates.wrap.prose import DocumentIndex, Prose
-from docsync.gates.wrap.reading import analyse
+from docsync.gates.wrap.prose import DocumentIndex
 from docsync.gates.wrap.scan import joined_finding, width_findings
 from docsync.gates.wrap.violations import (
     Violation,
@@ -32,19 +29,13 @@ from docsync.gates.wrap.violations import (
     prose_of,
     violations,
 )
-from docsync.model import Document, Paragraph
+from docsync.model import Document
 from docsync.parse.native import parse
+from tests.case_readings import case_documents, reference_reading
 from tests.test_wrap_properties import DOCUMENTS
-from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
+from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
 
 MODES: list[WrapMode] = ["none", 40, 72, 80, 100, "sentence"]
-
-
-@functools.cache
-def _case_documents() -> tuple[Document, ...]:
-    return tuple(
-        parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")) for path in CASE_FILES
-    )
 
 
 def _reference(doc: Document, config: Config) -> list[Violation]:
@@ -52,28 +43,9 @@ def _reference(doc: Document, config: Config) -> list[Violation]:
     return [v for prose in prose_of(doc, config) for v in violations(doc, prose, config)]
 
 
-_READINGS: dict[tuple[str, Paragraph, bool], Prose | None] = {}
-
-
-def _read_once(
-    doc: Document, para: Paragraph, index: DocumentIndex | None = None, *, sentences: bool = True
-) -> Prose | None:
-    """``analyse``, remembered per case file and paragraph: the full reading depends on
-    neither the width, nor strictness, nor scope, and the case files are read under
-    each of them (24 times); the reference reads each paragraph once instead."""
-    key = (doc.path, para, sentences)
-    if key not in _READINGS:
-        _READINGS[key] = analyse(doc, para, index, sentences=sentences)
-    return _READINGS[key]
-
-
 def _case_reference(doc: Document, config: Config) -> list[Violation]:
-    """:func:`_reference` for a case file, with each paragraph's full reading made once.
-
-    Only the reference reads through the memo: the gate under test (``document_violations``)
-    reads every paragraph itself, as it always does."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gate, "analyse", _read_once)
+    """:func:`_reference` for a case file, each paragraph read in full once per process."""
+    with reference_reading():
         return _reference(doc, config)
 
 
@@ -93,7 +65,7 @@ def test_case_files_report_the_same(mode: WrapMode, strict: bool) -> None:
     differing = []
     for scope in SCOPES:
         config = replace(scope, wrap=mode, wrap_strict=strict)
-        for doc in _case_documents():
+        for doc in case_documents():
             new = sorted(document_violations(doc, config), key=_key)
             if new != sorted(_case_reference(doc, config), key=_key):
                 differing.append(f"{doc.path} {config.wrap} {scope}")
@@ -119,7 +91,7 @@ def _answered(mode: WrapMode) -> tuple[int, int]:
     reading decided without the full one, and how many there were."""
     config = Config(wrap=mode)
     answered = total = 0
-    for doc in _case_documents():
+    for doc in case_documents():
         index = DocumentIndex.of(doc)
         for para in doc.paragraphs:
             if not (in_scope(para, config) and may_violate(doc, para, config)):
