@@ -35,6 +35,7 @@ from docsync.lifecycle import new as lifecycle_new
 from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import snapshot, transaction, writer
+from tests import forked
 from tests.gitutil import GitRepo, git, git_environ
 
 runner = CliRunner()
@@ -529,23 +530,6 @@ def _full_state(root: Path) -> tuple[str, str, dict[str, tuple[bytes, int]]]:
     return git(root, "rev-parse", "HEAD"), git(root, "ls-files", "-s"), files
 
 
-_KILLER = """
-import os, signal, sys
-from docsync.write import writer
-at, seen = int(os.environ["DOCSYNC_KILL_AT"]), 0
-def point(kind, path):
-    global seen
-    seen += 1
-    if seen == at:
-        os.kill(os.getpid(), signal.SIGKILL)
-writer.mutation_point = point
-import atexit
-atexit.register(lambda: print(f"mutations={seen}", file=sys.stderr))
-from docsync.cli import main
-main(sys.argv[1:])
-"""
-
-
 def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) -> None:
     """A real ``docsync migrate --apply --commit`` process SIGKILLed at its k-th
     mutation (a journal write, a rename, a git command, a file replace, ...);
@@ -558,10 +542,7 @@ def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) 
         root = legacy.root.parent / f"kill{k}"
         clean.clone(root)
         before = _full_state(root)
-        killed = subprocess.run(
-            [sys.executable, "-c", _KILLER, "migrate", "--apply", "--commit"], cwd=root,
-            env={**git_environ(), "DOCSYNC_KILL_AT": str(k)}, capture_output=True, check=False,
-        )
+        killed = _killed_at(root, k, "migrate", "--apply", "--commit")
         if killed.returncode == 0:
             assert git(root, "status", "--porcelain") == ""
             continue
@@ -573,16 +554,10 @@ def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) 
                 assert len(git(root, "log", "--format=%H").split()) == 3
             continue
         aborted.append(k)
-        refused = subprocess.run(
-            [sys.executable, "-m", "docsync", "fix"], cwd=root, env=git_environ(),
-            capture_output=True, text=True, check=False,
-        )
+        refused = _docsync(root, "fix")
         assert refused.returncode == 2 and "docsync migrate --abort" in refused.stderr
         assert "docsync migrate --continue" in refused.stderr
-        undo = subprocess.run(
-            [sys.executable, "-m", "docsync", "migrate", "--abort"], cwd=root,
-            env=git_environ(), capture_output=True, text=True, check=False,
-        )
+        undo = _docsync(root, "migrate", "--abort")
         assert undo.returncode == 0, undo.stderr
         assert _full_state(root) == before, f"killed at mutation {k}"
     assert len(aborted) >= 3, aborted
@@ -606,17 +581,15 @@ def test_continue_finishes_what_a_killed_run_began(legacy: GitRepo) -> None:
 
 
 def _killed_at(root: Path, k: int, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", _KILLER, *args], cwd=root,
-        env={**git_environ(), "DOCSYNC_KILL_AT": str(k)}, capture_output=True, text=True, check=False,
-    )
+    """A real ``docsync *args`` process in ``root``, SIGKILLed at its k-th guarded mutation
+    (forked from a parent that imported docsync once: :mod:`tests.forked`); a run that
+    ends first says on stderr how many mutations it passed (``mutations=N``)."""
+    return forked.docsync(root, *args, kill_at=k, count=True)
 
 
 def _docsync(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "docsync", *args], cwd=root, env=git_environ(),
-        capture_output=True, text=True, check=False,
-    )
+    """A real ``python -m docsync *args`` process in ``root`` (forked: :mod:`tests.forked`)."""
+    return forked.docsync(root, *args)
 
 
 def test_fix_continue_runs_with_the_config_the_killed_fix_was_given(migrated: GitRepo) -> None:
