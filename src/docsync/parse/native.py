@@ -90,7 +90,9 @@ def _in_pieces(collected: Collected, text: str, bounds: list[int]) -> Callable[[
         if extra:
             parsed = _before(parsed, len(piece) if convert is None else len(piece.encode()))
         walk(collected, parsed, _shifted(convert, start))
-        if end < len(text) and any(stop >= end for _, stop in collected.covered[covered:]):
+        # a block that runs on past the piece: the cut was not safe (or, in the last
+        # piece, it took in the footnotes defined after it)
+        if (end < len(text) or extra) and any(stop >= end for _, stop in collected.covered[covered:]):
             return None
     return lambda: labels
 

@@ -48,7 +48,7 @@ def piece_bounds(text: str, size: int = PIECE) -> list[int]:
     region = next(regions, None)
     want = size
     while want < len(text) - size:
-        split = _SPLIT.search(text, want)
+        split = _SPLIT.search(text, want - 1)  # the blank line may follow a closing line
         if split is None:
             break
         at = split.end()
