@@ -15,6 +15,18 @@ from hypothesis import strategies as st
 from docsync.repository.similarity import chunks, similarity
 
 
+def _cut(data: bytes) -> list[bytes]:
+    """The chunks as diffcore-delta cuts them, one at a time: to a newline within 64 bytes,
+    else 64 bytes."""
+    found, cursor = [], 0
+    while cursor < len(data):
+        newline = data.find(b"\n", cursor, cursor + 64)
+        end = newline + 1 if newline >= 0 else min(cursor + 64, len(data))
+        found.append(data[cursor:end])
+        cursor = end
+    return found
+
+
 def _greedy(a: bytes, b: bytes) -> float:
     """The score as it was computed: each of ``a``'s chunks, in order, taken from ``b``'s."""
     big = max(len(a), len(b))
@@ -22,17 +34,12 @@ def _greedy(a: bytes, b: bytes) -> float:
         return 1.0
     if min(len(a), len(b)) < big * 0.5:
         return 0.0
-    have = Counter(chunks(b).elements())
+    have = Counter(_cut(b))
     common = 0
-    cursor = 0
-    while cursor < len(a):  # a's chunks in file order, each taken from b's if b has one left
-        newline = a.find(b"\n", cursor, cursor + 64)
-        end = newline + 1 if newline >= 0 else min(cursor + 64, len(a))
-        chunk = a[cursor:end]
+    for chunk in _cut(a):  # a's chunks in file order, each taken from b's if b has one left
         if have[chunk] > 0:
             have[chunk] -= 1
             common += len(chunk)
-        cursor = end
     return common / big
 
 
@@ -45,6 +52,15 @@ blobs = st.lists(lines, max_size=30).map(b"".join)
 def test_counted_score_is_the_greedy_score(a: bytes, b: bytes) -> None:
     assert similarity(a, b) == _greedy(a, b)
     assert similarity(a, b, chunks(a), chunks(b)) == _greedy(a, b)
+
+
+pieces = st.sampled_from([b"\n", b"a", b"xyz" * 21, b"\r\n", b"\xff\x00", b"y" * 63, b"z" * 64])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(pieces, max_size=40).map(b"".join))
+def test_chunks_are_cut_as_diffcore_delta_cuts(data: bytes) -> None:
+    assert chunks(data) == Counter(_cut(data))
 
 
 def test_examples() -> None:

@@ -82,6 +82,11 @@ class Texts:
             >= RENAME_SCORE
         )
 
+    def size(self, blob: str) -> int | None:
+        """The blob's size, None if it cannot be read."""
+        data = self._blob(blob)
+        return None if data is None else len(data)
+
     def alike(self, a: str, b: str) -> bool:
         """Similar once every chunk of the tree's template text is set aside."""
         if a == b:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .kinship import Lines, Texts
 from .replay import Grave, Replayer, Root, Split
-from .similarity import BlobReader
+from .similarity import RENAME_SCORE, BlobReader
 
 
 class Resurrection:
@@ -26,6 +26,7 @@ class Resurrection:
         self._texts = Texts(read_blob, replayer.template_blobs)
         self._done: dict[Root, Root] = {}
         self._by_stub: dict[tuple[str, Root], list[tuple[Root, Split]]] | None = None
+        self._sizes: list[int | None] | None = None  # each grave's blob size, in order
 
     def earliest(self, root: Root) -> Root:
         if root in self._done:
@@ -38,11 +39,21 @@ class Resurrection:
             for split in self._splits.get(root, ()):
                 if split.root < found and self._moved_out(split, blob):
                     found = min(found, self.earliest(split.root))
-            for grave in self._graves:
-                if grave.root != root and grave.root < found and self._restores(grave, root, blob):
+            size = self._texts.size(blob)
+            for grave, grave_size in zip(self._graves, self._grave_sizes(), strict=True):
+                if grave.root == root or not grave.root < found:
+                    continue
+                if grave.blob != blob and not _comparable(grave_size, size):
+                    continue  # git's measure cannot find them similar: it would say so
+                if self._restores(grave, root, blob):
                     found = min(found, self.earliest(grave.root))
         self._done[root] = found
         return found
+
+    def _grave_sizes(self) -> list[int | None]:
+        if self._sizes is None:
+            self._sizes = [self._texts.size(grave.blob) for grave in self._graves]
+        return self._sizes
 
     def restarted(self, path: str, root: Root) -> Root:
         """The lineage of the file now at ``path``: a new one from the commit that moved its
@@ -79,3 +90,12 @@ class Resurrection:
         ):
             return False
         return self._lines.ordered(grave, root)
+
+
+def _comparable(a: int | None, b: int | None) -> bool:
+    """Whether blobs of sizes ``a`` and ``b`` (None: unreadable) may be similar by git's
+    measure: both readable, and neither under half the other, unless one is empty (then
+    :meth:`Texts.similar` gives the answer)."""
+    if a is None or b is None:
+        return False
+    return not a or not b or min(a, b) >= max(a, b) * RENAME_SCORE
