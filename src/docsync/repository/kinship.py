@@ -82,6 +82,11 @@ class Texts:
             >= RENAME_SCORE
         )
 
+    def chunk_counts(self, blob: str) -> Counter[bytes]:
+        """The blob's chunks, counted (none if it cannot be read)."""
+        data = self._blob(blob)
+        return Counter() if data is None else self._chunked(blob, data)
+
     def size(self, blob: str) -> int | None:
         """The blob's size, None if it cannot be read."""
         data = self._blob(blob)

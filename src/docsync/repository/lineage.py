@@ -27,6 +27,7 @@ class Resurrection:
         self._done: dict[Root, Root] = {}
         self._by_stub: dict[tuple[str, Root], list[tuple[Root, Split]]] | None = None
         self._sizes: list[int | None] | None = None  # each grave's blob size, in order
+        self._pool: tuple[set[str], set[bytes]] | None = None  # the graves' blobs, their chunks
 
     def earliest(self, root: Root) -> Root:
         if root in self._done:
@@ -40,7 +41,8 @@ class Resurrection:
                 if split.root < found and self._moved_out(split, blob):
                     found = min(found, self.earliest(split.root))
             size = self._texts.size(blob)
-            for grave, grave_size in zip(self._graves, self._grave_sizes(), strict=True):
+            graves = zip(self._graves, self._grave_sizes(), strict=True)
+            for grave, grave_size in graves if self._may_restore(blob, size) else ():
                 if grave.root == root or not grave.root < found:
                     continue
                 if grave.blob != blob and not _comparable(grave_size, size):
@@ -49,6 +51,24 @@ class Resurrection:
                     found = min(found, self.earliest(grave.root))
         self._done[root] = found
         return found
+
+    def _may_restore(self, blob: str, size: int | None) -> bool:
+        """Whether git's measure can find any grave similar to ``blob``: one holds that very
+        blob, or the bytes of ``blob``'s chunks that some grave holds too reach half its size
+        (the score counts no other bytes, over a size at least ``blob``'s)."""
+        if self._pool is None:
+            self._pool = (
+                {grave.blob for grave in self._graves},
+                {chunk for grave in self._graves for chunk in self._texts.chunk_counts(grave.blob)},
+            )
+        blobs, pool = self._pool
+        if blob in blobs:
+            return True
+        if not size:
+            return False  # unreadable: git's measure says no
+        counts = self._texts.chunk_counts(blob)
+        shared = sum(n * len(chunk) for chunk, n in counts.items() if chunk in pool)
+        return shared >= size * RENAME_SCORE
 
     def _grave_sizes(self) -> list[int | None]:
         if self._sizes is None:
