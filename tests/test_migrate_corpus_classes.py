@@ -9,11 +9,13 @@ the class allows it.
 from __future__ import annotations
 
 import itertools
+import tomllib
 
 import pytest
 from typer.testing import CliRunner
 
 from docsync.cli import app
+from docsync.migrate.read.discover import find_trees, record_paths
 from docsync.migrate.run import Options, run
 from tests.gitutil import GitRepo
 
@@ -112,3 +114,34 @@ def test_an_unknown_status_of_several_words_is_asked_by_the_whole_phrase(migrati
     _, outcome = run(migration_repo.root, Options())
     assert outcome.plan.problems == ()
     assert {t.state for t in outcome.plan.topics} == {"proposed", "rejected"}
+
+
+# --------------------------------------------------------------------------- date-named notes
+
+
+DAYS = ("2020-07-{d:02d}", "2020_07_{d:02d}", "202007{d:02d}", "20-07-{d:02d}")
+
+
+@pytest.mark.parametrize(("day", "folder"), list(zip(DAYS, itertools.cycle(("BiweeklyMeetings", "docs/meetings")))))
+def test_notes_named_by_a_date_alone_are_not_records(migration_repo: GitRepo, day: str, folder: str) -> None:
+    """A meeting's notes named by its day (``2020-07-01.md``), in a folder of their own:
+    init takes only the records for the tree, and the dry run asks nothing of the notes
+    (no status, no date) and leaves them where they are. Beside the records, they are not
+    the tree's records either."""
+    beside = [f"docs/adr/{day.format(d=d)}.md" for d in range(1, 8)]
+    (tree,) = find_trees([*beside, "docs/adr/0001-a.md"], ())
+    assert [p for p, _, _ in record_paths(tree, [*beside, "docs/adr/0001-a.md"])] == ["docs/adr/0001-a.md"]
+    files = {f"docs/adr/{k:04d}-choice-{k}.md": f"# {k}. Choice {k}\n\nStatus: Accepted\n\nText.\n" for k in (1, 2, 3)}
+    notes = {f"{folder}/{day.format(d=d)}.md": f"**Table of contents:**\n\n- Triage {d}\n" for d in range(1, 8)}
+    _write(migration_repo, {**files, **notes})
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    config = tomllib.loads((migration_repo.root / ".docsync.toml").read_text())
+    assert config.get("target", "docs/adr") == "docs/adr"
+    assert [s["path"] for s in config.get("sources", [{"path": "docs/adr"}])] == ["docs/adr"]
+    migration_repo.commit("adopt docsync")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    assert sorted(str(t.parts[0]) for t in outcome.plan.topics) == sorted(files)
+    _apply_and_check(migration_repo)
+    assert all((migration_repo.root / path).exists() for path in notes)

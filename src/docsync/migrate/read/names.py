@@ -1,7 +1,8 @@
 """What a legacy record's file name says: its number or date, and its slug.
 
 A name that starts with a date (yyyy-mm-dd, yyyymmdd, yyyy-mm, yy-mm-dd) is
-date-named, whatever follows: its leading number is never an id. A template's
+date-named, whatever follows: its leading number is never an id. A date and nothing else
+(``2020-07-01.md``, a meeting's notes) is no record's name. A template's
 name is no record's (see :mod:`docsync.records.templates`).
 """
 
@@ -80,7 +81,10 @@ def record_name(name: str) -> RecordName | None:
         return None
     dated = _DATED.match(name)
     if dated is not None:
-        return RecordName(None, ascii_slug(dated.group("rest") or ""))
+        slug = ascii_slug(dated.group("rest") or "")
+        # A date and nothing else (``2020-07-01.md``) names a day's notes (a meeting, a log),
+        # not a record: a record's name carries its title's words or its number.
+        return RecordName(None, slug) if slug else None
     match = _NUMBERED.match(name)
     if match is None:
         return None
