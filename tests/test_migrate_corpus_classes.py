@@ -145,3 +145,53 @@ def test_notes_named_by_a_date_alone_are_not_records(migration_repo: GitRepo, da
     assert sorted(str(t.parts[0]) for t in outcome.plan.topics) == sorted(files)
     _apply_and_check(migration_repo)
     assert all((migration_repo.root / path).exists() for path in notes)
+
+
+# --------------------------------------------------------------------------- folder records
+
+
+def _folder_record(k: int, status_in: str, page: str, prefix: str) -> dict[str, str]:
+    """A record that is a folder: its page, an image the page shows, and (``yaml``) its
+    status in the folder's metadata YAML instead of the page."""
+    folder = f"{prefix}{k:04d}" if prefix else f"{k:04d}-feature-{k}"
+    status = "Status: Accepted\n\n" if status_in == "page" else ""
+    n = k % 4 + 1
+    other = f"[the next one](../{prefix}{n:04d}/)" if prefix else f"[the next one](../{n:04d}-feature-{n})"
+    files = {
+        f"{folder}/{page}": f"# Feature {k}\n\n{status}![diagram](diagram.png)\n\nSee {other}.\n",
+        f"{folder}/diagram.png": "png",
+    }
+    if status_in == "yaml":
+        files[f"{folder}/kep.yaml"] = f"title: Feature {k}\nkep-number: {k}\nstatus: implemented\n"
+    return files
+
+
+FOLDER_CASES = list(itertools.product(("page", "yaml"), ("README.md", "index.md"), ("CIP-", "")))
+
+
+@pytest.mark.parametrize(("status_in", "page", "prefix"), FOLDER_CASES)
+def test_a_record_that_is_a_folder_is_found_and_moved_with_its_links_working(
+    migration_repo: GitRepo, status_in: str, page: str, prefix: str
+) -> None:
+    """``CIP-0001/README.md`` at the root, ``keps/sig-x/0001-feature/README.md`` with its
+    status in ``kep.yaml``: init finds the tree, each folder is one record (its status read
+    from the page or the YAML), the page moves to the record's new path, the image and the
+    YAML stay, and every link (to the image, to a folder record) works: check is green."""
+    where = "" if prefix else "keps/sig-x/"
+    files: dict[str, str] = {}
+    for k in (1, 2, 3, 4):
+        files.update({where + path: text for path, text in _folder_record(k, status_in, page, prefix).items()})
+    files["README.md"] = f"# Project\n\nThe first: [one]({where}{prefix or ''}{'0001' if prefix else '0001-feature-1'}).\n"
+    _write(migration_repo, files)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    migration_repo.commit("adopt docsync")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    sources = sorted(str(t.parts[0]) for t in outcome.plan.topics)
+    pages = sorted(p for p in files if p.endswith("/" + page))
+    assert sources == pages
+    assert {t.state for t in outcome.plan.topics} == {"implemented"}
+    _apply_and_check(migration_repo)
+    assert not [p for p in pages if (migration_repo.root / p).exists()]
+    assert all((migration_repo.root / p).exists() for p in files if not p.endswith(".md"))

@@ -27,6 +27,7 @@ from functools import cache
 from ...config import DEFAULT_STATUSES, Source
 from ...model import BlockKind, Document, Heading
 from ...records.model import RecordId
+from .folders import folder_records
 from .names import RecordName, ascii_slug, is_template, record_name
 from .status import StatusReading, lead_heading, read_status
 
@@ -169,10 +170,11 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
         for name, kind in TREE_KINDS.items():
             if here == name or here.endswith("/" + name):
                 return kind
-    base = posixpath.basename(folder).upper()
-    for word in (base, base[:-1] if base.endswith("S") else base):
-        if word in KNOWN_KINDS or word in RECORD_NOUNS:
-            return word
+    for depth, part in enumerate(reversed(parts)):  # ``peps/``, and ``keps/sig-node/`` below ``keps/``
+        base = part.upper()
+        for word in (base, base[:-1] if base.endswith("S") else base):
+            if word in KNOWN_KINDS or (word in RECORD_NOUNS and not depth):
+                return word
     return None
 
 
@@ -211,6 +213,8 @@ def find_trees(
         folder, name = posixpath.split(path)
         if record_name(name) is not None:
             names.setdefault(folder, []).append(name)
+    for page, name in folder_records(paths):  # ``CIP-0001/README.md``: a record of the folder above
+        names.setdefault(posixpath.dirname(posixpath.dirname(page)), []).append(name)
     found = [
         Tree(folder, kind_for(folder, found_names))
         for folder, found_names in sorted(names.items())
@@ -227,7 +231,7 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
-    names = [posixpath.basename(p) for p in children_of(folder, paths)]
+    names = tree_names(folder, paths)
     return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
 
 
@@ -241,22 +245,38 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
     named: list[tuple[str, RecordName]] = []
     for folder in folders:
-        for path in children_of(folder, paths):
-            parsed = record_name(posixpath.basename(path))
+        for path, name in _named_children(folder, paths):
+            parsed = record_name(name)
             if parsed is not None:
                 named.append((path, parsed))
     shared = _shared_number([parsed for _, parsed in named])
+    several = len({parsed.prefix for _, parsed in named if parsed.prefix and not parsed.letter}) > 1
     return [
-        (path, None if parsed.number in (None, shared) else _record_id(tree, parsed), parsed.slug)
+        (path, None if parsed.number in (None, shared) else _record_id(tree, parsed, several), parsed.slug)
         for path, parsed in named
     ]
 
 
-def _record_id(tree: Tree, parsed: RecordName) -> RecordId:
-    """The tree's kind and the name's number; a category letter is the kind of its own id
-    (``A1`` and ``G1`` are two records of one tree)."""
+def _named_children(folder: str, paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(path, name) of the files in ``folder`` and of its folder records (the page, and the
+    folder's name as a file's: ``CIP-0001/README.md`` → ``CIP-0001.md``)."""
+    prefix = f"{folder}/" if folder else ""
+    below = [p for p in paths if p.startswith(prefix) and p.count("/") - prefix.count("/") in (0, 1)]
+    return [(p, posixpath.basename(p)) for p in children_of(folder, paths)] + list(folder_records(below))
+
+
+def tree_names(folder: str, paths: Sequence[str]) -> list[str]:
+    """The names of a tree folder's records, files and folders (see :mod:`.folders`)."""
+    return [name for _, name in _named_children(folder, paths)]
+
+
+def _record_id(tree: Tree, parsed: RecordName, several: bool) -> RecordId:
+    """The tree's kind and the name's number. A category letter is the kind of its own id
+    (``A1`` and ``G1`` are two records of one tree), and so is each name's own prefix in a
+    tree of several (``CIP-0001`` and ``CPS-0001``)."""
     assert parsed.number is not None
-    return RecordId(parsed.prefix if parsed.letter else tree.kind.upper(), parsed.number)
+    own = parsed.letter or (several and parsed.prefix)
+    return RecordId(parsed.prefix if own else tree.kind.upper(), parsed.number)
 
 
 def _shared_number(names: Sequence[RecordName]) -> int | None:

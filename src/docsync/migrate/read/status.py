@@ -39,6 +39,7 @@ class StatusForm(StrEnum):
     FRONT_MATTER = "front matter"
     TABLE = "table row"
     PROSE = "Status section in prose"
+    METADATA = "metadata file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class StatusReading:
     line: int
     remove: Span
     replace: str = ""
+    origin: str = ""  # the file it was read from, when not the record (a folder's kep.yaml)
 
     @property
     def word(self) -> str:
@@ -68,7 +70,7 @@ class StatusReading:
         return known_phrase(self.value, statuses) or unknown_phrase(self.value) or self.word
 
     def where(self, path: str) -> str:
-        return f"{path}:{self.line} ({self.form})"
+        return f"{self.origin or path}:{self.line} ({self.form})"
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
