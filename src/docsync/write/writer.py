@@ -214,6 +214,16 @@ def write_file(base: Path, path: str, data: bytes | Iterable[bytes]) -> None:
     write_stream(full, lambda handle: handle.writelines(pieces))
 
 
+def append_file(base: Path, path: str, data: bytes) -> None:
+    """Append ``data`` to a file docsync owns under ``base`` (the git directory), creating it;
+    never through a symlink. For the journal's log of what a run is about to write."""
+    full = guarded(base, path)
+    mutation_point("write", full)
+    descriptor = os.open(full, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "ab") as handle:
+        handle.write(data)
+
+
 class Locked(DocsyncError):
     """Another process holds the lock of a file git guards (the index); nothing was touched."""
 
