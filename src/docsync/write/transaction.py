@@ -72,9 +72,19 @@ class Transaction:
 
     @classmethod
     def begin(
-        cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str]
+        cls,
+        root: Path,
+        command: str,
+        redo: Mapping[str, Any],
+        paths: Iterable[str],
+        read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
-        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
+        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
+
+        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
+        path it found absent. A path whose journalled state is not that was saved between
+        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
+        From the journal on, every write compares with what the journal recorded."""
         git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir, root)
         refuse_foreign_lock(root, git_dir)
@@ -87,6 +97,7 @@ class Transaction:
             if txn.index is not None:
                 writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
             txn.cover(paths)
+            _refuse_saved_since_read(txn.files, read or {})
         except BaseException as exc:
             with _no_interrupts():
                 _discard_journal(git_dir)
@@ -216,6 +227,20 @@ class Transaction:
         raise _after_rollback(self.root, self.command, exc, failed, self.kept) from (
             None if _expected_error(exc) else exc
         )
+
+
+def _refuse_saved_since_read(files: Files, read: Mapping[str, str | None]) -> None:
+    """Every path as the plan read it (issue #35: a save between the plan's read and the
+    journal's snapshot was taken as the plan's input, and lost)."""
+    for path, text in read.items():
+        state = files.state(path)
+        if state is None:
+            continue
+        if text is None:
+            if state.kind != "absent":
+                raise writer.ChangedMeanwhile(path)
+        elif state.kind != "file" or not writer.same_text(state.data, text):
+            raise writer.ChangedMeanwhile(path)
 
 
 def _expected_bytes(state: FileState) -> bytes | None:

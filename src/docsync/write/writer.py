@@ -177,6 +177,14 @@ def _refuse_changed(path: str, now: bytes | None, read: str | None, expect: byte
             raise ChangedMeanwhile(path)
 
 
+def same_text(data: bytes, read: str) -> bool:
+    """Whether ``data`` holds the text ``read``, line ends and byte-order mark aside."""
+    try:
+        return _normal(data.decode("utf-8")) == _normal(read)
+    except UnicodeDecodeError:
+        return False
+
+
 def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     """Atomically replace ``full`` (already guarded) with ``data``; the temporary file never stays."""
     write_stream(full, lambda handle: handle.write(data), mode)
