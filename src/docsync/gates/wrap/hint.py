@@ -184,8 +184,8 @@ class Summarizer:
         assert isinstance(result, HintBreaks)
         return (result.counts, result.sentence_exact)
 
-    def unpack(self, data: object, check: bool = True) -> HintBreaks | None:
-        """:meth:`pack`'s data back, checked (it is two small fields)."""
+    def unpack(self, data: object) -> HintBreaks | None:
+        """:meth:`pack`'s data back, checked."""
         if not (type(data) is tuple and len(data) == 2 and type(data[1]) is bool):
             return None
         counts = data[0]
