@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .kinship import Lines, Texts
 from .replay import Grave, Replayer, Root, Split
 from .similarity import RENAME_SCORE, BlobReader
@@ -75,10 +77,17 @@ class Resurrection:
             self._sizes = [self._texts.size(grave.blob) for grave in self._graves]
         return self._sizes
 
-    def restarted(self, path: str, root: Root) -> Root:
+    def restarted(self, path: str, root: Root, records: Collection[Root] | None = None) -> Root:
         """The lineage of the file now at ``path``: a new one from the commit that moved its
-        content out and left it as a stub, else ``root``."""
+        content out and left it as a stub, else ``root``.
+
+        With ``records`` (the lineages that records hold at HEAD), only content that went
+        to a record restarts the stub: a proposal whose text moved to a draft that is no
+        record (``40307-fuzzing.md`` to ``draft-fuzzing.md``) is still the proposal that
+        began at its own path."""
         for fresh, split in self._stubs().get((path, root), ()):
+            if records is not None and fresh not in records:
+                continue
             if self._moved_out(split, self._fresh[fresh][0]):
                 return Root(fresh.date, fresh.commit, path)
         return root
