@@ -9,6 +9,7 @@ the class allows it.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 
 import pytest
@@ -77,7 +78,7 @@ def test_ids_of_a_category_letter_and_a_number_are_records(
 # --------------------------------------------------------------------------- status phrases
 
 
-PHRASES = ("To be reviewed", "on hold", "In Review", "waiting for a sponsor")
+PHRASES = ("To be reviewed", "on hold", "Needs More Work", "waiting for a sponsor")
 TAILS = ("", ".", " (since May)", ", see #12", " - 2021-01-01")
 FORMS = {
     "line": lambda k, v: f"# Decision {k}\n\nStatus: {v}\n\nText.\n",
@@ -182,6 +183,9 @@ def test_a_record_that_is_a_folder_is_found_and_moved_with_its_links_working(
     for k in (1, 2, 3, 4):
         files.update({where + path: text for path, text in _folder_record(k, status_in, page, prefix).items()})
     files["README.md"] = f"# Project\n\nThe first: [one]({where}{prefix or ''}{'0001' if prefix else '0001-feature-1'}).\n"
+    if not prefix:  # an old name kept as a symlink to the folder's page: no record of its own
+        (migration_repo.root / where).mkdir(parents=True)
+        (migration_repo.root / where / "20190121-feature-1.md").symlink_to(f"0001-feature-1/{page}")
     _write(migration_repo, files)
     init = runner.invoke(app, ["init"])
     assert init.exit_code == 0, init.output
@@ -195,3 +199,62 @@ def test_a_record_that_is_a_folder_is_found_and_moved_with_its_links_working(
     _apply_and_check(migration_repo)
     assert not [p for p in pages if (migration_repo.root / p).exists()]
     assert all((migration_repo.root / p).exists() for p in files if not p.endswith(".md"))
+
+
+# --------------------------------------------------------------------------- nested trees
+
+
+@pytest.mark.parametrize("areas", [("logs",), ("logs", "metrics", "trace")])
+def test_a_sources_status_reaches_the_trees_below_it(migration_repo: GitRepo, areas: tuple[str, ...]) -> None:
+    """``text/`` and its area folders ``text/logs/`` … hold records without a status: init
+    writes one source, and its one default status (the user's one key) reaches every area."""
+    files = {f"text/{k:04d}-idea-{k}.md": f"# Idea {k}\n\nOTEP {k} text.\n" for k in (1, 2, 3)}
+    for a, area in enumerate(areas):
+        files.update({f"text/{area}/{k:04d}-{area}-{k}.md": f"# {area} {k}\n\nText.\n" for k in range(10 * a + 10, 10 * a + 13)})
+    _write(migration_repo, files)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    path = migration_repo.root / ".docsync.toml"
+    config = tomllib.loads(path.read_text())
+    assert [s["path"] for s in config["sources"]] == ["text"]
+    text = path.read_text().replace('{ path = "text"', '{ path = "text", status = "implemented"')
+    path.write_text(text)
+    migration_repo.commit("adopt docsync")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    assert sorted(str(t.parts[0]) for t in outcome.plan.topics) == sorted(files)
+    assert {t.state for t in outcome.plan.topics} == {"implemented"}
+
+
+# --------------------------------------------------------------------------- rules around a section
+
+
+RULED = {
+    "status": "## Status\n\nAccepted\n",
+    "list": "- one\n- two\n",
+    "heading and prose": "## Notes\n\nkey: value\n\nMore.\n",
+}
+
+
+@pytest.mark.parametrize("front", ["", "---\ntitle: Rules\n---\n\n"])
+@pytest.mark.parametrize("inside", list(RULED))
+def test_a_section_between_two_rules_is_read_as_github_renders_it(front: str, inside: str) -> None:
+    """``---`` after a blank line, a section, ``---`` (cometbft's ADR 075 around its Status):
+    GitHub renders two rules and the section; pulldown-cmark took it for front matter, and
+    the record's status went unread. Only a block at the start is front matter; cmark-gfm's
+    HTML is the oracle for the headings and paragraphs."""
+    from docsync.migrate.read.status import read_status
+    from docsync.model import BlockKind
+    from docsync.parse.native import parse
+    from docsync.parse.render import github_html
+
+    text = f"{front}# ADR 075: Rules\n\n- 2021: drafted\n\n---\n{RULED[inside]}\n---\n## Context\n\nText.\n"
+    doc = parse("adr-075.md", text)
+    body = text[len(front):]
+    html = github_html(body)
+    assert [h.text for h in doc.headings] == [h for h in re.findall(r"<h\d[^>]*>(.*?)</h\d>", html)]
+    fronts = [b.lines for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER]
+    assert fronts == ([] if not front else [fronts[0]]) and all(f.first == 1 for f in fronts)
+    if inside == "status":
+        reading = read_status(doc)
+        assert reading is not None and reading.value == "Accepted"
