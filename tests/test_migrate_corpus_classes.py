@@ -73,6 +73,9 @@ def test_ids_of_a_category_letter_and_a_number_are_records(
     assert ids == sorted(f"{letter}{n}" for letter, n in names)
     _apply_and_check(migration_repo)
     assert not [p for p in migration_repo.root.glob(f"{where}*.md") if p.name[0] in letters]
+    moved = [p.read_text() for p in migration_repo.root.glob("**/implemented/2020-*.md")]
+    # A bare one-letter id is prose (``L7`` is a network layer too): only links are rewritten.
+    assert len(moved) == len(names) and all(f"Follows {letters[0]}1, see [it](" in text for text in moved)
 
 
 # --------------------------------------------------------------------------- status phrases
@@ -183,17 +186,21 @@ def test_a_record_that_is_a_folder_is_found_and_moved_with_its_links_working(
     for k in (1, 2, 3, 4):
         files.update({where + path: text for path, text in _folder_record(k, status_in, page, prefix).items()})
     files["README.md"] = f"# Project\n\nThe first: [one]({where}{prefix or ''}{'0001' if prefix else '0001-feature-1'}).\n"
+    if prefix:  # what a folder record holds is its content, even records' pages (CIP-0088/CIPs/0025/)
+        files.update({f"CIP-0001/CIPs/{n:04d}/{page}": f"# Register of CIP {n}\n\nText.\n" for n in (25, 26, 27)})
     if not prefix:  # an old name kept as a symlink to the folder's page: no record of its own
         (migration_repo.root / where).mkdir(parents=True)
         (migration_repo.root / where / "20190121-feature-1.md").symlink_to(f"0001-feature-1/{page}")
     _write(migration_repo, files)
     init = runner.invoke(app, ["init"])
     assert init.exit_code == 0, init.output
+    config = tomllib.loads((migration_repo.root / ".docsync.toml").read_text())
+    assert [s["path"] for s in config["sources"]] == [where.rstrip("/")]
     migration_repo.commit("adopt docsync")
     _, outcome = run(migration_repo.root, Options())
     assert outcome.plan.problems == ()
     sources = sorted(str(t.parts[0]) for t in outcome.plan.topics)
-    pages = sorted(p for p in files if p.endswith("/" + page))
+    pages = sorted(p for p in files if p.endswith("/" + page) and "/CIPs/" not in p)
     assert sources == pages
     assert {t.state for t in outcome.plan.topics} == {"implemented"}
     _apply_and_check(migration_repo)

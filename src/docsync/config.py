@@ -47,7 +47,8 @@ DEFAULT_STATUSES: Mapping[str, str] = {
         "proposed",
     ),
     **dict.fromkeys(
-        ["rejected", "declined", "withdrawn", "abandoned", "superseded", "deprecated", "obsolete", "replaced", "retired", "stagnant"],
+        ["rejected", "declined", "withdrawn", "abandoned", "superseded", "deprecated", "obsolete", "replaced", "retired", "stagnant",
+         "inactive"],
         "rejected",
     ),
 }

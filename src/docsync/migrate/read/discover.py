@@ -215,12 +215,16 @@ def find_trees(
         folder, name = posixpath.split(path)
         if record_name(name) is not None:
             names.setdefault(folder, []).append(name)
-    for page, name in folder_records(paths):  # ``CIP-0001/README.md``: a record of the folder above
+    pages = list(folder_records(paths))
+    for page, name in pages:  # ``CIP-0001/README.md``: a record of the folder above
         names.setdefault(posixpath.dirname(posixpath.dirname(page)), []).append(name)
+    # What a folder record holds (``CIP-0088/CIPs/0025/README.md``) is its content, no tree.
+    inside = {posixpath.dirname(page) + "/" for page, _ in pages}
     found = [
         Tree(folder, kind_for(folder, found_names))
         for folder, found_names in sorted(names.items())
         if not _skipped(folder, lifecycle) and _is_tree(folder, found_names)
+        and not any((folder + "/").startswith(record) for record in inside)
     ]
     return tuple(found)
 
@@ -370,7 +374,8 @@ def read_record(
     kind = kind or (record_id.kind if record_id else "ADR")
     stem = posixpath.splitext(posixpath.basename(doc.path))[0]
     raw = raw or (str(record_id) if record_id is not None else stem)
-    title = strip_title_prefix(" ".join(raw.split()), kind)
+    letter = record_id is not None and len(record_id.kind) == 1  # ``A107 - TLS …`` of gRPC
+    title = strip_title_prefix(" ".join(raw.split()), record_id.kind if letter and record_id else kind)
     return LegacyRecord(
         path=doc.path,
         record_id=record_id,
