@@ -29,10 +29,17 @@ PAGES = ("README.md", "readme.md", "Readme.md", "index.md")
 METADATA_SUFFIXES = (".yaml", ".yml")
 
 
+# A record's assets, named after it (gRPC's ``A69_graphics/``): never a record itself, even
+# once the record beside it has moved away.
+ASSET_WORDS = frozenset({"graphics", "images", "image", "img", "assets", "figures", "diagrams", "files", "media"})
+
+
 def folder_name(folder: str) -> RecordName | None:
     """What a folder's name says when it names a record (a number, or a date and words)."""
     parsed = record_name(posixpath.basename(folder) + ".md")
-    return parsed if parsed is not None and (parsed.number is not None or parsed.slug) else None
+    if parsed is None or parsed.slug in ASSET_WORDS:
+        return None
+    return parsed if parsed.number is not None or parsed.slug else None
 
 
 def folder_records(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
