@@ -1238,7 +1238,8 @@ def _blob(repo: Path, commit: str, path: str) -> str:
 
 
 def lost_in(repo: Path, base: str, plan: dict[str, Any]) -> list[str]:
-    kinds = {i.split()[0] for t in plan["topics"] for i in t["ids"] if i.split()}
+    # an id's kind is its leading letters: "RFC 1560", and gRPC's glued "A41"
+    kinds = {m.group(0) for t in plan["topics"] for i in t["ids"] if (m := re.match(r"[A-Za-z]+", i))}
     lost: list[str] = []
     for topic in plan["topics"]:
         new = (repo / topic["path"]).read_text(errors="replace")
