@@ -1096,6 +1096,10 @@ def newly_broken(
         inside = not folder or path.startswith(folder + "/")
         rest = path[len(folder) + 1 :] if folder else path
         kept = (f"{new_folder}/{rest}" if new_folder else rest) if inside else path
+        if not inside and "://" not in path and not path.startswith("("):
+            # ``../../spec/x.md`` from a deeper folder: the same steps up from the new one
+            up = posixpath.relpath(path, folder)
+            kept = posixpath.normpath(posixpath.join(new_folder or ".", up))
         return {
             (new_source, moves.get(path, path) + hash_ + fragment),
             (new_source, kept + hash_ + fragment),
@@ -1210,10 +1214,7 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         row.notes.append(f"apply exit {applied.code}: {(applied.err or applied.out).strip()[:300]}")
         row.peak_mib = max(peaks)
         return row
-    moves = {m["from"]: m["to"] for m in plan["moves"]}
-    for topic in plan["topics"]:
-        for source in topic["sources"]:
-            moves.setdefault(source.partition("#")[0], topic["path"])
+    moves = plan_moves(plan)
 
     row.details["lost"] = lost_in(repo, base, plan)
     row.lost = len(row.details["lost"])
@@ -1244,6 +1245,22 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         shutil.rmtree(repo, ignore_errors=True)
         plan_path.unlink(missing_ok=True)
     return row
+
+
+def plan_moves(plan: dict[str, Any]) -> dict[str, str]:
+    """Old path → new path: the moves, the records, and each legacy index the migration
+    removes, whose prose the new index carries (its links with it)."""
+    moves = {m["from"]: m["to"] for m in plan["moves"]}
+    for topic in plan["topics"]:
+        for source in topic["sources"]:
+            moves.setdefault(source.partition("#")[0], topic["path"])
+    index = posixpath.join(plan["target"], "README.md")
+    if index in plan.get("writes", []):
+        for removed in plan.get("removals", []):
+            name = posixpath.basename(removed).lower()
+            if removed not in moves and name in ("readme.md", "index.md"):
+                moves[removed] = index
+    return moves
 
 
 def _expected(overlay: Path) -> dict[str, Any]:
