@@ -477,9 +477,14 @@ def renumbered_and_rewritten(repo: GitRepo, kept: int, form: str, same: tuple[bo
     return new
 
 
-@pytest.mark.parametrize("same", [(True, True), (False, True), (True, False)],
-                         ids=["renumbered", "other-slug", "other-title"])  # fmt: skip
-@pytest.mark.parametrize(("form", "kept"), list(zip(TITLES, (9, 4, 6), strict=True)))
+RENUMBERINGS = [
+    *((form, kept, (True, True)) for form, kept in zip(TITLES, (9, 4, 6), strict=True)),
+    (TITLES[0], 9, (False, True)),  # another slug: another record
+    (TITLES[1], 4, (True, False)),  # another title: another record
+]
+
+
+@pytest.mark.parametrize(("form", "kept", "same"), RENUMBERINGS)
 def test_a_record_renumbered_and_rewritten_in_one_commit_keeps_its_date(
     repo: GitRepo, kept: int, form: str, same: tuple[bool, bool]
 ) -> None:
