@@ -27,7 +27,7 @@ import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
 from . import finished, journal_schema, snapshot, writer
-from .finished import JOURNAL, STATE
+from .finished import JOURNAL, PRODUCED, STATE
 from .packs import Packs
 from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
 from .snapshot import Files, FileState, NotRestored
@@ -64,15 +64,27 @@ class Transaction:
     _expected: dict[str, bytes | None] = field(default_factory=dict)
     _produced: dict[str, set[str]] = field(default_factory=dict)
     """Per path, the digests of what this run left there (see :func:`snapshot.restore_ours`)."""
+    _logged: set[tuple[str, str]] = field(default_factory=set)
+    """(path, digest) pairs already in the journal's log of what this run writes (``PRODUCED``)."""
     kept: tuple[str, ...] = ()
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
     @classmethod
     def begin(
-        cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str]
+        cls,
+        root: Path,
+        command: str,
+        redo: Mapping[str, Any],
+        paths: Iterable[str],
+        read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
-        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
+        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
+
+        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
+        path it found absent. A path whose journalled state is not that was saved between
+        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
+        From the journal on, every write compares with what the journal recorded."""
         git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir, root)
         refuse_foreign_lock(root, git_dir)
@@ -85,6 +97,7 @@ class Transaction:
             if txn.index is not None:
                 writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
             txn.cover(paths)
+            _refuse_saved_since_read(txn.files, read or {})
         except BaseException as exc:
             with _no_interrupts():
                 _discard_journal(git_dir)
@@ -122,17 +135,39 @@ class Transaction:
 
     # ----------------------------------------------------------------- changes
 
+    def announce(self, changes: Iterable[FileWrite]) -> None:
+        """Log, before writing them, the bytes ``changes`` will leave: ``--abort`` after a
+        kill then puts back only files that hold those bytes (or their old ones), and keeps
+        any other, someone's save after the kill. One append for the whole batch."""
+        pairs = []
+        for change in changes:
+            if self.files.state(change.path) is None:
+                self.cover([change.path])
+            expect = self._expected.get(change.path)
+            pairs.append((change.path, writer.digest(change.encoded(expect or None))))
+        self._log(pairs)
+
+    def _log(self, pairs: Iterable[tuple[str, str]]) -> None:
+        fresh = [pair for pair in dict.fromkeys(pairs) if pair not in self._logged]
+        if not fresh:
+            return
+        writer.append_file(self.git_dir, PRODUCED, b"".join(json.dumps(p).encode() + b"\n" for p in fresh))
+        self._logged.update(fresh)
+
     def write(self, change: FileWrite, read: str | None = None) -> None:
         """Write one file, only while it still holds what was read and snapshotted."""
         if self.files.state(change.path) is None:
             self.cover([change.path])
         expect = self._expected.get(change.path)
+        self._log([(change.path, writer.digest(change.encoded(expect or None)))])
         written = writer.write_atomic(self.root, change, read=read, expect=expect)
         self._expected[change.path] = written
         self._produced.setdefault(change.path, set()).add(writer.digest(written))
+        self._log([(change.path, writer.digest(written))])  # when the guess above missed
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])
+        self.announce(changes)
         for change in changes:
             self.write(change)
 
@@ -144,6 +179,7 @@ class Transaction:
             moved |= self._produced.get(old, set())
             if state is not None and state.kind == "file":
                 moved.add(writer.digest(state.data))
+            self._log((new, d) for d in sorted(moved))
         gitrepo.move_files(self.root, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
@@ -191,6 +227,20 @@ class Transaction:
         raise _after_rollback(self.root, self.command, exc, failed, self.kept) from (
             None if _expected_error(exc) else exc
         )
+
+
+def _refuse_saved_since_read(files: Files, read: Mapping[str, str | None]) -> None:
+    """Every path as the plan read it (issue #35: a save between the plan's read and the
+    journal's snapshot was taken as the plan's input, and lost)."""
+    for path, text in read.items():
+        state = files.state(path)
+        if state is None:
+            continue
+        if text is None:
+            if state.kind != "absent":
+                raise writer.ChangedMeanwhile(path)
+        elif state.kind != "file" or not writer.same_text(state.data, text):
+            raise writer.ChangedMeanwhile(path)
 
 
 def _expected_bytes(state: FileState) -> bytes | None:
@@ -352,11 +402,11 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
         raise DocsyncError(_pending_message(found.command))
     index = _saved_index(repo.git_dir, found.index)
     with _no_interrupts():
-        failed, _ = _put_back(repo.root, found.head, index, found.files)
+        failed, kept = _put_back(repo.root, found.head, index, found.files, found.produced)
         if failed:
             raise DocsyncError(
                 f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
                 f"then run `docsync {command} --abort` again"
             )
         _remove_journal(repo.git_dir)
-    return found
+    return replace(found, kept=kept)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from ...config import Config
 from ...model import Document, Paragraph
 from ...workspace.load import Workspace
+from ...workspace.results import source_digest
 from .count import CANDIDATES, reading
 from .display import display_width
 from .prose import DocumentIndex
@@ -137,11 +138,34 @@ class Summarizer:
     """:func:`hint_breaks` in the parse workers, on the selected documents."""
 
     def __init__(self, workspace: Workspace) -> None:
+        from pathlib import Path
+
+        from .check import _run_key
+
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
+        # the counts depend on the document, the config and the wrap gate's code: the parse
+        # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
+        here = Path(__file__)
+        self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         return hint_breaks(doc, self._config) if doc.path in self._selected else None
+
+    def pack(self, result: object) -> object:
+        assert isinstance(result, HintBreaks)
+        return (result.counts, result.sentence_exact)
+
+    def unpack(self, data: object, check: bool = True) -> HintBreaks | None:
+        """:meth:`pack`'s data back, checked (it is two small fields)."""
+        if not (type(data) is tuple and len(data) == 2 and type(data[1]) is bool):
+            return None
+        counts = data[0]
+        if type(counts) is not tuple or len(counts) != len(CANDIDATES):
+            return None
+        if not all(type(n) is int and n >= 0 for n in counts):
+            return None
+        return HintBreaks(counts, data[1])
 
 
 def sentence_ruled_out(per_file: list[HintBreaks]) -> tuple[int, ...] | None:
