@@ -81,7 +81,7 @@ def encode_document(doc: Document) -> bytes:
     return b"".join(out)  # fmt: skip
 
 
-_BATCH = 4096
+_BATCH = 256
 
 
 def _column(out: list[bytes], rows: Iterable[object]) -> None:
