@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 from pathlib import Path
 
@@ -26,6 +27,11 @@ def _work_tree(root: Path) -> dict[str, object]:
     return {k: v for k, v in picture(root).items() if k != ".git" and not k.startswith(".git/")}
 
 
+def _copy(template: GitRepo, root: Path) -> GitRepo:
+    """A copy of ``template`` (built once per test rather than once per k), hook modes kept."""
+    return GitRepo(Path(shutil.copytree(template.root, root, symlinks=True)))
+
+
 def _mutations(repo: GitRepo, command: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
     seen: list[str] = []
     monkeypatch.setattr(writer, "mutation_point", lambda kind, path: seen.append(kind))
@@ -41,10 +47,11 @@ def _mutations(repo: GitRepo, command: list[str], monkeypatch: pytest.MonkeyPatc
 def test_ctrl_c_at_any_mutation_leaves_no_folder_behind(
     command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    total = _mutations(legacy_repo(tmp_path / "count"), command, monkeypatch)
+    template = legacy_repo(tmp_path / "template")
+    total = _mutations(_copy(template, tmp_path / "count"), command, monkeypatch)
     assert total >= 3
     for k in range(1, total + 1):
-        repo = legacy_repo(tmp_path / f"k{k}")
+        repo = _copy(template, tmp_path / f"k{k}")
         before = _work_tree(repo.root)
         seen: list[int] = []
 
@@ -69,10 +76,11 @@ def test_sigkill_at_any_mutation_then_abort_leaves_no_folder_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     command = ["migrate", "--apply", "--commit"]
-    total = _mutations(legacy_repo(tmp_path / "count"), command, monkeypatch)
+    template = legacy_repo(tmp_path / "template")
+    total = _mutations(_copy(template, tmp_path / "count"), command, monkeypatch)
     aborted = 0
     for k in range(2, total + 1, 5):  # every fifth mutation: each is a process of its own
-        repo = legacy_repo(tmp_path / f"k{k}")
+        repo = _copy(template, tmp_path / f"k{k}")
         before = _work_tree(repo.root)
         killed = _killed_at(repo.root, k, *command)
         assert killed.returncode == -signal.SIGKILL, k
