@@ -28,6 +28,7 @@ after is printed. Run it once on an idle machine and paste the table.
         --history-repo /tmp/rfcs
     python scripts/bench.py all --quick       # small corpora, one run each: checks the harness
     python scripts/bench.py all --files 50    # the same, 50 synthetic files
+    python scripts/bench.py all --suite ...   # and the test suite, timed (issue 38: 180 s)
     python scripts/bench_all.py --json        # the same, on its own, machine-readable
 """
 
@@ -42,7 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench_corpus import load_average
+from bench_corpus import gnu_timed, load_average
 
 BENCH = Path(__file__).with_name("bench.py")
 
@@ -138,7 +139,8 @@ def _history_row(history: dict[str, Any]) -> list[str]:
             f"{h['commits']:,} commits ({h['merges']:,} merges), {h['records']} records",
             f"{h['docsync_seconds']:.2f} s, {h['docsync_cpu']:.2f} s CPU, {h['docsync_peak_mb']:.0f} MB",
             f"one `git log --name-status -M`: {h['floor_seconds']:.2f} s, {h['floor_cpu']:.2f} s CPU, "
-            f"{h['floor_peak_mb']:.0f} MB", f"{h['docsync_over_floor']:.2f}x ({h['docsync_over_floor_cpu']:.2f}x CPU)",
+            f"{h['floor_peak_mb']:.0f} MB (the reader's own `git log -m`: {h.get('git_m_seconds', 0):.2f} s, "
+            f"{h.get('git_m_cpu', 0):.2f} s CPU)", f"{h['docsync_over_floor']:.2f}x ({h['docsync_over_floor_cpu']:.2f}x CPU)",
             _verdict(h["docsync_over_floor"], 2.0)]
 
 
@@ -184,10 +186,26 @@ def _rows(results: dict[str, dict[str, Any]]) -> list[list[str]]:
         rows.append(_history_row(results["history"]))
     if "seconds" in results["migrate"]:
         rows += _migrate_rows(results["migrate"])
+    suite = results.get("suite")
+    if suite and "seconds" in suite:
+        rows.append(["the test suite, `pytest -q`", f"{suite['passed']}", f"{suite['seconds']:.0f} s, "
+                     f"{suite['cpu_seconds']:.0f} s CPU, {suite['peak_rss_mb']:.0f} MB", "", "",
+                     _verdict(suite["seconds"], 180.0, within=False)])
     for form, result in results.items():
         if "error" in result:
             rows.append([f"`bench.py {form}` failed", "", result["error"].replace("\n", " ")[:200], "", "", ""])
     return rows
+
+
+def suite() -> dict[str, Any]:
+    """The whole test suite, timed as one command (issue 38: at most 180 s on two idle cores)."""
+    print("bench all: the test suite (pytest -q)", file=sys.stderr)
+    root = BENCH.resolve().parents[1]
+    seconds, cpu, peak, out, code = gnu_timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], root, dict(os.environ))
+    summary = out.strip().splitlines()[-1] if out.strip() else f"exit {code}"
+    if code != 0:
+        return {"error": f"pytest: {summary}"}
+    return {"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": peak, "passed": summary}
 
 
 def table(results: dict[str, dict[str, Any]], before: list[float], after: list[float]) -> str:
@@ -209,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--history-under", default="text", help="its records' folder (default: text)")
     parser.add_argument("--files", type=int, help="synthetic files for peers, links and staged (a quick run)")
     parser.add_argument("--quick", action="store_true", help="small corpora, one run each")
+    parser.add_argument("--suite", action="store_true", help="time the whole test suite too (minutes)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     plan = {form: list(extra) for form, extra in (_QUICK if args.quick or args.files else _FULL).items()}
@@ -222,6 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan["peers"] += ["--tree", str(tree.resolve())]
     before = load_average()
     results = {form: run(form, extra) for form, extra in plan.items()}
+    if args.suite:
+        results["suite"] = suite()
     after = load_average()
     if args.json:
         print(json.dumps({"results": results, "load_before": before, "load_after": after}, indent=2))

@@ -516,6 +516,9 @@ _NUMBERED_NAME = re.compile(r"(?i)^(?:[a-z]+[-_ ]?)?(\d+)(?:[-_ .]|$)")
 _DATE_NAME = re.compile(r"^(?:\d{4}[-_]?\d\d|\d\d[-_]\d\d[-_]\d\d)(?:\D|$)")
 
 
+_NUMBER_PART = re.compile(r"^(?:[a-z]+[-_ ]?)?\d+\s*[-_ .:]+\s*", re.IGNORECASE)
+
+
 def name_number(path: str) -> int | None:
     """The number a file name starts with (``0042-x``, ``adr-7``, ``eip-3``): not 0, no date."""
     name = path.rpartition("/")[2]
@@ -566,6 +569,19 @@ class _Kin:
         ):
             return True
         return self.alike(a, b)
+
+    def renumbered(self, path_a: str, a: str, path_b: str, b: str) -> bool:
+        """Given another number in its folder: the same name and title but for the number."""
+        folder_a, _, name_a = path_a.rpartition("/")
+        folder_b, _, name_b = path_b.rpartition("/")
+        rest_a, rest_b = _NUMBER_PART.sub("", name_a, 1), _NUMBER_PART.sub("", name_b, 1)
+        if folder_a != folder_b or rest_a == name_a or rest_a.lower() != rest_b.lower():
+            return False
+        title_a, title_b = heading_title(self.blobs.read(a)), heading_title(self.blobs.read(b))
+        if title_a is None or title_b is None:
+            return False
+        bare = _NUMBER_PART.sub("", title_a, 1)
+        return bool(bare) and bare == _NUMBER_PART.sub("", title_b, 1)
 
     def stub(self, old: str, new: str) -> bool:
         """``new`` is what a file was cut down to: a few lines, small, unlike ``old``."""
@@ -805,6 +821,9 @@ class _History:
         blob = change.new_blob
         for dead, lineage, path, killed in self.graveyard:
             if found is not None and self._key(lineage) >= self._key(found):
+                continue
+            if killed == sha and self.kin.renumbered(path, dead, change.path, blob):
+                found = lineage
                 continue
             if dead != blob and not similar(self.blobs.read(dead), self.blobs.read(blob)):
                 continue
@@ -1077,6 +1096,10 @@ def newly_broken(
         inside = not folder or path.startswith(folder + "/")
         rest = path[len(folder) + 1 :] if folder else path
         kept = (f"{new_folder}/{rest}" if new_folder else rest) if inside else path
+        if not inside and "://" not in path and not path.startswith("("):
+            # ``../../spec/x.md`` from a deeper folder: the same steps up from the new one
+            up = posixpath.relpath(path, folder)
+            kept = posixpath.normpath(posixpath.join(new_folder or ".", up))
         return {
             (new_source, moves.get(path, path) + hash_ + fragment),
             (new_source, kept + hash_ + fragment),
@@ -1191,10 +1214,7 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         row.notes.append(f"apply exit {applied.code}: {(applied.err or applied.out).strip()[:300]}")
         row.peak_mib = max(peaks)
         return row
-    moves = {m["from"]: m["to"] for m in plan["moves"]}
-    for topic in plan["topics"]:
-        for source in topic["sources"]:
-            moves.setdefault(source.partition("#")[0], topic["path"])
+    moves = plan_moves(plan)
 
     row.details["lost"] = lost_in(repo, base, plan)
     row.lost = len(row.details["lost"])
@@ -1227,6 +1247,22 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     return row
 
 
+def plan_moves(plan: dict[str, Any]) -> dict[str, str]:
+    """Old path → new path: the moves, the records, and each legacy index the migration
+    removes, whose prose the new index carries (its links with it)."""
+    moves = {m["from"]: m["to"] for m in plan["moves"]}
+    for topic in plan["topics"]:
+        for source in topic["sources"]:
+            moves.setdefault(source.partition("#")[0], topic["path"])
+    index = posixpath.join(plan["target"], "README.md")
+    if index in plan.get("writes", []):
+        for removed in plan.get("removals", []):
+            name = posixpath.basename(removed).lower()
+            if removed not in moves and name in ("readme.md", "index.md"):
+                moves[removed] = index
+    return moves
+
+
 def _expected(overlay: Path) -> dict[str, Any]:
     """``expect.toml``: what the corpus entry must show instead (``records = 0``)."""
     path = overlay / "expect.toml"
@@ -1238,7 +1274,8 @@ def _blob(repo: Path, commit: str, path: str) -> str:
 
 
 def lost_in(repo: Path, base: str, plan: dict[str, Any]) -> list[str]:
-    kinds = {i.split()[0] for t in plan["topics"] for i in t["ids"] if i.split()}
+    # an id's kind is its leading letters: "RFC 1560", and gRPC's glued "A41"
+    kinds = {m.group(0) for t in plan["topics"] for i in t["ids"] if (m := re.match(r"[A-Za-z]+", i))}
     lost: list[str] = []
     for topic in plan["topics"]:
         new = (repo / topic["path"]).read_text(errors="replace")

@@ -9,6 +9,7 @@ the class allows it.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 
 import pytest
@@ -62,6 +63,8 @@ def test_ids_of_a_category_letter_and_a_number_are_records(
         )
         for letter, n in names
     }
+    if not folder:  # the graphics of A1, with a note of its own: a companion, also once A1 moved
+        files[f"{letters[0]}1_graphics/README.md"] = "The diagrams open in draw.io.\n"
     _write(migration_repo, files)
     init = runner.invoke(app, ["init"])
     assert init.exit_code == 0, init.output
@@ -72,12 +75,17 @@ def test_ids_of_a_category_letter_and_a_number_are_records(
     assert ids == sorted(f"{letter}{n}" for letter, n in names)
     _apply_and_check(migration_repo)
     assert not [p for p in migration_repo.root.glob(f"{where}*.md") if p.name[0] in letters]
+    moved = [p.read_text() for p in migration_repo.root.glob("**/implemented/2020-*.md")]
+    # A bare one-letter id is prose (``L7`` is a network layer too): only links are rewritten.
+    assert len(moved) == len(names) and all(f"Follows {letters[0]}1, see [it](" in text for text in moved)
+    again = runner.invoke(app, ["migrate"])
+    assert again.exit_code == 0 and "nothing" in again.output.lower(), again.output
 
 
 # --------------------------------------------------------------------------- status phrases
 
 
-PHRASES = ("To be reviewed", "on hold", "In Review", "waiting for a sponsor")
+PHRASES = ("To be reviewed", "on hold", "Needs More Work", "waiting for a sponsor")
 TAILS = ("", ".", " (since May)", ", see #12", " - 2021-01-01")
 FORMS = {
     "line": lambda k, v: f"# Decision {k}\n\nStatus: {v}\n\nText.\n",
@@ -182,16 +190,84 @@ def test_a_record_that_is_a_folder_is_found_and_moved_with_its_links_working(
     for k in (1, 2, 3, 4):
         files.update({where + path: text for path, text in _folder_record(k, status_in, page, prefix).items()})
     files["README.md"] = f"# Project\n\nThe first: [one]({where}{prefix or ''}{'0001' if prefix else '0001-feature-1'}).\n"
+    if prefix:  # what a folder record holds is its content, even records' pages (CIP-0088/CIPs/0025/)
+        files.update({f"CIP-0001/CIPs/{n:04d}/{page}": f"# Register of CIP {n}\n\nText.\n" for n in (25, 26, 27)})
+    if not prefix:  # an old name kept as a symlink to the folder's page: no record of its own
+        (migration_repo.root / where).mkdir(parents=True)
+        (migration_repo.root / where / "20190121-feature-1.md").symlink_to(f"0001-feature-1/{page}")
     _write(migration_repo, files)
     init = runner.invoke(app, ["init"])
     assert init.exit_code == 0, init.output
+    config = tomllib.loads((migration_repo.root / ".docsync.toml").read_text())
+    assert [s["path"] for s in config["sources"]] == [where.rstrip("/")]
     migration_repo.commit("adopt docsync")
     _, outcome = run(migration_repo.root, Options())
     assert outcome.plan.problems == ()
     sources = sorted(str(t.parts[0]) for t in outcome.plan.topics)
-    pages = sorted(p for p in files if p.endswith("/" + page))
+    pages = sorted(p for p in files if p.endswith("/" + page) and "/CIPs/" not in p)
     assert sources == pages
     assert {t.state for t in outcome.plan.topics} == {"implemented"}
     _apply_and_check(migration_repo)
     assert not [p for p in pages if (migration_repo.root / p).exists()]
     assert all((migration_repo.root / p).exists() for p in files if not p.endswith(".md"))
+
+
+# --------------------------------------------------------------------------- nested trees
+
+
+@pytest.mark.parametrize("areas", [("logs",), ("logs", "metrics", "trace")])
+def test_a_sources_status_reaches_the_trees_below_it(migration_repo: GitRepo, areas: tuple[str, ...]) -> None:
+    """``text/`` and its area folders ``text/logs/`` … hold records without a status: init
+    writes one source, and its one default status (the user's one key) reaches every area."""
+    files = {f"text/{k:04d}-idea-{k}.md": f"# Idea {k}\n\nOTEP {k} text.\n" for k in (1, 2, 3)}
+    for a, area in enumerate(areas):
+        files.update({f"text/{area}/{k:04d}-{area}-{k}.md": f"# {area} {k}\n\nText.\n" for k in range(10 * a + 10, 10 * a + 13)})
+    _write(migration_repo, files)
+    init = runner.invoke(app, ["init"])
+    assert init.exit_code == 0, init.output
+    path = migration_repo.root / ".docsync.toml"
+    config = tomllib.loads(path.read_text())
+    assert [s["path"] for s in config["sources"]] == ["text"]
+    text = path.read_text().replace('{ path = "text"', '{ path = "text", status = "implemented"')
+    path.write_text(text)
+    migration_repo.commit("adopt docsync")
+    _, outcome = run(migration_repo.root, Options())
+    assert outcome.plan.problems == ()
+    assert sorted(str(t.parts[0]) for t in outcome.plan.topics) == sorted(files)
+    assert {t.state for t in outcome.plan.topics} == {"implemented"}
+
+
+# --------------------------------------------------------------------------- rules around a section
+
+
+RULED = {
+    "status": "## Status\n\nAccepted\n",
+    "list": "- one\n- two\n",
+    "heading and prose": "## Notes\n\nkey: value\n\nMore.\n",
+}
+
+
+@pytest.mark.parametrize("padding", [0, 400])  # 400 paragraphs: the parse goes in pieces
+@pytest.mark.parametrize("front", ["", "---\ntitle: Rules\n---\n\n"])
+@pytest.mark.parametrize("inside", list(RULED))
+def test_a_section_between_two_rules_is_read_as_github_renders_it(front: str, inside: str, padding: int) -> None:
+    """``---`` after a blank line, a section, ``---`` (cometbft's ADR 075 around its Status):
+    GitHub renders two rules and the section; pulldown-cmark took it for front matter, and
+    the record's status went unread. Only a block at the start is front matter; cmark-gfm's
+    HTML is the oracle for the headings and paragraphs."""
+    from docsync.migrate.read.status import read_status
+    from docsync.model import BlockKind
+    from docsync.parse.native import parse
+    from docsync.parse.render import github_html
+
+    filler = "".join(f"Paragraph {k} of the changelog.\n\n" for k in range(padding))
+    text = f"{front}# ADR 075: Rules\n\n- 2021: drafted\n\n{filler}---\n{RULED[inside]}\n---\n## Context\n\nText.\n"
+    doc = parse("adr-075.md", text, piece=2000)
+    body = text[len(front):]
+    html = github_html(body)
+    assert [h.text for h in doc.headings] == [h for h in re.findall(r"<h\d[^>]*>(.*?)</h\d>", html)]
+    fronts = [b.lines for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER]
+    assert fronts == ([] if not front else [fronts[0]]) and all(f.first == 1 for f in fronts)
+    if inside == "status":
+        reading = read_status(doc)
+        assert reading is not None and reading.value == "Accepted"

@@ -276,7 +276,8 @@ def inspect(
 ) -> Inspection:
     """What the repository holds, read from the parsed workspace (nothing is written)."""
     config = workspace.config
-    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
+    listing = workspace.listing  # a symlink points at a record, it is none
+    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
     trees = _with_status_keys(_legacy_trees(paths, config, workspace.documents), workspace.documents, config)
     target = _target(config, raw, trees, paths)
     in_tree = _tree_record_paths(target, config, paths)

@@ -112,7 +112,8 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
     workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo)  # the view reads all
     from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
-    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
+    listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
+    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
     trees = find_trees(
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
     )

@@ -56,7 +56,7 @@ def parse(path: str, text: str, newline: str = "\n", bom: bool = False, piece: i
     known = _in_pieces(collected, text, bounds) if len(bounds) > 2 else None
     if known is None:  # one piece, or a piece's block ran on past its end
         collected = Collected(path, text)
-        walk(collected, pyromark.events_with_range(_for_parser(text), options=_OPTIONS), char_offsets(text))
+        walk(collected, _events(text), char_offsets(text))
         known = _known_labels(text)
     found = definitions_in_gaps(text, collected.line_starts, collected.covered, known)
     return collected.document(newline, bom, found)
@@ -86,7 +86,10 @@ def _in_pieces(collected: Collected, text: str, bounds: list[int]) -> Callable[[
         covered = len(collected.covered)
         convert = char_offsets(piece)
         extra = _notes_from_elsewhere(piece, everywhere - notes[index]) if notes else ""
-        parsed = pyromark.events_with_range(_for_parser(piece + extra), options=_OPTIONS, broken_link_callback=defined)
+        read = list(pyromark.events_with_range(_for_parser(piece + extra), options=_OPTIONS, broken_link_callback=defined))
+        if any(_is_metadata(e) and (start or w["start"]) for e, w in read):
+            return None  # front matter only at the text's start: read whole (see _events)
+        parsed: Iterable[tuple[Any, Any]] = read
         if extra:
             parsed = _before(parsed, len(piece) if convert is None else len(piece.encode()))
         walk(collected, parsed, _shifted(convert, start))
@@ -142,7 +145,31 @@ def _for_parser(text: str) -> str:
 def events(text: str) -> list[tuple[Any, Any]]:
     """The parser's events of ``text`` with their byte ranges, as :func:`parse` reads them
     (``scripts/bench_floor.py`` times this alone)."""
-    return list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
+    return _events(text)
+
+
+def _events(text: str) -> list[tuple[Any, Any]]:
+    """The events of ``text``, with front matter only at its start, as GitHub reads it.
+
+    pulldown-cmark also takes a ``---`` line after a blank line, up to the next ``---``,
+    for a metadata block anywhere in a document (cometbft's ADRs put ``## Status`` between
+    two rules): GitHub renders a rule, a heading and a paragraph there. Such a document is
+    read again without metadata blocks, its leading front matter (blanked, so that no byte
+    moves) kept from the first reading.
+    """
+    found = list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
+    if not any(_is_metadata(event) and where["start"] > 0 for event, where in found):
+        return found
+    head = found[: next(i for i, (e, _) in enumerate(found) if "End" in e) + 1] if _is_metadata(found[0][0]) else []
+    data = text.encode()
+    end = head[-1][1]["end"] if head else 0
+    blanked = bytes(b if b == 10 else 32 for b in data[:end]) + data[end:]
+    again = pyromark.events_with_range(_for_parser(blanked.decode()), options=_OPTIONS & ~_O.ENABLE_YAML_STYLE_METADATA_BLOCKS)
+    return head + list(again)
+
+
+def _is_metadata(event: Any) -> bool:
+    return isinstance(event, dict) and isinstance(event.get("Start"), dict) and "MetadataBlock" in event["Start"]
 
 
 def parse_bytes(path: str, data: bytes) -> Document:

@@ -54,6 +54,9 @@ Decisions, each with a test in ``tests/test_history.py``:
   lineage, and the stub starts a new one with that commit, but only when
   the content's new file is a record at HEAD: a proposal whose text moved to
   a draft that is no record keeps the day it began at its own path.
+* A rename git misses because the record was also rewritten (a delete and an
+  add in one commit, under 50%): one record when both names have the same
+  slug in one folder and the same title once their numbers are set aside.
 * Templates (the names ``template`` says are templates, as discovery reads
   them) start and continue no lineage: a deleted template is no grave, and
   content a template held is no restore, so an RFC whose first commit is the

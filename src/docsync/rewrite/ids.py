@@ -39,12 +39,12 @@ _KINDS_OF: dict[re.Pattern[str], frozenset[str]] = {}
 
 
 def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
+    # A one-letter kind (gRPC's ``A1``, ``L12``) names a record only in a link: in prose,
+    # ``L7`` is a network layer and ``P1`` a priority as often as a record.
+    kinds = frozenset(k for k in kinds if len(k) > 1)
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
-    # A one-letter kind (gRPC's ``A1``, ``L12``) is an id only glued to its number: ``A 5`` is prose.
-    alternatives = "|".join(
-        re.escape(k) if len(k) > 1 else rf"{re.escape(k)}(?=\d)" for k in sorted(kinds, key=len, reverse=True)
-    )
+    alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
     pattern = re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
         rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?P<version>-v\d{{1,3}})?{tail}"

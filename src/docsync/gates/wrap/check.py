@@ -135,12 +135,11 @@ class Summarizer:
         assert isinstance(result, tuple)
         return result
 
-    def unpack(self, data: object, check: bool = True) -> tuple[Row, ...] | None:
-        """:meth:`pack`'s rows back; checked row by row unless ``check`` is False
-        (rows a parse worker of this run packed a moment ago)."""
+    def unpack(self, data: object) -> tuple[Row, ...] | None:
+        """:meth:`pack`'s rows back, checked row by row."""
         if type(data) is not tuple:
             return None
-        if check and not all(_is_row(row) for row in data):
+        if not all(_is_row(row) for row in data):
             return None
         return data
 

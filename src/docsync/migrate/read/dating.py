@@ -127,7 +127,7 @@ class EarlyDates:
         if sent is not None and not set(records) - set(sent[0]):
             dates, self.answered = sent[1], True
             return {path: dates[path] for path in records if path in dates}
-        known = _listed_candidates(self._root, self._config)
+        known = _listed_candidates(self._root, self._config) if records else []
         return read_origins(self._root, records, self._progress, known)
 
     def head_commit(self) -> str | None:

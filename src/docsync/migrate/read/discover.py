@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ...config import DEFAULT_STATUSES, Source
-from ...model import BlockKind, Document, Heading
+from ...model import Document, Heading
 from ...records.model import RecordId
-from .folders import folder_records
+from .folders import folder_records, named_children, tree_names
 from .names import RecordName, ascii_slug, is_template, record_name
-from .status import StatusReading, lead_heading, read_status
+from .status import StatusReading, read_status
+from .titles import front_matter_title, title_heading
 
 TREE_KINDS: dict[str, str] = {
     "adr": "ADR",
@@ -207,20 +208,51 @@ def find_trees(
 ) -> tuple[Tree, ...]:
     """The legacy trees: the configured ones, or those found at any depth (see the module)."""
     if sources:
-        return tuple(_configured_tree(s, paths) for s in sources)
+        configured = [_configured_tree(s, paths) for s in sources]
+        return (*configured, *_nested(sources, configured, find_trees(paths, (), lifecycle)))
     names: dict[str, list[str]] = {}
     for path in paths:
         folder, name = posixpath.split(path)
         if record_name(name) is not None:
             names.setdefault(folder, []).append(name)
-    for page, name in folder_records(paths):  # ``CIP-0001/README.md``: a record of the folder above
+    pages = list(folder_records(paths))
+    for page, name in pages:  # ``CIP-0001/README.md``: a record of the folder above
         names.setdefault(posixpath.dirname(posixpath.dirname(page)), []).append(name)
+    # What a folder record holds (``CIP-0088/CIPs/0025/README.md``) is its content, no tree.
+    inside = {posixpath.dirname(page) + "/" for page, _ in pages}
     found = [
         Tree(folder, kind_for(folder, found_names))
         for folder, found_names in sorted(names.items())
         if not _skipped(folder, lifecycle) and _is_tree(folder, found_names)
+        and not any((folder + "/").startswith(record) for record in inside)
     ]
     return tuple(found)
+
+
+def source_of(folder: str, sources: Sequence[Source]) -> int | None:
+    """The index of the source (not the root) ``folder`` is below, the nearest, or None.
+    A folder named as a record (``text/0042-x/``) is that record's, not a tree below it."""
+    found = [(len(s.path.strip("/")), i) for i, s in enumerate(sources) if s.path.strip("/")]
+    below = [(n, i) for n, i in found if folder.startswith(sources[i].path.strip("/") + "/")]
+    if not below:
+        return None
+    n, index = max(below)
+    return None if any(record_name(part + ".md") for part in folder[n + 1 :].split("/")) else index
+
+
+def _nested(sources: Sequence[Source], configured: Sequence[Tree], found: Iterable[Tree]) -> list[Tree]:
+    """Trees found below a configured source that no source names: they are its trees too,
+    with its kind (when it says one), its default status and its status key (``text/`` of
+    the area folders ``text/logs/``, ``text/trace/``)."""
+    named = {t.path for t in configured}
+    named |= {posixpath.join(t.path, f) for t in configured for f in t.folders}
+    nested: list[Tree] = []
+    for tree in found:
+        index = source_of(tree.path, sources) if tree.path not in named else None
+        if index is not None:
+            source = sources[index]
+            nested.append(Tree(tree.path, source.kind or tree.kind, source.status, {}, source.status_key))
+    return nested
 
 
 def _is_tree(folder: str, names: Sequence[str]) -> bool:
@@ -245,7 +277,7 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
     named: list[tuple[str, RecordName]] = []
     for folder in folders:
-        for path, name in _named_children(folder, paths):
+        for path, name in named_children(folder, paths):
             parsed = record_name(name)
             if parsed is not None:
                 named.append((path, parsed))
@@ -255,19 +287,6 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
         (path, None if parsed.number in (None, shared) else _record_id(tree, parsed, several), parsed.slug)
         for path, parsed in named
     ]
-
-
-def _named_children(folder: str, paths: Sequence[str]) -> list[tuple[str, str]]:
-    """(path, name) of the files in ``folder`` and of its folder records (the page, and the
-    folder's name as a file's: ``CIP-0001/README.md`` → ``CIP-0001.md``)."""
-    prefix = f"{folder}/" if folder else ""
-    below = [p for p in paths if p.startswith(prefix) and p.count("/") - prefix.count("/") in (0, 1)]
-    return [(p, posixpath.basename(p)) for p in children_of(folder, paths)] + list(folder_records(below))
-
-
-def tree_names(folder: str, paths: Sequence[str]) -> list[str]:
-    """The names of a tree folder's records, files and folders (see :mod:`.folders`)."""
-    return [name for _, name in _named_children(folder, paths)]
 
 
 def _record_id(tree: Tree, parsed: RecordName, several: bool) -> RecordId:
@@ -323,35 +342,6 @@ def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
 # --------------------------------------------------------------------------- records
 
 
-# A first heading with one of these names is a section (rust-lang/rfcs: ``# Summary``), not a title.
-SECTION_NAMES = frozenset(
-    {"summary", "abstract", "motivation", "context", "status", "introduction", "overview",
-     "background", "problem", "description"}
-)  # fmt: skip
-
-
-def title_heading(doc: Document) -> Heading | None:
-    """The first level-1 heading, the record's title, unless it is a section's name; without
-    a level-1 heading, the heading the document opens with (see :func:`.status.lead_heading`)."""
-    heading = next((h for h in doc.headings if h.level == 1), None) or lead_heading(doc)
-    if heading is None or heading.text.strip().rstrip(":").lower() in SECTION_NAMES:
-        return None
-    return heading
-
-
-def front_matter_title(doc: Document) -> str | None:
-    """The ``title:`` of the record's YAML front matter, unquoted."""
-    block = next((b for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
-    if block is None:
-        return None
-    for number in range(block.lines.first + 1, block.lines.last):
-        found = _FRONT_MATTER_TITLE.match(doc.line_text(number))
-        if found is not None:
-            return found.group("value").strip().strip("\"'").strip() or None
-    return None
-
-
-_FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
 
 
 def read_record(
@@ -384,7 +374,8 @@ def read_record(
     kind = kind or (record_id.kind if record_id else "ADR")
     stem = posixpath.splitext(posixpath.basename(doc.path))[0]
     raw = raw or (str(record_id) if record_id is not None else stem)
-    title = strip_title_prefix(" ".join(raw.split()), kind)
+    letter = record_id is not None and len(record_id.kind) == 1  # ``A107 - TLS …`` of gRPC
+    title = strip_title_prefix(" ".join(raw.split()), record_id.kind if letter and record_id else kind)
     return LegacyRecord(
         path=doc.path,
         record_id=record_id,

@@ -18,7 +18,7 @@ leads to the new record. See docs/rfc/implemented/2026-12-07-records-that-are-fo
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ...model import Span
@@ -29,25 +29,36 @@ PAGES = ("README.md", "readme.md", "Readme.md", "index.md")
 METADATA_SUFFIXES = (".yaml", ".yml")
 
 
+# A record's assets, named after it (gRPC's ``A69_graphics/``): never a record itself, even
+# once the record beside it has moved away.
+ASSET_WORDS = frozenset({"graphics", "images", "image", "img", "assets", "figures", "diagrams", "files", "media"})
+
+
 def folder_name(folder: str) -> RecordName | None:
     """What a folder's name says when it names a record (a number, or a date and words)."""
     parsed = record_name(posixpath.basename(folder) + ".md")
-    return parsed if parsed is not None and (parsed.number is not None or parsed.slug) else None
+    if parsed is None or parsed.slug in ASSET_WORDS:
+        return None
+    return parsed if parsed.number is not None or parsed.slug else None
 
 
 def folder_records(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
     """(the page's path, the record's name as a file name ``CIP-0001.md``) of every folder
     record among ``paths``: a record-named folder's first page of :data:`PAGES`."""
     present = set(paths)
+    files = {_key(posixpath.dirname(p), parsed) for p in present if (parsed := record_name(posixpath.basename(p)))}
     for path in sorted(present):
         folder, page = posixpath.split(path)
-        if page not in PAGES or not folder or folder_name(folder) is None:
-            continue
-        if any(posixpath.join(folder, p) in present for p in PAGES[: PAGES.index(page)]):
+        parsed = folder_name(folder) if page in PAGES and folder else None
+        if parsed is None or any(posixpath.join(folder, p) in present for p in PAGES[: PAGES.index(page)]):
             continue  # README.md before index.md
-        if folder + ".md" in present:
-            continue  # ``L73-x.md`` is the record, ``L73-x/`` its companion
+        if folder + ".md" in present or (parsed.number is not None and _key(posixpath.dirname(folder), parsed) in files):
+            continue  # ``L73-x.md`` or ``A69-x.md`` is the record, ``L73-x/`` or ``A69_graphics/`` its companion
         yield path, posixpath.basename(folder) + ".md"
+
+
+def _key(parent: str, parsed: RecordName) -> tuple[str, str, int | None]:
+    return parent, parsed.prefix, parsed.number
 
 
 def record_folder(path: str) -> str | None:
@@ -87,3 +98,18 @@ def metadata_status(path: str, text: str, key: str = "") -> StatusReading | None
         return None
     value, line = found
     return StatusReading(value, StatusForm.METADATA, line, Span(0, 0), origin=path)
+
+
+def named_children(folder: str, paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(path, name) of the files in ``folder`` and of its folder records (the page, and the
+    folder's name as a file's: ``CIP-0001/README.md`` → ``CIP-0001.md``)."""
+    prefix = f"{folder}/" if folder else ""
+    depth = prefix.count("/")
+    below = [p for p in paths if p.startswith(prefix) and p.count("/") - depth in (0, 1)]
+    files = sorted((p, posixpath.basename(p)) for p in below if p.count("/") == depth)
+    return files + list(folder_records(below))
+
+
+def tree_names(folder: str, paths: Sequence[str]) -> list[str]:
+    """The names of a tree folder's records, files and folders."""
+    return [name for _, name in named_children(folder, paths)]

@@ -17,7 +17,8 @@ from dataclasses import replace
 
 from ...config import Source
 from ...model import Document
-from .discover import Tree, find_trees, named_kind, record_paths, tree_names
+from .discover import Tree, find_trees, named_kind, record_paths, source_of
+from .folders import tree_names
 
 _MENTION = re.compile(r"\b(?P<word>[A-Za-z][A-Za-z]{1,9})[ \t]?[-#]?[ \t]?0*(?P<number>\d{1,5})\b")
 # Words written before numbers that are not a record's kind.
@@ -61,6 +62,8 @@ def with_kinds(
     """``trees``, each with the kind its names say, its source sets, or its prose writes; and the
     trees whose kind none of them tells (they keep the folder's word until it is set)."""
     configured = {s.path.strip("/") for s in sources if s.kind}
+    # A tree below a source that says its kind has that kind (see :func:`.discover.source_of`).
+    configured |= {t.path for t in trees if (i := source_of(t.path, sources)) is not None and sources[i].kind}
     named = {tree.path for tree in trees if tree.path in configured or _named(tree, paths)}
     # Every other tree's kind is taken, configured or not (``ADR 1`` names docs/adr's record).
     others = find_trees(paths, ()) if sources else ()

@@ -206,12 +206,21 @@ def _preamble_end(doc: Document) -> int:
     return doc.line_count
 
 
+# A first heading with one of these names is a section (rust-lang/rfcs: ``# Summary``), not a title.
+SECTION_NAMES = frozenset(
+    {"summary", "abstract", "motivation", "context", "status", "introduction", "overview",
+     "background", "problem", "description"}
+)  # fmt: skip
+
+
 def lead_heading(doc: Document) -> Heading | None:
-    """The heading a document opens with (after its front matter), when the document has no
-    level-1 heading: gRPC's proposals open with a setext level-2 title (``Title`` over ``---``)."""
-    if not doc.headings or any(h.level == 1 for h in doc.headings):
+    """The level-2 heading a document opens with (after its front matter): gRPC's proposals
+    open with a setext level-2 title (``Title`` over ``---``), their sections level 1 or 2."""
+    if not doc.headings or doc.headings[0].level != 2:
         return None
     first = doc.headings[0]
+    if first.text.strip().rstrip(":").lower() in SECTION_NAMES:
+        return None
     front = next((b.lines for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
     start = front.last + 1 if front is not None and front.first == 1 else 1
     if any(doc.line_text(n).strip() for n in range(start, first.line)):
