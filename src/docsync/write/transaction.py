@@ -34,8 +34,8 @@ from typing import Any
 
 from ..errors import DocsyncError, Interrupted, describe_os_error
 from ..repository import gitrepo, plumbing
-from . import finished, journal_schema, snapshot, writer
-from .finished import JOURNAL, PRODUCED, STATE
+from . import finished, journal_schema, produced, snapshot, writer
+from .finished import JOURNAL, STATE
 from .packs import Packs
 from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
 from .snapshot import Files, FileState, NotRestored
@@ -64,8 +64,7 @@ class Transaction:
     _expected: dict[str, bytes | None] = field(default_factory=dict)
     _produced: dict[str, set[str]] = field(default_factory=dict)
     """Per path, the digests of what this run left there (see :func:`snapshot.restore_ours`)."""
-    _logged: set[tuple[str, str]] = field(default_factory=set)
-    """(path, digest) pairs already in the journal's log of what this run writes (``PRODUCED``)."""
+    _log: produced.Log = field(default_factory=produced.Log)
     kept: tuple[str, ...] = ()
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
@@ -80,11 +79,7 @@ class Transaction:
         read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
         """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
-
-        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
-        path it found absent. A path whose journalled state is not that was saved between
-        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
-        From the journal on, every write compares with what the journal recorded."""
+        ``read``: what the plan read, by path (see :func:`_journal`)."""
         git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir, root)
         refuse_foreign_lock(root, git_dir)
@@ -92,20 +87,7 @@ class Transaction:
         index = gitrepo.index_file(root)
         txn = cls(root, git_dir, command, redo, plumbing.head_commit(root))
         txn.index = index.read_bytes() if index.is_file() else None
-        try:
-            txn.seal = journal_schema.write_seal(git_dir)
-            if txn.index is not None:
-                writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
-            txn.cover(paths)
-            _refuse_saved_since_read(txn.files, read or {})
-        except BaseException as exc:
-            with _no_interrupts():
-                _discard_journal(git_dir)
-            if isinstance(exc, OSError):
-                raise DocsyncError(
-                    f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed"
-                ) from None
-            raise
+        _journal(txn, paths, read or {})
         return txn
 
     def cover(self, paths: Iterable[str]) -> None:
@@ -136,34 +118,25 @@ class Transaction:
     # ----------------------------------------------------------------- changes
 
     def announce(self, changes: Iterable[FileWrite]) -> None:
-        """Log, before writing them, the bytes ``changes`` will leave: ``--abort`` after a
-        kill then puts back only files that hold those bytes (or their old ones), and keeps
-        any other, someone's save after the kill. One append for the whole batch."""
+        """Log the bytes ``changes`` will leave, in one append (see :mod:`.produced`)."""
         pairs = []
         for change in changes:
             if self.files.state(change.path) is None:
                 self.cover([change.path])
             expect = self._expected.get(change.path)
             pairs.append((change.path, writer.digest(change.encoded(expect or None))))
-        self._log(pairs)
-
-    def _log(self, pairs: Iterable[tuple[str, str]]) -> None:
-        fresh = [pair for pair in dict.fromkeys(pairs) if pair not in self._logged]
-        if not fresh:
-            return
-        writer.append_file(self.git_dir, PRODUCED, b"".join(json.dumps(p).encode() + b"\n" for p in fresh))
-        self._logged.update(fresh)
+        self._log.add(self.git_dir, pairs)
 
     def write(self, change: FileWrite, read: str | None = None) -> None:
         """Write one file, only while it still holds what was read and snapshotted."""
         if self.files.state(change.path) is None:
             self.cover([change.path])
         expect = self._expected.get(change.path)
-        self._log([(change.path, writer.digest(change.encoded(expect or None)))])
+        self._log.add(self.git_dir, [(change.path, writer.digest(change.encoded(expect or None)))])
         written = writer.write_atomic(self.root, change, read=read, expect=expect)
         self._expected[change.path] = written
         self._produced.setdefault(change.path, set()).add(writer.digest(written))
-        self._log([(change.path, writer.digest(written))])  # when the guess above missed
+        self._log.add(self.git_dir, [(change.path, writer.digest(written))])  # when the guess above missed
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])
@@ -179,7 +152,7 @@ class Transaction:
             moved |= self._produced.get(old, set())
             if state is not None and state.kind == "file":
                 moved.add(writer.digest(state.data))
-            self._log((new, d) for d in sorted(moved))
+            self._log.add(self.git_dir, [(new, d) for d in sorted(moved)])
         gitrepo.move_files(self.root, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
@@ -229,18 +202,27 @@ class Transaction:
         )
 
 
-def _refuse_saved_since_read(files: Files, read: Mapping[str, str | None]) -> None:
-    """Every path as the plan read it (issue #35: a save between the plan's read and the
-    journal's snapshot was taken as the plan's input, and lost)."""
-    for path, text in read.items():
-        state = files.state(path)
-        if state is None:
-            continue
-        if text is None:
-            if state.kind != "absent":
-                raise writer.ChangedMeanwhile(path)
-        elif state.kind != "file" or not writer.same_text(state.data, text):
-            raise writer.ChangedMeanwhile(path)
+def _journal(txn: Transaction, paths: Iterable[str], read: Mapping[str, str | None]) -> None:
+    """Write the journal's seal, the index and ``paths``; nothing changed on any failure.
+
+    ``read`` is what the plan read, by path: a text (line ends aside), or None for a path
+    it found absent. A path whose journalled state is not that was saved between the
+    plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
+    From the journal on, every write compares with what the journal recorded."""
+    try:
+        txn.seal = journal_schema.write_seal(txn.git_dir)
+        if txn.index is not None:
+            writer.write_file(txn.git_dir, f"{JOURNAL}/index", txn.index)
+        txn.cover(paths)
+        snapshot.refuse_saved_since_read(txn.files, read)
+    except BaseException as exc:
+        with _no_interrupts():
+            _discard_journal(txn.git_dir)
+        if isinstance(exc, OSError):
+            raise DocsyncError(
+                f"{describe_os_error(exc, txn.root)}; could not write the journal, nothing was changed"
+            ) from None
+        raise
 
 
 def _expected_bytes(state: FileState) -> bytes | None:
