@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config, Source, conventions_beside
 from ..config import load as load_config
+from ..config_paths import leads_inside
 from ..errors import PlanError
 from ..model import Document
 from ..records.model import Record
@@ -254,7 +255,7 @@ def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> 
 
 def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
     found = {p: workspace.documents[p] for p in paths if p in workspace.documents}
-    missing = [p for p in paths if p not in found]
+    missing = [p for p in paths if p not in found and leads_inside(workspace.root, p)]
     if missing:
         parsed, _ = parse_files(workspace.root, workspace.git_dir, missing, workspace.config)
         found.update(parsed)
