@@ -166,3 +166,29 @@ def test_every_fresh_path_spelling_is_refused_in_one_line(symlinked_folder: Path
         config.unlink()
     lines = [line for line in err.splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and "Traceback" not in err, (code, out, err)
+
+
+# --------------------------------------------------------------------------- git's monitor
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["check"], ["check", "--staged"], ["fix"], ["migrate", "--apply", "--commit"], ["new", "Use Y"]],
+    ids=" ".join,
+)
+def test_no_command_runs_the_file_system_monitor_a_git_config_names(tmp_path: Path, args: list[str]) -> None:
+    """``core.fsmonitor`` in a ``.git/config`` unpacked from an archive (or included from
+    a tracked file) names a command git runs on ``status`` and ``check-ignore``: docsync
+    runs git with the monitor off, as it runs no hook."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("docs/adr/0001-use-x.md", RECORD)
+    repo.write("README.md", "# P\n\nSee [x](docs/adr/0001-use-x.md).\n")
+    repo.commit("a record")
+    marker = tmp_path / "monitor-ran"
+    repo.git("config", "core.fsmonitor", f"touch {marker}; echo")
+    if args[0] == "new":
+        _run(repo.root, "migrate", "--apply", "--commit")
+        marker.unlink(missing_ok=True)
+    code, out, err = _run(repo.root, *args)
+    assert code in (0, 1), (out, err)
+    assert not marker.exists(), f"docsync {' '.join(args)} ran core.fsmonitor"
