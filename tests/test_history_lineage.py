@@ -460,7 +460,6 @@ TITLES = ("ADR {n}: Monitoring", "{n}. Monitoring", "ADR-{n} - Monitoring")
 def renumbered_and_rewritten(repo: GitRepo, kept: int, form: str, same: tuple[bool, bool]) -> str:
     """``adr-010-monitoring.md`` (06-08) becomes ``adr-011-…`` (06-13) keeping ``kept`` of 20
     lines; ``same`` says whether the slug and the title (apart from the number) stay."""
-    seeded(repo)
     lines = [f"Line {i} of the monitoring decision, as first written.\n" for i in range(20)]
     repo.write("adr/adr-010-monitoring.md", f"# {form.format(n='010')}\n\n" + "".join(lines))
     repo.commit(when="2018-06-08 15:17", tz="+0400")

@@ -26,6 +26,7 @@ from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git
 from tests.test_faults import LEGACY, OPERATIONS, TODAY, State, _copy, _probe, state, templates
+from tests.untrusted import Entry
 
 __all__ = ["templates"]  # the fixture, shared with tests.test_faults
 
@@ -37,13 +38,13 @@ def _target(before: State, after: State) -> str:
     changed = [
         path
         for path, entry in sorted(before[2].items())
-        if entry[0] == "file" and path in after[2] and after[2][path] != entry
+        if entry[0].startswith("file") and path in after[2] and after[2][path] != entry
     ]
     assert changed, "the operation rewrites no file in place"
     return changed[0]
 
 
-def _without(found: State, path: str) -> dict[str, tuple[str, bytes, int]]:
+def _without(found: State, path: str) -> dict[str, Entry]:
     return {p: entry for p, entry in found[2].items() if p != path}
 
 
