@@ -24,10 +24,11 @@ from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
 from docsync.model import Finding
-from docsync.workspace import cache, document_json, results
+from docsync.workspace import cache, document_json, plain, results
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
 from tests.planted import RunsACommand
+from tests.signed_cache import read_indexed, write_indexed
 
 PAGES = {
     "README.md": "# Project\n\nSee [the guide](docs/guide.md#install) and [gone](docs/gone.md).\n",
@@ -54,36 +55,24 @@ def _findings(workspace: Workspace) -> list[Finding]:
     return sorted(links.check_workspace(workspace), key=Finding.sort_key)
 
 
-_MAGIC = b"docsync-parse-cache 4\n"
+_MAGIC = b"docsync-parse-cache 5\n"
 
 
 def _payload(repo: GitRepo) -> dict[str, object]:
     """The cache file read back: its header, and each entry (last used, bytes) by key."""
-    data = _cache_file(repo).read_bytes()
-    assert data.startswith(_MAGIC)
-    (length,) = struct.unpack("<Q", data[len(_MAGIC) : len(_MAGIC) + 8])
-    start = len(_MAGIC) + 8 + length
-    header = json.loads(data[len(_MAGIC) + 8 : start])
+    header, blobs = read_indexed(_cache_file(repo), _MAGIC)
     used = header.pop("used")
-    entries = {
-        key: (used[key], data[start + offset : start + offset + size])
-        for key, (offset, size) in header.pop("index").items()
-    }
-    return {**header, "entries": entries}
+    assert isinstance(used, dict)
+    return {**header, "entries": {key: (used[key], blob) for key, blob in blobs.items()}}
 
 
 def _write_payload(repo: GitRepo, payload: dict[str, object]) -> None:
-    """What :func:`_payload` read, written back in the cache's own layout."""
+    """What :func:`_payload` read, written back in the cache's own layout, signed."""
     entries = payload["entries"]
     assert isinstance(entries, dict)
-    index, blobs, offset = {}, [], 0
-    for key, (_, blob) in entries.items():
-        index[key] = (offset, len(blob))
-        blobs.append(blob)
-        offset += len(blob)
     rest = {k: v for k, v in payload.items() if k != "entries"}
-    header = json.dumps(rest | {"used": {k: e[0] for k, e in entries.items()}, "index": index}).encode()
-    _cache_file(repo).write_bytes(_MAGIC + struct.pack("<Q", len(header)) + header + b"".join(blobs))
+    header = rest | {"used": {k: e[0] for k, e in entries.items()}}
+    write_indexed(_cache_file(repo), _MAGIC, header, {k: e[1] for k, e in entries.items()})
 
 
 def _plant_doctored(repo: GitRepo, **header: object) -> None:
@@ -181,16 +170,17 @@ def test_an_entry_placed_beyond_the_file_makes_the_cache_ignored(repo: GitRepo) 
 
 
 def test_an_entry_is_read_from_the_disk_only_when_its_document_is(repo: GitRepo) -> None:
-    """A warm run reads the index, not the documents: bytes changed in place after
-    the load are what the document is read from (a slug changed is believed, the text
-    is still the file's); bytes cut off are parsed again."""
+    """A warm run reads the index, not the documents: an entry is read when its document
+    is, and believed only when its bytes have the digest the signed header names (a
+    slug changed in place is not); bytes cut off are parsed again."""
     cold = load_workspace(repo.root)
     warm = load_workspace(repo.root)
     data = _cache_file(repo).read_bytes()
     assert data.count(b'"install"') == 1
     with open(_cache_file(repo), "r+b") as handle:  # the same file, changed in place
         handle.write(data.replace(b'"install"', b'"instal1"'))
-    assert [h.slug for h in warm.documents["docs/guide.md"].headings] == ["guide", "instal1"]
+    # read now, from the disk: its digest is not the one the signed header names (issue #35)
+    assert [h.slug for h in warm.documents["docs/guide.md"].headings] == ["guide", "install"]
     with open(_cache_file(repo), "r+b") as handle:
         handle.truncate(len(data) // 2)
     for path in ("README.md", "docs/faq.md"):  # short reads: parsed again, as they are
@@ -400,15 +390,10 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
         results.write_bytes(garbage)
         assert _cached(repo) == cold
     _cached(repo)
-    data = results.read_bytes()
-    magic = b"docsync-gate-results 3\n"
-    assert data.startswith(magic)
-    (length,) = struct.unpack("<Q", data[len(magic) : len(magic) + 8])
-    header = json.loads(data[len(magic) + 8 : len(magic) + 8 + length])
+    magic = b"docsync-gate-results 4\n"
+    header, blobs = read_indexed(results, magic)
     planted = pickle.dumps(RunsACommand(marker))
-    header["index"] = {run: (0, len(planted)) for run in header["index"]}  # every run's findings
-    head = json.dumps(header).encode()
-    results.write_bytes(magic + struct.pack("<Q", len(head)) + head + planted)
+    write_indexed(results, magic, header, dict.fromkeys(blobs, planted))  # every run's findings
     assert _cached(repo) == cold
     assert not marker.exists()
 
@@ -611,10 +596,10 @@ def test_kept_anchors_are_used_by_content(repo: GitRepo) -> None:
     and not once they change (the key is the content)."""
     run_check(repo.root)
     anchors_file = repo.root / ".git" / "docsync" / "anchors.json"
-    payload = json.loads(anchors_file.read_bytes())
+    payload = json.loads(plain.read_file(anchors_file) or b"")
     key = load_workspace(repo.root).documents.content_keys["docs/guide.md"]
     payload["entries"][key] = {**payload["entries"][key], "uninstall": "uninstall"}
-    anchors_file.write_text(json.dumps(payload))
+    plain.write_json(anchors_file, payload)  # signed with the repository's key: believed
     repo.write("README.md", PAGES["README.md"] + "\nTouched, so links are checked again.\n")
     planted = {(f.path, f.rule) for f in run_check(repo.root).findings}
     assert ("docs/faq.md", "L006") not in planted  # guide.md#uninstall "exists": the plant is read

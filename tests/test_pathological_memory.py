@@ -162,7 +162,7 @@ ENCODED: dict[str, Callable[[int], str]] = {
 def test_encoding_a_document_for_the_cache_holds_few_copies(shape: str) -> None:
     """The cache's encoding of a large document is made a column and a batch of rows at
     a time and joined once: its peak is a few times its result (all of it at once, as
-    rows, then as columns, then joined, was 3.5 to 5.5 times; this measures Python's
+    rows, then as columns, then joined, was 8 to 11 times; this measures Python's
     own allocations, the same on every machine)."""
     doc = parse("doc.md", ENCODED[shape](100_000))
     tracemalloc.start()

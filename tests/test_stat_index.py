@@ -22,7 +22,7 @@ from docsync.check.check import run_check
 from docsync.config import load as load_config
 from docsync.model import Finding
 from docsync.report.suppressions import MARKER
-from docsync.workspace import cache, stat_index
+from docsync.workspace import cache, plain, stat_index
 from docsync.workspace.load import load_workspace
 from docsync.workspace.stat_index import RACY_SLACK_NS, index_file
 from tests.gitutil import GitRepo
@@ -53,7 +53,7 @@ def _uncached(repo: GitRepo) -> list[tuple[str, str, int]]:
 
 def _index(repo: GitRepo) -> dict[str, object]:
     """The index read back, each entry as (stamp, key, marker)."""
-    payload: dict[str, object] = json.loads(index_file(repo.root / ".git").read_bytes())
+    payload: dict[str, object] = json.loads(plain.read_file(index_file(repo.root / ".git")) or b"")
     rows = payload["entries"]
     assert isinstance(rows, dict)
     return {**payload, "entries": {p: (tuple(row[:5]), row[5], row[6]) for p, row in rows.items()}}
@@ -65,7 +65,7 @@ def _write_index(repo: GitRepo, payload: dict[str, object]) -> None:
     entries = payload["entries"]
     assert isinstance(entries, dict)
     rows = {p: e if isinstance(e, list) else [*e[0], e[1], e[2]] for p, e in entries.items()}
-    index_file(repo.root / ".git").write_text(json.dumps({**payload, "entries": rows}))
+    plain.write_json(index_file(repo.root / ".git"), {**payload, "entries": rows})  # signed: believed
 
 
 def _age(repo: GitRepo, seconds: float = 10) -> None:

@@ -33,6 +33,7 @@ from docsync.gates.wrap.count import COUNTS, Summarizer
 from docsync.workspace.load import load_workspace
 from docsync.write import transaction, writer
 from tests.gitutil import git, git_environ
+from tests.signed_cache import rekey
 from tests.untrusted import Entry, picture
 
 runner = CliRunner()
@@ -115,6 +116,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def victim(templates: dict[str, Path], tmp_path: Path) -> Iterator[Path]:
     root = tmp_path / "victim"
     shutil.copytree(templates["victim"], root, symlinks=True)
+    rekey(root)  # the copy's caches are believed, so a spoilt one is distrusted, not unread
     yield root
 
 

@@ -304,6 +304,8 @@ def _read_toml(path: Path, shown: str | None = None) -> dict[str, Any]:
         raise ConfigError(f"{path.name}: not valid TOML: {exc}") from None
     except ValueError as exc:  # an integer too long to convert
         raise ConfigError(f"{path.name}: a value is out of range: {str(exc)[:80]}") from None
+    except RecursionError:  # arrays or tables nested thousands deep (issue #35, class 6)
+        raise ConfigError(f"{path.name}: not valid TOML: nested too deep") from None
     except OSError as exc:
         raise ConfigError(f"{path.name}: cannot read: {exc.strerror}") from None
 

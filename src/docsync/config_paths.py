@@ -207,3 +207,14 @@ def _kind_of(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a file" if stat.S_ISREG(mode) else "not a regular file"
+
+
+def leads_inside(root: Path, path: str) -> bool:
+    """Whether the repository path ``path`` (a tracked symlink, say) leads to a place in the
+    work tree outside any git directory: a record that is a symlink out of the repository
+    is never read, so its text never reaches a plan's output (issue #35, class 1)."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(base, path))
+    if os.path.commonpath([base, real]) != base:
+        return False
+    return not any(is_git_name(part) for part in Path(os.path.relpath(real, base)).parts)

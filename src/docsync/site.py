@@ -130,7 +130,7 @@ def source_root(name: str, config_file: str, root: Path) -> str:
 def _book_src(text: str) -> str:
     try:
         book = tomllib.loads(text).get("book", {})
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # a repository's book.toml
         return "src"
     src = book.get("src", "src") if isinstance(book, dict) else "src"
     return src if isinstance(src, str) and src.strip() else "src"

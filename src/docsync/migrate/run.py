@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config, Source, conventions_beside
 from ..config import load as load_config
+from ..config_paths import leads_inside
 from ..errors import PlanError
 from ..model import Document
 from ..records.model import Record
@@ -114,9 +115,7 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
 
     listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
     paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
-    trees = find_trees(
-        paths, config.sources, lifecycle_folders(config.target, config.states.values())
-    )
+    trees = find_trees(paths, config.sources, lifecycle_folders(config.target, config.states.values()))
     lifecycle = set(tree_paths(config.target, config.states, paths))
     trees, unknown = with_kinds(trees, paths, workspace.documents, config.sources)
     records, problems = _records(
@@ -256,7 +255,7 @@ def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> 
 
 def _documents(workspace: Workspace, paths: list[str]) -> dict[str, Document]:
     found = {p: workspace.documents[p] for p in paths if p in workspace.documents}
-    missing = [p for p in paths if p not in found]
+    missing = [p for p in paths if p not in found and leads_inside(workspace.root, p)]
     if missing:
         parsed, _ = parse_files(workspace.root, workspace.git_dir, missing, workspace.config)
         found.update(parsed)

@@ -41,7 +41,7 @@ from .git_output import (
     resolve_merges,
     with_merge_diffs,
 )
-from .plumbing import executable, find_repo, head_commit
+from .plumbing import NO_MONITOR, executable, find_repo, head_commit
 
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -53,7 +53,7 @@ def _environment() -> dict[str, str]:
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [executable(), *args],
+        [executable(), *NO_MONITOR, *args],
         cwd=root,
         env=_environment(),
         input=stdin,
@@ -140,7 +140,7 @@ def _stream_log(root: Path) -> Iterator[str]:
     """
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
-            [executable(), *LOG_CONFIG, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
+            [executable(), *NO_MONITOR, *LOG_CONFIG, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
             cwd=root,
             env=_environment(),
             stdin=subprocess.DEVNULL,
@@ -222,7 +222,7 @@ class CatFile:
     def _started(self) -> subprocess.Popen[bytes]:
         if self._process is None:
             self._process = subprocess.Popen(
-                [executable(), "cat-file", "--batch"],
+                [executable(), *NO_MONITOR, "cat-file", "--batch"],
                 cwd=self._root,
                 env=_environment(),
                 stdin=subprocess.PIPE,

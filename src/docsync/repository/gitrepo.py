@@ -61,7 +61,7 @@ def open_repo(start: Path) -> git.Repo:
 # any failure.
 
 
-NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}")
+NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}", *plumbing.NO_MONITOR)
 """Run no hook: a hooks folder that does not exist holds none (``pre-commit``,
 ``prepare-commit-msg``, ``commit-msg``, ``post-commit``, ``reference-transaction``, …)."""
 
@@ -122,7 +122,9 @@ def ignored(root: Path, paths: list[str]) -> list[str]:
         feed.write("\0".join(paths).encode() + b"\0")
         feed.seek(0)
         try:
-            out = repo.git.check_ignore("-z", "--stdin", istream=feed)
+            out = repo.git.execute(
+                ["git", *NO_HOOKS, "check-ignore", "-z", "--stdin"], istream=feed, with_extended_output=False
+            )
         except git.GitCommandError as exc:
             if exc.status == 1:  # none ignored
                 return []

@@ -52,6 +52,12 @@ class _Failed(Exception):
         self.stderr = stderr
 
 
+NO_MONITOR = ("-c", "core.fsmonitor=false")
+"""Run no file-system monitor: ``core.fsmonitor`` names a command git runs on ``status``,
+``diff`` and ``add``; a ``.git/config`` unpacked from an archive (or including a tracked
+file) can name one, and docsync runs nothing the repository names (issue #35)."""
+
+
 def executable() -> str:
     """git, as GitPython would find it (``GIT_PYTHON_GIT_EXECUTABLE`` or ``git`` on PATH)."""
     name = os.environ.get("GIT_PYTHON_GIT_EXECUTABLE") or "git"
@@ -74,7 +80,7 @@ def _run_all(cwd: Path, *commands: tuple[str, ...]) -> list[str]:
         for args in commands:
             running.append(
                 subprocess.Popen(
-                    [executable(), *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                    [executable(), *NO_MONITOR, *args], cwd=cwd, stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 )
             )
@@ -265,7 +271,7 @@ def index_blobs(root: Path, paths: Iterable[str]) -> dict[str, bytes]:
     request = "".join(f"{sha}\n" for _, sha in order).encode()
     try:
         done = subprocess.run(
-            [executable(), "cat-file", "--batch"], cwd=root, input=request,
+            [executable(), *NO_MONITOR, "cat-file", "--batch"], cwd=root, input=request,
             capture_output=True, check=False,
         )
     except OSError as exc:

@@ -34,7 +34,7 @@ from .collector import collector_off
 from .indexed import Blob
 from .stat_index import Source, source_bytes
 
-_MAGIC = b"docsync-parse-cache 4\n"
+_MAGIC = b"docsync-parse-cache 5\n"
 # An entry no run has used for this many saves (an old version of an edited
 # file, a deleted file) is dropped, so the file does not grow without bound.
 _KEEP_UNUSED_SAVES = 3

@@ -40,34 +40,15 @@ from ..model import (
     Finding,
     Severity,
 )
+from . import cache_key, notes
 
 MAX_DEPTH = 24
 """How deep :func:`from_plain` follows nested values."""
 MAX_FILE = 1 << 31
 """Bytes past which a file under ``.git/docsync/`` is not one docsync wrote."""
 
-_ignored: dict[str, str] = {}
-
-
-def ignored(file: Path, why: str) -> None:
-    """Note that the state file ``file`` was ignored, and why: the command line says so
-    in one line (:func:`ignored_notes`); the core prints nothing."""
-    _ignored.setdefault(os.fspath(file), why)
-
-
-def ignored_notes() -> list[str]:
-    """One line per state file ignored since the last call, for the command line."""
-    notes = [
-        f"warning: {_shown(name)}: ignored ({why}); docsync starts it afresh"
-        for name, why in _ignored.items()
-    ]
-    _ignored.clear()
-    return notes
-
-
-def _shown(name: str) -> str:
-    at = name.replace(os.sep, "/").rfind("/.git/")
-    return name[at + 1 :] if at >= 0 else name
+ignored = notes.ignored
+ignored_notes = notes.ignored_notes
 
 
 _dumps = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circular=False).encode
@@ -86,9 +67,37 @@ def loads(data: bytes | str) -> object:
         raise ValueError("nested too deep") from None
 
 
-def read_file(file: Path, limit: int = MAX_FILE) -> bytes | None:
+def read_file(file: Path, limit: int = MAX_FILE, *, sealed: bool = True) -> bytes | None:
     """A state file's bytes: None when missing, not a regular file (a symlink, a FIFO,
-    a device, a folder), larger than ``limit`` or unreadable."""
+    a device, a folder), larger than ``limit`` or unreadable; and, ``sealed``, unless its
+    tag is that of the folder's cache key (:mod:`.cache_key`), which is cut off."""
+    data = _read_file(file, limit + (cache_key.TAG if sealed else 0))
+    if data is None or not sealed:
+        return data
+    secret = cache_key.key(file.parent)
+    if secret is None:
+        return None
+    body, tag = data[: -cache_key.TAG], data[-cache_key.TAG :]
+    if len(data) < cache_key.TAG or not cache_key.holds(secret, body, tag):
+        unsigned(file)
+        return None
+    return body
+
+
+def unsigned(file: Path) -> None:
+    """``file`` is not signed by its folder's key: a line, unless that key was just made
+    (then the key's own line says every cache is ignored)."""
+    if not cache_key.fresh(file.parent):
+        ignored(file, "not signed by this repository's cache key: planted or damaged")
+
+
+def sealed(file: Path, data: bytes) -> bytes | None:
+    """``data`` with the tag of ``file``'s folder's key; None when there is no key."""
+    secret = cache_key.key(file.parent)
+    return None if secret is None else data + cache_key.tag(secret, data)
+
+
+def _read_file(file: Path, limit: int) -> bytes | None:
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -119,18 +128,27 @@ def read_json(file: Path, limit: int = MAX_FILE) -> object | None:
     try:
         return loads(data)
     except ValueError:
-        ignored(file, "not JSON docsync wrote")
+        if not cache_key.fresh(file.parent):
+            ignored(file, "not JSON docsync wrote")
         return None
 
 
 def write_json(file: Path, payload: object) -> None:
     """Replace ``file`` atomically (through the guarded writer) with ``payload`` as JSON;
     a cache that cannot be written only costs speed."""
+    write_sealed(file, dumps(payload))
+
+
+def write_sealed(file: Path, data: bytes) -> None:
+    """Replace ``file`` with ``data`` and its tag (see :func:`read_file`); a cache that
+    cannot be written only costs speed."""
     from ..write.writer import write_cache
 
-    data = dumps(payload)
+    signed = sealed(file, data)
+    if signed is None:
+        return
     try:
-        write_cache(file, lambda handle: handle.write(data))
+        write_cache(file, lambda handle: handle.write(signed))
     except OSError:
         return
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DocsyncError
-from . import journal_schema, writer
+from . import journal_schema, produced, writer
 from .finished import JOURNAL, PRODUCED, STATE
 from .packs import state_from
 from .snapshot import Files
@@ -77,24 +77,10 @@ def pending(git_dir: Path, root: Path | None = None) -> Pending | None:
 
 
 def _produced(git_dir: Path, files: Files) -> dict[str, set[str]]:
-    """The log of what the run wrote, each line checked: a path the journal names and a
-    digest. A line that is not (a kill mid-append) is skipped: a file whose bytes it would
-    have named is then kept, not overwritten, the side that loses nobody's work."""
     try:
-        data = writer.read_regular(writer.guarded(git_dir, PRODUCED))
-    except FileNotFoundError:
-        return {}
+        return produced.read(git_dir, files)
     except (OSError, DocsyncError) as exc:
         raise _unreadable(git_dir / PRODUCED, exc) from None
-    found: dict[str, set[str]] = {}
-    for line in data.splitlines():
-        try:
-            path, digest = json.loads(line)
-        except (ValueError, TypeError, RecursionError):
-            continue
-        if files.state(path) is not None and type(digest) is str and len(digest) == 64:
-            found.setdefault(path, set()).add(digest)
-    return found
 
 
 _MAX_STATE = 1 << 28

@@ -280,6 +280,19 @@ def write_cache(file: Path, fill: Callable[[BinaryIO], object]) -> None:
     write_stream(file, fill)
 
 
+def create_secret(file: Path, data: bytes) -> os.stat_result:
+    """Create ``file`` (in the git directory: the cache key), readable by its owner only,
+    failing with ``FileExistsError`` when anything is there; what the kernel says of it once
+    written (its inode and change time are what make it this one)."""
+    make_folders(Path(file.anchor), file.parent)
+    mutation_point("write", file)
+    descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        return os.fstat(handle.fileno())
+
+
 def write_named(path: Path, data: str) -> None:
     """Write a file the user named on the command line (a plan file), wherever it is.
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import BinaryIO
 
 from ...config import Config
 from ...workspace import plain
@@ -85,13 +84,4 @@ class CountStore:
             return
         current = set(self._keys.values())
         counts = {key: list(n) for key, n in self._known.items() if key in current}
-        data = json.dumps({"run": self._run, "counts": counts}).encode()
-        from ...write.writer import write_cache
-
-        def fill(handle: BinaryIO) -> None:
-            handle.write(data)
-
-        try:
-            write_cache(self._file, fill)
-        except OSError:
-            return
+        plain.write_sealed(self._file, json.dumps({"run": self._run, "counts": counts}).encode())

@@ -139,15 +139,16 @@ class Summarizer:
     is known to need them.
 
     The hint is shown only when at least :data:`~docsync.check.convention.LEAVE_OFF_FROM`
-    paragraphs break ``"none"``, and most repositories have fewer. So the workers share
-    one count of the paragraphs the gate reports under ``"none"`` (its W001 rows, cheap
-    beside the hint's reading), and a document is read for the hint only once that count
-    has reached ``needed_from``. A run that ends below it never reads one; a run that
-    needs the hint lacks it only for the documents parsed before the count got there,
-    which :func:`docsync.check.convention.wrap_left_off` reads itself."""
+    paragraphs break ``"none"``, and most repositories have fewer. So each process (the
+    main one, or each forked worker) counts the paragraphs the gate reports under
+    ``"none"`` (its W001 rows, cheap beside the hint's reading), and a document is read
+    for the hint only once its process's count has reached ``needed_from``. A run that
+    ends below it never reads one; a run that needs the hint lacks it only for the
+    documents each process parsed before its count got there, which
+    :func:`docsync.check.convention.wrap_left_off` reads itself. (A count per process
+    needs no shared memory, so a run served by the cache imports no multiprocessing.)"""
 
     def __init__(self, workspace: Workspace, needed_from: int = 0) -> None:
-        import multiprocessing
         from pathlib import Path
 
         from .check import _run_key
@@ -155,8 +156,7 @@ class Summarizer:
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
         self._needed_from = needed_from
-        # shared with forked workers (and with a pool's, which inherit it as they start)
-        self._breaking = multiprocessing.get_context().Value("q", 0) if needed_from else None
+        self._breaking: int | None = 0 if needed_from else None  # this process's count
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
@@ -175,10 +175,8 @@ class Summarizer:
         from .check import rows
 
         assert self._breaking is not None
-        joined = sum(1 for row in rows(doc, self._config) if row[0] == "W001")
-        with self._breaking.get_lock():
-            self._breaking.value += joined
-            return bool(self._breaking.value >= self._needed_from)
+        self._breaking += sum(1 for row in rows(doc, self._config) if row[0] == "W001")
+        return self._breaking >= self._needed_from
 
     def pack(self, result: object) -> object:
         assert isinstance(result, HintBreaks)

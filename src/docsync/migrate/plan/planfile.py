@@ -155,6 +155,8 @@ def loads(text: str, origin: str) -> PlanSpec:
         raise PlanError(f"{origin}: not valid TOML: {exc}") from None
     except ValueError as exc:  # an integer too long to convert
         raise PlanError(f"{origin}: a value is out of range: {str(exc)[:80]}") from None
+    except RecursionError:
+        raise PlanError(f"{origin}: not valid TOML: nested too deep") from None
     _known_keys(
         data, {"version", "target", "commit", "topic", "retire", "pages", "hashes"}, origin
     )
