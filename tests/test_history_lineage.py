@@ -12,15 +12,26 @@ is still alike with the template's text set aside, or shares a title or a
 number. The stories are generated: how much of each draft is template text,
 how many other drafts there are, and where and when they are deleted. The
 cases docsync was right on stay right, generated the same way.
+
+Every story is also dated by the independent oracle of ``scripts/realworld.py``
+(its own replay, none of docsync's code), which must give each record the
+same day: where the two disagree on a real tree, one of them is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from docsync.config import load as load_config
+from docsync.migrate import run as migration
+from docsync.migrate.read.dating import EarlyDates
 from docsync.migrate.read.discover import is_template
 from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import first_proposed
@@ -41,11 +52,31 @@ def draft(name: str, own: int, *, seed: str = "") -> str:
     return f"# {name}\n\n" + "".join(BOILER) + mine
 
 
-def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
-    tracked = [p for p in repo.git("ls-files", "-z").split("\0") if p]
+@cache
+def oracle() -> ModuleType:
+    """``scripts/realworld.py``, whose date oracle shares no code with docsync."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / "realworld.py"
+    spec = importlib.util.spec_from_file_location("realworld", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["realworld"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def dates(repo: GitRepo, records: Sequence[str] = ()) -> dict[str, tuple[str, str]]:
+    """(day, first path) of each of ``records`` (default: every tracked file), the files
+    migrate dates; the oracle must give each the same day."""
+    asked = list(records) or [p for p in repo.git("ls-files", "-z").split("\0") if p]
+    kept = frozenset(asked)
     with CatFile(repo.root) as read_blob:
-        origins = first_proposed(read_history(repo.root), tracked, read_blob, template=is_template)
-    return {path: (str(o.date), o.original_path) for path, o in origins.items()}
+        origins = first_proposed(
+            read_history(repo.root), asked, read_blob, template=is_template, record=kept.__contains__
+        )
+    found = {path: (str(o.date), o.original_path) for path, o in origins.items()}
+    born = oracle().oracle_dates(repo.root, asked)
+    assert {p: b.day for p, b in born.items()} == {p: day for p, (day, _) in found.items()}
+    return found
 
 
 def seeded(repo: GitRepo) -> None:
@@ -315,3 +346,110 @@ def test_number(path: str, expected: int | None) -> None:
 )
 def test_title(text: bytes, expected: str | None) -> None:
     assert title(text) == expected
+
+
+# Class 3, the other way: the record's own text moved out to a draft, a stub left at its path.
+
+FUZZING = "text/0040-fuzzing.md"
+
+
+def moved_out_of_the_record(repo: GitRepo, paragraphs: int, to_record: bool) -> str:
+    """The record is written at its path (07-20), edited, then its text moves out (07-22),
+    to a draft that is no record (``draft-fuzzing.md``) or to another record; a stub stays."""
+    seeded(repo)
+    text = big_draft(paragraphs).replace("Big idea", "Fuzzing")
+    repo.write(FUZZING, text)
+    repo.commit(when="2020-07-20 10:00")
+    repo.write(FUZZING, text + "Feedback taken in.\n")
+    repo.commit(when="2020-07-21 10:00")
+    moved_to = "text/0041-fuzzing-v2.md" if to_record else "drafts/draft-fuzzing.md"
+    repo.write(moved_to, text + "Feedback taken in.\nAnd a clarified request.\n")
+    repo.write(FUZZING, "Moved to [the draft](https://example.org/s/draft-fuzzing-design).\n")
+    repo.commit(when="2020-07-22 10:00")
+    return moved_to
+
+
+@pytest.mark.parametrize("to_record", [False, True], ids=["to-a-draft", "to-a-record"])
+@pytest.mark.parametrize("paragraphs", [5, 40])
+def test_a_record_left_as_a_stub_restarts_only_when_its_text_went_to_a_record(
+    repo: GitRepo, paragraphs: int, to_record: bool
+) -> None:
+    """golang/proposal ``40307-fuzzing.md``: its text moved to ``draft-fuzzing.md``, no
+    record; the proposal still began at its own path, the day it was written there."""
+    moved_to = moved_out_of_the_record(repo, paragraphs, to_record)
+    records = [FUZZING, *([moved_to] if to_record else [])]
+    found = dates(repo, records)
+    if to_record:
+        assert found[FUZZING] == ("2020-07-22", FUZZING)
+        assert found[moved_to] == ("2020-07-20", FUZZING)
+    else:
+        assert found == {FUZZING: ("2020-07-20", FUZZING)}
+
+
+# A pull request merged by squash: the record is dated by the squash commit, unless the
+# branch it came from is on HEAD's history (merged as it was, or fast-forwarded).
+
+VARIABLES = "rfcs/20180817-variables-20.md"
+
+
+def pull_request(repo: GitRepo, landing: str) -> None:
+    """The draft is written on a branch (08-17) and lands on 09-19: ``merge`` keeps the
+    branch; ``squash`` keeps one commit; ``squash-then-rebased-copy`` also merges, in 2020,
+    an unrelated branch rebased onto main whose first two commits, authored on 08-17,
+    add the same draft at its old path and delete it (tensorflow/community #11 and #185)."""
+    seeded(repo)
+    text = big_draft(12).replace("Big idea", "Variables in 2.0")
+    repo.branch("variables")
+    repo.write("rfcs/variables-20.md", text)
+    repo.commit(when="2018-08-17 10:38", tz="-0700")
+    repo.move("rfcs/variables-20.md", VARIABLES)
+    repo.commit(when="2018-08-22 09:00", tz="-0700")
+    repo.switch("main")
+    if landing == "merge":
+        repo.merge("variables", when="2018-09-19 14:28", tz="-0700")
+        return
+    repo.write(VARIABLES, text)
+    repo.commit(when="2018-09-19 14:28", tz="-0700")
+    if landing == "squash-then-rebased-copy":
+        repo.write("README.md", "# RFCs\n\nTwo years on.\n")
+        repo.commit(when="2020-03-06 11:13", tz="-0800")
+        repo.branch("api-reviews")
+        repo.write("rfcs/variables-20.md", text)
+        repo.commit(when="2018-08-17 10:38", tz="-0700")
+        repo.remove("rfcs/variables-20.md")
+        repo.commit(when="2018-08-17 10:59", tz="-0700")
+        repo.write("governance/api-reviews.md", "# API reviews\n")
+        repo.commit(when="2020-03-16 10:00", tz="-0700")
+        repo.switch("main")
+        repo.merge("api-reviews", when="2020-03-16 10:06", tz="-0700")
+
+
+@pytest.mark.parametrize(
+    ("landing", "expected"),
+    [
+        ("merge", ("2018-08-17", "rfcs/variables-20.md")),
+        ("squash", ("2018-09-19", VARIABLES)),
+        ("squash-then-rebased-copy", ("2018-09-19", VARIABLES)),
+    ],
+)
+def test_a_squashed_pull_request_is_dated_by_its_squash_commit(
+    repo: GitRepo, landing: str, expected: tuple[str, str]
+) -> None:
+    """A draft that reaches HEAD's history only after the record did, on another line, is
+    not its source, whatever its author date says: history decides, not the clock."""
+    pull_request(repo, landing)
+    assert dates(repo, [VARIABLES]) == {VARIABLES: expected}
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["read-while-parsing", "read-here"])
+def test_migrate_dates_a_record_whose_text_went_to_a_draft_from_its_own_path(
+    repo: GitRepo, forked: bool
+) -> None:
+    """What migrate asks: the records are the trees' record files, found by path, whether a
+    forked child reads the dates or this process does (with a progress bar)."""
+    moved_out_of_the_record(repo, 5, to_record=False)
+    config = migration.configured(load_config(repo.root), migration.Options())
+    with EarlyDates(repo.root, config, None if forked else lambda *_: None) as early:
+        got = early.origins([FUZZING])
+    assert early.forked == forked
+    assert got[FUZZING].date.isoformat() == "2020-07-20"

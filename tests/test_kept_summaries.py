@@ -230,3 +230,56 @@ def test_a_command_that_needs_the_documents_parses_them(
     uncached = run_check(repo, config=replace(load_config(repo), cache=False), report_unused=True)
     _same(every, uncached)
     assert {"links", "wrap"} <= set(every.gates)
+
+
+def _hard_wrapped(repo: Path, files: int = 24) -> None:
+    """Files whose prose is wrapped at 60 columns: W001 under ``"none"``, and enough of
+    them for the convention hint of a check without config."""
+    line = "word " * 11 + "word"
+    for k in range(files):
+        broken = f"[a broken link](missing-{k}.md) and [a fragment](#wrapped-{k})"
+        text = f"# Wrapped {k}\n\n" + "\n".join([line] * 3) + f"\n\n{broken}.\n"
+        (repo / "wrapped" / f"w{k}.md").parent.mkdir(parents=True, exist_ok=True)
+        (repo / "wrapped" / f"w{k}.md").write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "hard-wrapped")
+
+
+def _links_and_wrap(repo: Path, config: Config | None = None) -> CheckResult:
+    return run_check(repo, gates=["links", "wrap"], config=config, report_unused=True)
+
+
+@pytest.mark.parametrize("configured", [False, True])
+def test_a_links_and_wrap_check_keeps_summaries_with_and_without_config(
+    tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch, configured: bool
+) -> None:
+    """The wrap gate's rows and the convention hint's counts are kept too: such a check
+    keeps no document, reports what a run without workers or cache reports (the hint
+    included), and a kept entry that is not what the summarizer packs is parsed again."""
+    repo = tmp_path / "wrapped"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    _hard_wrapped(repo)
+    config = replace(load_config(repo), origin="test.toml") if configured else None
+    with monkeypatch.context() as here:
+        here.setattr(parsing, "_workers", lambda config, pending: 1)
+        expected = _links_and_wrap(repo, replace(config or load_config(repo), cache=False))
+    assert (expected.hint is None) == configured
+    assert configured == any(f.rule == "W001" for f in expected.findings)
+    assert any(f.rule == "L001" for f in expected.findings)
+
+    def same(result: CheckResult) -> None:
+        _same(result, expected)
+        assert result.hint == expected.hint
+
+    same(_links_and_wrap(repo, config))
+    assert all("/summaries/" in key for key in _entries(repo))  # no document kept
+    same(_links_and_wrap(repo, config))  # warm
+    store = cache.open_cache(repo / ".git")
+    for key in _kept_keys(repo):
+        planted = {"wrap": (("W001", "x", 1, 1),), "wrap-hint": ((1, 2), "exact")}
+        store.put_blob(key, _packed(planted))
+    store.save()
+    for results in ("links-results", "wrap-results"):
+        (_cache_dir(repo) / results).unlink(missing_ok=True)
+    same(_links_and_wrap(repo, config))

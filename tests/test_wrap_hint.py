@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.check.check import run_check
+from docsync.check.convention import LEAVE_OFF_FROM
 from docsync.config import Config
 from docsync.config import load as load_config
 from docsync.gates.wrap.count import CANDIDATES, document_breaks
@@ -150,4 +151,29 @@ def test_a_cold_check_without_config_unpickles_no_document(
     )
     result = run_check(repo, gates=["links", "wrap"], config=replace(load_config(repo), jobs=2))
     assert result.hint is not None and "wrap = 80" in result.hint
-    assert read == []
+    # only the pages parsed before LEAVE_OFF_FROM paragraphs broke "none" (4 a page) are read
+    # for the hint here; the workers read every other one
+    assert len(read) < LEAVE_OFF_FROM / 4
+
+
+def test_a_check_without_config_whose_prose_follows_none_reads_no_hint(tmp_path: Path) -> None:
+    """Fewer than LEAVE_OFF_FROM paragraphs break "none": no hint is shown, so none is made."""
+    from docsync.check.check import _in_workers
+    from docsync.gates.wrap.hint import HINT
+    from docsync.workspace.documents import Documents
+    from docsync.workspace.load import load_workspace
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for n in range(70):
+        wrapped = n < LEAVE_OFF_FROM // 4 - 1  # a few hard-wrapped pages, 4 breaks each: under LEAVE_OFF_FROM
+        (repo / f"page-{n}.md").write_text(_prose(n, 80 if wrapped else None, False), encoding="utf-8")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "pages")
+    config = replace(load_config(repo), jobs=2)
+    workspace = load_workspace(repo, config=config, summarizers=_in_workers(["wrap"], config))
+    assert isinstance(workspace.documents, Documents)
+    assert len(workspace.documents.made("wrap")) == 70  # the workers made the summaries
+    assert len(workspace.documents.made(HINT)) == 0
+    assert run_check(repo, gates=["wrap"], config=config).hint is None

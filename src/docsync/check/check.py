@@ -100,7 +100,7 @@ def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFac
         if unconfigured(config):
             from ..gates.wrap import hint
 
-            made[hint.HINT] = hint.Summarizer
+            made[hint.HINT] = lambda workspace: hint.Summarizer(workspace, needed_from=LEAVE_OFF_FROM)
     return made
 
 

@@ -54,18 +54,21 @@ def wrap_left_off(workspace: Workspace) -> str | None:
 
 def _wrap_counts(workspace: Workspace) -> tuple[WrapCount, ...]:
     """Per candidate, the paragraphs that break it, as far as choosing between them
-    needs: from the parse workers' counts (:mod:`docsync.gates.wrap.hint`) when
-    every selected document has them and they rule ``"sentence"`` in or out;
-    else counted exactly, as ``init`` counts."""
+    needs: the hint's counts (:mod:`docsync.gates.wrap.hint`), the parse workers' where
+    they made them and read here for the other documents, when they rule ``"sentence"``
+    in or out; else counted exactly, as ``init`` counts."""
     from ..adopt.inspection import workspace_wrap_counts
     from ..gates.wrap.count import CANDIDATES
-    from ..gates.wrap.hint import HINT, HintBreaks, sentence_ruled_out
+    from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks, sentence_ruled_out
 
     documents = workspace.documents
     made = documents.made(HINT) if isinstance(documents, Documents) else {}
-    per_file = [made.get(path) for path in workspace.selected if path in documents]
-    known = [f for f in per_file if isinstance(f, HintBreaks)]
-    counts = sentence_ruled_out(known) if len(known) == len(per_file) else None
+    known: list[HintBreaks] = []
+    for path in workspace.selected:
+        if path in documents:
+            kept = made.get(path)
+            known.append(kept if isinstance(kept, HintBreaks) else hint_breaks(documents[path], workspace.config))
+    counts = sentence_ruled_out(known)
     if counts is None:
         return workspace_wrap_counts(workspace)
     from ..adopt.inspection import WrapCount

@@ -41,6 +41,7 @@ from .read.discover import (
     read_record,
     record_paths,
 )
+from .read.folders import metadata_statuses
 from .read.inputs import Inputs
 from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
@@ -273,14 +274,13 @@ def _records(
 
     records: dict[str, LegacyRecord] = {}
     problems: list[Problem] = []
+    beside = metadata_statuses(workspace.root, {p: t.status_key for t, p, _, _ in found}, paths, workspace.config.max_file_size)
     for tree, path, rid, slug in found:
         if path not in documents:
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
-        default = default_status(tree, path)
-        records[path] = read_record(
-            documents[path], rid, slug, tree.kind, default, statuses, tree.path, tree.status_key
-        )
+        record = read_record(documents[path], rid, slug, tree.kind, default_status(tree, path), statuses, tree.path, tree.status_key)
+        records[path] = record if record.status or path not in beside else replace(record, status=beside[path])
     return records, problems
 
 

@@ -178,8 +178,8 @@ class Summarizer:
             tuple((_directive_data(r.directive), r.code, r.first, r.last, r.exceptions) for r in result.ranges),
         )
 
-    def unpack(self, data: object, check: bool = True) -> Found | None:
-        """:meth:`pack`'s data back (checked as it is built, ``check`` or not)."""
+    def unpack(self, data: object) -> Found | None:
+        """:meth:`pack`'s data back (checked as it is built)."""
         if data == ((), ()):  # most files have none
             return Found((), ())
         if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], tuple) and isinstance(data[1], tuple)):

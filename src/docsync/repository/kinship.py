@@ -82,6 +82,16 @@ class Texts:
             >= RENAME_SCORE
         )
 
+    def chunk_counts(self, blob: str) -> Counter[bytes]:
+        """The blob's chunks, counted (none if it cannot be read)."""
+        data = self._blob(blob)
+        return Counter() if data is None else self._chunked(blob, data)
+
+    def size(self, blob: str) -> int | None:
+        """The blob's size, None if it cannot be read."""
+        data = self._blob(blob)
+        return None if data is None else len(data)
+
     def alike(self, a: str, b: str) -> bool:
         """Similar once every chunk of the tree's template text is set aside."""
         if a == b:

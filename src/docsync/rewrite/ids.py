@@ -41,7 +41,10 @@ _KINDS_OF: dict[re.Pattern[str], frozenset[str]] = {}
 def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
-    alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))
+    # A one-letter kind (gRPC's ``A1``, ``L12``) is an id only glued to its number: ``A 5`` is prose.
+    alternatives = "|".join(
+        re.escape(k) if len(k) > 1 else rf"{re.escape(k)}(?=\d)" for k in sorted(kinds, key=len, reverse=True)
+    )
     pattern = re.compile(
         rf"(?<![\w/.\-#@!])(?P<kind>{alternatives})(?:[ \-]|(?=\d))(?P<number>\d{{1,5}})"
         rf"(?:[ \t]+(?:part|pt\.?)[ \t]*(?P<part>\d{{1,3}}))?(?P<version>-v\d{{1,3}})?{tail}"

@@ -27,17 +27,14 @@ class Kept:
     (:meth:`docsync.workspace.summaries.Combined.unpack`)."""
 
     packed: dict[str, Blob] = field(default_factory=dict)
-    unpack: Callable[[bytes, bool], dict[str, object] | None] | None = None
-    fresh: set[str] = field(default_factory=set)
-    """Paths whose summaries this run's parse workers packed: unpacked unchecked
-    (they come from this code, a moment ago, not from the cache's file)."""
+    unpack: Callable[[bytes], dict[str, object] | None] | None = None
 
     def take(self, path: str) -> dict[str, object] | None:
         """The path's summaries, once; None when there are none or they do not unpack."""
         blob = self.packed.pop(path, None)
         if blob is None or self.unpack is None:
             return None
-        return self.unpack(indexed.data(blob), path not in self.fresh)
+        return self.unpack(indexed.data(blob))
 
 
 class Documents(Mapping[str, Document]):

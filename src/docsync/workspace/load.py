@@ -256,7 +256,6 @@ def _parse_files(
             to_read.append((path, status))  # else unchanged since its stat was seen: not read
     summaries: dict[str, object] = {}
     uncached = parse_cache.disabled()
-    fresh: set[str] = set()
     parse_problems: list[Finding] = []
     results = parse_pending(
         unread(), len(to_read), config, summarize, keep_summaries=context is not None, started=started
@@ -269,8 +268,7 @@ def _parse_files(
         keep = store if problem is None else uncached
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
             packed[path] = (NO_DOCUMENT, contents[path])
-            kept[path] = summary.blob
-            fresh.add(path)
+            summaries[path] = summary.made
             keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
             keep.put_blob(keys[path], made)
@@ -292,7 +290,7 @@ def _parse_files(
     store.save()
     seen.save()
     unpack = summarize.unpack if isinstance(summarize, Packs) else None
-    return Documents(paths, found, packed, keys, summaries, Kept(kept, unpack, fresh)), problems
+    return Documents(paths, found, packed, keys, summaries, Kept(kept, unpack)), problems
 
 
 # --------------------------------------------------------------------------- entry point

@@ -41,15 +41,17 @@ class Packs(Protocol):
 
     def pack(self, made: object) -> bytes: ...
 
-    def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None: ...
+    def unpack(self, blob: bytes) -> dict[str, object] | None: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Packed:
-    """A document's summaries as a worker sends them when no document is kept:
-    the bytes the parse cache stores, unpacked only when read."""
+    """A document's summaries as a worker sends them when no document is kept: the
+    bytes the parse cache stores, and the summaries themselves for this run (pickled
+    across in C, where unpacking the bytes would walk them in Python)."""
 
     blob: bytes
+    made: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,8 @@ def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
         if document is None or summarize is None:
             out.append((path, dumps(document) if document is not None else None, parsed.problem, None))
         elif pack is not None:
-            out.append((path, None, parsed.problem, Packed(pack(summarize(document)))))
+            made = summarize(document)
+            out.append((path, None, parsed.problem, Packed(pack(made), made)))
         else:
             out.append((path, dumps(document), parsed.problem, summarize(document)))
     return out

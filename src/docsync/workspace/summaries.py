@@ -43,10 +43,9 @@ class Kept(Protocol):
         """The result as plain data and findings (what :func:`~.plain.to_plain` takes)."""
         ...
 
-    def unpack(self, data: object, check: bool = True) -> object | None:
-        """:meth:`pack`'s data back as the result; None for anything else. Without
-        ``check``, the data is this run's own (packed in its parse workers) and
-        may be taken without checking every field."""
+    def unpack(self, data: object) -> object | None:
+        """:meth:`pack`'s data back as the result, checked field by field (it is read
+        from the cache's file); None for anything else."""
         ...
 
 
@@ -84,9 +83,9 @@ class Combined:
         data = {name: kept[name].pack(result) for name, result in made.items()}
         return plain.dumps(plain.to_plain(data))
 
-    def unpack(self, blob: bytes, check: bool = True) -> dict[str, object] | None:
+    def unpack(self, blob: bytes) -> dict[str, object] | None:
         """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or
-        foreign). ``check=False`` for bytes this run's parse workers made."""
+        foreign)."""
         kept = self._kept
         if kept is None:
             return None
@@ -98,7 +97,7 @@ class Combined:
             return None
         made: dict[str, object] = {}
         for name, packed in data.items():
-            result = kept[name].unpack(packed, check)
+            result = kept[name].unpack(packed)
             if result is None:
                 return None
             made[name] = result

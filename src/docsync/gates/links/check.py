@@ -149,14 +149,11 @@ class Summarizer:
         assert isinstance(result, LinkSummary)
         return (result.path, result.items, result.anchors)
 
-    def unpack(self, data: object, check: bool = True) -> LinkSummary | None:
-        """:meth:`pack`'s data back; checked field by field unless ``check`` is
-        False (data a parse worker of this run packed a moment ago)."""
+    def unpack(self, data: object) -> LinkSummary | None:
+        """:meth:`pack`'s data back, checked field by field."""
         if not (type(data) is tuple and len(data) == 3):
             return None
         path, items, anchors = data
-        if not check:
-            return LinkSummary(path, items, anchors)
         if (
             type(path) is str
             and type(items) is tuple

@@ -122,11 +122,41 @@ class Summarizer:
     def __init__(self, workspace: Workspace) -> None:
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
+        self.context = _run_key(workspace.config)
+        """The rows depend on the document, the config and this gate's code alone, so the
+        parse cache may keep them in place of the document (:class:`~docsync.workspace.summaries.Kept`)."""
 
     def __call__(self, doc: Document) -> tuple[Row, ...] | None:
         if doc.path not in self._selected or self._config.wrap == "off":
             return None
         return tuple(rows(doc, self._config))
+
+    def pack(self, result: object) -> object:
+        assert isinstance(result, tuple)
+        return result
+
+    def unpack(self, data: object) -> tuple[Row, ...] | None:
+        """:meth:`pack`'s rows back, checked row by row."""
+        if type(data) is not tuple:
+            return None
+        if not all(_is_row(row) for row in data):
+            return None
+        return data
+
+
+_RULES = frozenset({"W001", "W002", "W003", "W004", "W005"})
+
+
+def _is_row(row: object) -> bool:
+    return (
+        type(row) is tuple
+        and len(row) == 4
+        and type(row[0]) is str
+        and row[0] in _RULES
+        and all(type(n) is int and n >= 0 for n in row[1:])
+        and row[1] >= 1
+        and row[2] >= 1
+    )
 
 
 

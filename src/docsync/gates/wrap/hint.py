@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from ...config import Config
 from ...model import Document, Paragraph
 from ...workspace.load import Workspace
+from ...workspace.results import source_digest
 from .count import CANDIDATES, reading
 from .display import display_width
 from .prose import DocumentIndex
@@ -134,14 +135,65 @@ def hint_breaks(doc: Document, config: Config) -> HintBreaks:
 
 
 class Summarizer:
-    """:func:`hint_breaks` in the parse workers, on the selected documents."""
+    """:func:`hint_breaks` in the parse workers, on the selected documents, once the run
+    is known to need them.
 
-    def __init__(self, workspace: Workspace) -> None:
+    The hint is shown only when at least :data:`~docsync.check.convention.LEAVE_OFF_FROM`
+    paragraphs break ``"none"``, and most repositories have fewer. So the workers share
+    one count of the paragraphs the gate reports under ``"none"`` (its W001 rows, cheap
+    beside the hint's reading), and a document is read for the hint only once that count
+    has reached ``needed_from``. A run that ends below it never reads one; a run that
+    needs the hint lacks it only for the documents parsed before the count got there,
+    which :func:`docsync.check.convention.wrap_left_off` reads itself."""
+
+    def __init__(self, workspace: Workspace, needed_from: int = 0) -> None:
+        import multiprocessing
+        from pathlib import Path
+
+        from .check import _run_key
+
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
+        self._needed_from = needed_from
+        # shared with forked workers (and with a pool's, which inherit it as they start)
+        self._breaking = multiprocessing.get_context().Value("q", 0) if needed_from else None
+        # the counts depend on the document, the config and the wrap gate's code: the parse
+        # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
+        here = Path(__file__)
+        self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
 
     def __call__(self, doc: Document) -> HintBreaks | None:
-        return hint_breaks(doc, self._config) if doc.path in self._selected else None
+        if doc.path not in self._selected:
+            return None
+        if self._breaking is not None and not self._needed(doc):
+            return None
+        return hint_breaks(doc, self._config)
+
+    def _needed(self, doc: Document) -> bool:
+        """Whether the run has reached ``needed_from`` paragraphs breaking ``"none"`` (the
+        config's wrap: a run without config checks ``"none"``), this document's counted."""
+        from .check import rows
+
+        assert self._breaking is not None
+        joined = sum(1 for row in rows(doc, self._config) if row[0] == "W001")
+        with self._breaking.get_lock():
+            self._breaking.value += joined
+            return bool(self._breaking.value >= self._needed_from)
+
+    def pack(self, result: object) -> object:
+        assert isinstance(result, HintBreaks)
+        return (result.counts, result.sentence_exact)
+
+    def unpack(self, data: object) -> HintBreaks | None:
+        """:meth:`pack`'s data back, checked."""
+        if not (type(data) is tuple and len(data) == 2 and type(data[1]) is bool):
+            return None
+        counts = data[0]
+        if type(counts) is not tuple or len(counts) != len(CANDIDATES):
+            return None
+        if not all(type(n) is int and n >= 0 for n in counts):
+            return None
+        return HintBreaks(counts, data[1])
 
 
 def sentence_ruled_out(per_file: list[HintBreaks]) -> tuple[int, ...] | None:

@@ -27,8 +27,9 @@ from functools import cache
 from ...config import DEFAULT_STATUSES, Source
 from ...model import BlockKind, Document, Heading
 from ...records.model import RecordId
+from .folders import folder_records
 from .names import RecordName, ascii_slug, is_template, record_name
-from .status import StatusReading, read_status
+from .status import StatusReading, lead_heading, read_status
 
 TREE_KINDS: dict[str, str] = {
     "adr": "ADR",
@@ -108,7 +109,7 @@ def _unmistakable(name: str) -> bool:
     parsed = record_name(name)
     if parsed is None:
         return False
-    if parsed.number is None or parsed.prefix in KNOWN_KINDS:
+    if parsed.number is None or parsed.prefix in KNOWN_KINDS or parsed.letter:
         return True
     digits = re.match(r"\d+", name)
     return digits is not None and len(digits.group(0)) >= 3
@@ -159,7 +160,8 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
     """The kind a tree's names say: its files' prefix (``eip-1.md``), a tree name among its
     folders (``docs/adr``, ``rfcs``) or a known kind as its folder (``peps/``); None when
     only the folder's own word is left (``text/``, ``design/``), which says little."""
-    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
+    # A category letter (``A1-``, ``G1-``) belongs to its record's id, not to the tree's kind.
+    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix and not p.letter)
     if prefixes:
         return prefixes.most_common(1)[0][0]
     parts = folder.split("/")
@@ -168,10 +170,11 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
         for name, kind in TREE_KINDS.items():
             if here == name or here.endswith("/" + name):
                 return kind
-    base = posixpath.basename(folder).upper()
-    for word in (base, base[:-1] if base.endswith("S") else base):
-        if word in KNOWN_KINDS or word in RECORD_NOUNS:
-            return word
+    for depth, part in enumerate(reversed(parts)):  # ``peps/``, and ``keps/sig-node/`` below ``keps/``
+        base = part.upper()
+        for word in (base, base[:-1] if base.endswith("S") else base):
+            if word in KNOWN_KINDS or (word in RECORD_NOUNS and not depth):
+                return word
     return None
 
 
@@ -210,6 +213,8 @@ def find_trees(
         folder, name = posixpath.split(path)
         if record_name(name) is not None:
             names.setdefault(folder, []).append(name)
+    for page, name in folder_records(paths):  # ``CIP-0001/README.md``: a record of the folder above
+        names.setdefault(posixpath.dirname(posixpath.dirname(page)), []).append(name)
     found = [
         Tree(folder, kind_for(folder, found_names))
         for folder, found_names in sorted(names.items())
@@ -226,7 +231,7 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
-    names = [posixpath.basename(p) for p in children_of(folder, paths)]
+    names = tree_names(folder, paths)
     return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
 
 
@@ -240,20 +245,45 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
     named: list[tuple[str, RecordName]] = []
     for folder in folders:
-        for path in children_of(folder, paths):
-            parsed = record_name(posixpath.basename(path))
+        for path, name in _named_children(folder, paths):
+            parsed = record_name(name)
             if parsed is not None:
                 named.append((path, parsed))
     shared = _shared_number([parsed for _, parsed in named])
+    several = len({parsed.prefix for _, parsed in named if parsed.prefix and not parsed.letter}) > 1
     return [
-        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        (path, None if parsed.number in (None, shared) else _record_id(tree, parsed, several), parsed.slug)
         for path, parsed in named
     ]
+
+
+def _named_children(folder: str, paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(path, name) of the files in ``folder`` and of its folder records (the page, and the
+    folder's name as a file's: ``CIP-0001/README.md`` → ``CIP-0001.md``)."""
+    prefix = f"{folder}/" if folder else ""
+    below = [p for p in paths if p.startswith(prefix) and p.count("/") - prefix.count("/") in (0, 1)]
+    return [(p, posixpath.basename(p)) for p in children_of(folder, paths)] + list(folder_records(below))
+
+
+def tree_names(folder: str, paths: Sequence[str]) -> list[str]:
+    """The names of a tree folder's records, files and folders (see :mod:`.folders`)."""
+    return [name for _, name in _named_children(folder, paths)]
+
+
+def _record_id(tree: Tree, parsed: RecordName, several: bool) -> RecordId:
+    """The tree's kind and the name's number. A category letter is the kind of its own id
+    (``A1`` and ``G1`` are two records of one tree), and so is each name's own prefix in a
+    tree of several (``CIP-0001`` and ``CPS-0001``)."""
+    assert parsed.number is not None
+    own = parsed.letter or (several and parsed.prefix)
+    return RecordId(parsed.prefix if own else tree.kind.upper(), parsed.number)
 
 
 def _shared_number(names: Sequence[RecordName]) -> int | None:
     """The number every one of ``names`` carries, when there are enough of them to tell."""
     numbers = {n.number for n in names}
+    if len({n.prefix for n in names if n.letter}) > 1:
+        return None  # A1, G1, L1, P1: one number in four series
     if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
         return None
     return numbers.pop()
@@ -301,8 +331,9 @@ SECTION_NAMES = frozenset(
 
 
 def title_heading(doc: Document) -> Heading | None:
-    """The first level-1 heading, the record's title, unless it is a section's name."""
-    heading = next((h for h in doc.headings if h.level == 1), None)
+    """The first level-1 heading, the record's title, unless it is a section's name; without
+    a level-1 heading, the heading the document opens with (see :func:`.status.lead_heading`)."""
+    heading = next((h for h in doc.headings if h.level == 1), None) or lead_heading(doc)
     if heading is None or heading.text.strip().rstrip(":").lower() in SECTION_NAMES:
         return None
     return heading
@@ -347,7 +378,7 @@ def read_record(
     heading = None if front_title else title_heading(doc)
     raw = (
         front_title
-        or (record_title(doc) if heading is not None else None)
+        or (record_title(doc) or heading.text if heading is not None else None)
         or name_slug.replace("-", " ").capitalize()
     )
     kind = kind or (record_id.kind if record_id else "ADR")
