@@ -219,17 +219,3 @@ def not_restored_note(failed: Sequence[NotRestored]) -> str:
     shown = "; ".join(f"{f.path} ({f.reason})" for f in failed[:5])
     more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
     return f"could not restore {shown}{more}"
-
-
-def refuse_saved_since_read(files: Files, read: Mapping[str, str | None]) -> None:
-    """Every path as the plan read it (issue #35: a save between the plan's read and the
-    journal's snapshot was taken as the plan's input, and lost)."""
-    for path, text in read.items():
-        state = files.state(path)
-        if state is None:
-            continue
-        if text is None:
-            if state.kind != "absent":
-                raise writer.ChangedMeanwhile(path)
-        elif state.kind != "file" or not writer.same_text(state.data, text):
-            raise writer.ChangedMeanwhile(path)
