@@ -6,9 +6,10 @@
     python scripts/bench.py peers --tree DIR     # beside rumdl and lychee, peak RSS, real trees (bench_peers.py)
     python scripts/bench.py staged               # the hook: check --staged (bench_staged.py)
     python scripts/bench.py broken               # one file with 100,000 broken links (bench_broken.py)
-    python scripts/bench.py history              # first-proposed dates vs the git log floor (bench_history.py)
+    python scripts/bench.py history --repo RFCS  # the history reader vs one git log pass (bench_history.py)
     python scripts/bench.py migrate              # migrate and init at scale (bench_migrate.py)
-    python scripts/bench.py all --tree DIR       # every figure of docs/speed.md, one table (bench_all.py)
+    python scripts/bench.py all --tree DIR --history-repo RFCS   # every target of issue 38 (bench_all.py)
+    python scripts/bench.py all --files 50       # the same on small corpora: checks the harness
 
 Every form takes ``--help``. Each module also runs alone (``python
 scripts/bench_staged.py``); the corpus they share is :mod:`bench_corpus`.

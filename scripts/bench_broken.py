@@ -23,10 +23,8 @@ import random
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -94,14 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         seconds: list[float] = []
         cpu: list[float] = []
+        peaks: list[float] = []
         for _ in range(args.repeat):
             shutil.rmtree(bench_corpus.git_dir(root) / "docsync", ignore_errors=True)
-            start, used = time.perf_counter(), _children_cpu()
-            done = subprocess.run(CHECK, cwd=root, env=env, capture_output=True, text=True, check=False)
-            seconds.append(time.perf_counter() - start)
-            cpu.append(round(_children_cpu() - used, 3))
-            summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
-            if done.returncode != 1 or f"(links: {expected})" not in summary:
+            wall, used, peak, stdout, code = bench_corpus.gnu_timed(CHECK, root, env)
+            seconds.append(wall)
+            cpu.append(round(used, 3))
+            peaks.append(round(peak, 1))
+            summary = stdout.strip().splitlines()[-1] if stdout.strip() else f"exit {code}"
+            if code != 1 or f"(links: {expected})" not in summary:
                 print(f"bench: expected {expected} link findings, got: {summary}", file=sys.stderr)
                 return 2
     result = {
@@ -111,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "median": statistics.median(seconds),
         "cpu_seconds": cpu,
         "median_cpu": statistics.median(cpu),
+        "median_peak_mb": statistics.median(peaks),
         "load_average": list(os.getloadavg()),
         "target_seconds": 5.0,
     }

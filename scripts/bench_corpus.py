@@ -18,6 +18,7 @@ import posixpath
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -253,30 +254,35 @@ def git_dir(root: Path) -> Path:
     return Path(out.stdout.strip())
 
 
-# markdown-it-py alone, in one process, as docsync configures it (CommonMark,
-# tables, strikethrough, HTML): the yardstick the issue gives for the corpus.
+# One parse of every Markdown file, in one process: markdown-it-py as docsync
+# configured it (CommonMark, tables, strikethrough, HTML), the yardstick of the
+# links bench, or (``native``) pyromark's events as docsync asks for them, the
+# parser of the document model since issue 38.
 _PARSE_ALONE = """
 import subprocess, sys, time
-from markdown_it import MarkdownIt
-md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+if sys.argv[1] == "native":
+    from docsync.parse.native import events as parse
+else:
+    from markdown_it import MarkdownIt
+    parse = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).parse
 paths = subprocess.run(["git", "ls-files", "-z", "*.md"], capture_output=True, text=True,
                        check=True).stdout.split("\\0")
 texts = [open(p, encoding="utf-8").read() for p in paths if p]
 start = time.perf_counter()
 for text in texts:
-    md.parse(text)
+    parse(text)
 print(time.perf_counter() - start)
 """
 
 
-def parse_command(root: Path) -> tuple[float, float]:
-    """markdown-it-py's parse of every Markdown file in ``root``, as one command: the
-    command's whole wall time (Python's start-up, markdown-it-py's import, ``git
-    ls-files`` and reading every file included, as a timed command includes them) and
-    the time of its parse loop alone."""
+def parse_command(root: Path, native: bool = False) -> tuple[float, float]:
+    """The parse of every Markdown file in ``root``, as one command: the command's
+    whole wall time (Python's start-up, the parser's import, ``git ls-files`` and
+    reading every file included, as a timed command includes them) and the time
+    of its parse loop alone."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", _PARSE_ALONE],
+        [sys.executable, "-c", _PARSE_ALONE, "native" if native else "library"],
         cwd=root,
         env=git_env(),
         capture_output=True,
@@ -284,6 +290,20 @@ def parse_command(root: Path) -> tuple[float, float]:
         check=True,
     )
     return time.perf_counter() - start, float(done.stdout)
+
+
+def gnu_timed(command: Sequence[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, float, str, int]:
+    """Wall seconds, CPU seconds (user plus system, children included), peak RSS in MB
+    (GNU time: the command's own largest process), stdout and exit code of ``command``."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        done = subprocess.run(
+            ["/usr/bin/time", "-f", "%M %U %S", "-o", report.name, *command],
+            cwd=cwd, env=env or git_env(), capture_output=True, text=True, check=False,
+        )
+        seconds = time.perf_counter() - start
+        peak, user, system = report.read().splitlines()[-1].split()
+    return seconds, float(user) + float(system), int(peak) / 1024, done.stdout, done.returncode
 
 
 def parse_alone(root: Path) -> float:

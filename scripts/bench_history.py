@@ -17,9 +17,17 @@ change too. Then it times, each the best of ``--repeat`` runs:
 It prints the table, the ratios docsync/floor (target: within 2x) and per
 file/docsync, and how many records the per-file dates agree on.
 
+With ``--repo DIR`` (a real clone, e.g. rust-lang/rfcs, the repository issue
+38 names), nothing is generated: the records are the Markdown files git
+tracks there (under ``--under``), and the reader and the floor each run as a
+command of their own, so that each gets its CPU time (user plus system, git
+included) and its peak RSS (GNU time); the reader's time is taken inside its
+process, without Python's start-up, as the floor has none.
+
     python scripts/bench_history.py
     python scripts/bench_history.py --json
     python scripts/bench_history.py --commits 20000 --records 2500 --keep /tmp/big
+    python scripts/bench_history.py --repo /tmp/rfcs --under text --per-file-sample 0
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import argparse
 import contextlib
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -37,6 +46,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import bench_corpus
 from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import Origin, first_proposed
 
@@ -281,8 +291,57 @@ def report_agreement(root: Path, ours: dict[str, Origin], theirs: dict[str, str]
     )
 
 
+def _reader(root: Path, under: str) -> None:
+    """One timed read (the ``--reader`` form): seconds and CPU, git's included, as JSON."""
+    records = markdown(root, under)
+    start, cpu = time.perf_counter(), time.process_time()
+    _dates(root, records)
+    seconds, own = time.perf_counter() - start, time.process_time() - cpu
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({"seconds": seconds, "cpu": own + children.ru_utime + children.ru_stime}))
+
+
+def markdown(root: Path, under: str) -> list[str]:
+    listed = _run(["git", "ls-files", "-z", "--", f"{under}*.md" if under else "*.md"], cwd=root)
+    return [path for path in listed.split("\0") if path]
+
+
+def bench_repo(root: Path, under: str, repeat: int, quiet: bool) -> dict[str, object]:
+    """The reader and the floor on a real repository, each its own command, medians."""
+    say = (lambda *_: None) if quiet else print
+    reader = [sys.executable, __file__, "--reader", str(root), "--under", under]
+    floor = ["git", "log", "--name-status", "-M"]
+    # what the reader's merge rules ask of git: every merge diffed against every parent
+    merges = ["git", "-c", "log.diffMerges=separate", "log", "-m", "--raw", "-M", "-r", "--topo-order", "--root"]
+    runs: dict[str, list[tuple[float, float, float]]] = {"docsync": [], "floor": [], "git -m": []}
+    for _ in range(repeat):
+        _, _, peak, out, _ = bench_corpus.gnu_timed(reader, root)
+        inside = json.loads(out)
+        runs["docsync"].append((inside["seconds"], inside["cpu"], peak))
+        runs["floor"].append(bench_corpus.gnu_timed(floor, root)[:3])
+        runs["git -m"].append(bench_corpus.gnu_timed(merges, root)[:3])
+    med = {k: [sorted(r[i] for r in v)[len(v) // 2] for i in range(3)] for k, v in runs.items()}
+    (t_docsync, c_docsync, p_docsync), (t_floor, c_floor, p_floor) = med["docsync"], med["floor"]
+    commits = len(_run(["git", "rev-list", "HEAD"], cwd=root).split())
+    merges = len(_run(["git", "rev-list", "--merges", "HEAD"], cwd=root).split())
+    say(f"repository {root.name}: {commits} commits ({merges} merges), {len(markdown(root, under))} records")
+    say(f"  docsync reader  {t_docsync:6.2f} s  {c_docsync:6.2f} s CPU  {p_docsync:6.1f} MB")
+    say(f"  git log floor   {t_floor:6.2f} s  {c_floor:6.2f} s CPU  {p_floor:6.1f} MB")
+    t_m, c_m, _ = med["git -m"]
+    say(f"  git log -m      {t_m:6.2f} s  {c_m:6.2f} s CPU  (the reader's own git pass, for reference)")
+    say(f"  docsync / floor {t_docsync / t_floor:5.2f}x ({c_docsync / c_floor:.2f}x CPU)  (target <= 2x)")
+    return {"repository": root.name, "commits": commits, "merges": merges, "records": len(markdown(root, under)),
+            "docsync_seconds": round(t_docsync, 4), "floor_seconds": round(t_floor, 4), "docsync_cpu": round(c_docsync, 3),
+            "floor_cpu": round(c_floor, 3), "docsync_peak_mb": round(p_docsync, 1), "floor_peak_mb": round(p_floor, 1),
+            "docsync_over_floor": round(t_docsync / t_floor, 2), "docsync_over_floor_cpu": round(c_docsync / c_floor, 2),
+            "git_m_seconds": round(t_m, 4), "git_m_cpu": round(c_m, 3), "target": 2.0}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repo", type=Path, help="a real clone to time instead of a generated one")
+    parser.add_argument("--under", default="", help="with --repo: the records' folder (e.g. text/)")
+    parser.add_argument("--reader", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--commits", type=int, default=2000)
     parser.add_argument("--records", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
@@ -296,6 +355,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     args = parser.parse_args(argv)
+    under = args.under and args.under.rstrip("/") + "/"
+    if args.reader is not None:
+        _reader(args.reader.resolve(), under)
+        return 0
+    if args.repo is not None:
+        result = bench_repo(args.repo.resolve(), under, args.repeat, args.json)
+        if args.json:
+            print(json.dumps(result, indent=2))
+        return 0
     with _workdir(args.keep) as root:
         if not (root / ".git").exists():
             generate(root, args.commits, args.records, args.seed)

@@ -26,12 +26,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench_corpus import Corpus, generate, git_dir, git_env, load_average, parse_alone
+from bench_corpus import Corpus, generate, git_dir, gnu_timed, load_average, parse_alone
 
 # --------------------------------------------------------------------------- timing
 
@@ -40,15 +39,15 @@ from bench_corpus import Corpus, generate, git_dir, git_env, load_average, parse
 class Run:
     seconds: float
     findings: int
+    peak_rss_mb: float = 0.0
+    cpu_seconds: float = 0.0
 
 
 def _timed(command: Sequence[str], cwd: Path, count: Callable[[str], int]) -> Run:
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=git_env())
-    seconds = time.perf_counter() - start
-    if done.returncode not in (0, 1, 2) or not done.stdout.strip():
-        raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    return Run(seconds, count(done.stdout))
+    seconds, cpu, peak, stdout, code = gnu_timed(command, cwd)
+    if code not in (0, 1, 2) or not stdout.strip():
+        raise SystemExit(f"bench: {' '.join(command)} failed ({code})")
+    return Run(seconds, count(stdout), round(peak, 1), round(cpu, 3))
 
 
 def _docsync_findings(stdout: str) -> int:
@@ -103,6 +102,8 @@ def summarise(
         "cpus": os.cpu_count(),
         **extra,
         "seconds": {name: round(value, 3) for name, value in median.items()},
+        "peak_rss_mb": {name: statistics.median(r.peak_rss_mb for r in rs) for name, rs in runs.items()},
+        "cpu_seconds": {name: round(statistics.median(r.cpu_seconds for r in rs), 3) for name, rs in runs.items()},
         "runs": {name: [asdict(r) for r in rs] for name, rs in runs.items()},
         # one number per tool unless a tool was inconsistent between runs
         "findings": {name: f[0] if len(f) == 1 else f for name, f in findings.items()},
@@ -126,7 +127,7 @@ def print_summary(summary: dict[str, object], stream: object = sys.stdout) -> No
         f"  docsync cold  {seconds['cold']:7.3f} s   {findings['cold']} findings",
         f"  docsync warm  {seconds['warm']:7.3f} s   {findings['warm']} findings",
         f"  lychee        {seconds['lychee']:7.3f} s   {findings['lychee']} findings",
-        f"  cold / lychee {summary['cold_over_lychee']:7.2f}x  (target <= 1.5)",
+        f"  cold / lychee {summary['cold_over_lychee']:7.2f}x  (target <= 1.0)",
         f"  cold / warm   {summary['cold_over_warm']:7.2f}x  (target >= 3)",
         f"  {sane} reported exactly the deliberately broken links; "
         f"load average before/after: {summary['load_before']} / {summary['load_after']}",

@@ -25,7 +25,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,34 +68,33 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _timed(root: Path, command: Sequence[str]) -> tuple[float, int, float]:
-    start, used = time.perf_counter(), _children_cpu()
-    done = subprocess.run(command, cwd=root, env=_env(), capture_output=True, text=True)
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - used
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    return seconds, len(json.loads(done.stdout)["findings"]), cpu
+def _timed(root: Path, command: Sequence[str]) -> tuple[float, int, float, float]:
+    seconds, cpu, peak, stdout, code = bench_corpus.gnu_timed(command, root, _env())
+    if code not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(command)} failed ({code})")
+    return seconds, len(json.loads(stdout)["findings"]), cpu, peak
 
 
 def measure(root: Path, repeat: int) -> dict[str, object]:
     _timed(root, CHECK)  # warm the cache, as a developer's earlier runs have
     moved = _linked_file(root)
     renamed = str(Path(moved).with_name("renamed-" + Path(moved).name))
-    runs: list[tuple[float, int, float]] = []
+    runs: list[tuple[float, int, float, float]] = []
     for _ in range(repeat):
         _git(root, "mv", moved, renamed)
         try:
             runs.append(_timed(root, STAGED))
         finally:
             _git(root, "mv", renamed, moved)
-    seconds = statistics.median(s for s, _, _ in runs)
+    seconds = statistics.median(s for s, _, _, _ in runs)
     return {
         "renamed": moved,
-        "seconds": [round(s, 3) for s, _, _ in runs],
+        "seconds": [round(s, 3) for s, _, _, _ in runs],
         "median": round(seconds, 3),
-        "cpu_seconds": [round(c, 3) for _, _, c in runs],
-        "median_cpu": round(statistics.median(c for _, _, c in runs), 3),
-        "findings": sorted({n for _, n, _ in runs}),
+        "cpu_seconds": [round(c, 3) for _, _, c, _ in runs],
+        "median_cpu": round(statistics.median(c for _, _, c, _ in runs), 3),
+        "median_peak_mb": round(statistics.median(p for _, _, _, p in runs), 1),
+        "findings": sorted({n for _, n, _, _ in runs}),
         "target_seconds": TARGET,
     }
 

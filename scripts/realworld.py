@@ -352,8 +352,19 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
 
     * an add starts a lineage at the commit's author date (the day in the
       author's own time zone), unless the added content is similar (git's
-      measure, at 50%) to content deleted earlier, at any path: then it
-      continues that lineage;
+      measure, at 50%) to content deleted at any path in a commit that is the
+      add's own or one of its ancestors (``git merge-base --is-ancestor``),
+      and is the same record: still similar once every line a template ever
+      held is set aside, or the same title (not a template's) or the same
+      number in the file name (not ``0000``, not a date); then it continues
+      that lineage;
+    * a commit with one parent that adds a Markdown file while it cuts another
+      down to a stub (a dozen lines at most, a quarter of the old size at most,
+      no longer like the old text), where the added file is like the old text
+      (both measures above): the added file continues the old lineage, and the
+      stub starts its own at that commit, unless no path asked about holds the
+      content at the end (it went to a draft that is no record): then the stub
+      keeps the old lineage's day;
     * a rename (git's ``-M``) continues the old path's lineage, also when it is
       a rename against a merge's side parent only;
     * a merge: a file it takes unchanged from its first parent keeps that
@@ -367,7 +378,9 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       merge that leaves a parent's file out, unless that lineage lives on in
       the merge; a delete in a commit with one parent also hands its lineage to
       a live Markdown file of that commit born later whose first content is
-      similar (a copy, then the original removed);
+      similar and the same record (as above), when the commit that began the
+      deleted lineage is an ancestor of the one that began the live file (a
+      copy, then the original removed);
     * a template's content (a file named ``template``, ``0000-template``, …) is
       remembered by no delete, and adding it again restores nothing; only
       Markdown content is remembered and restored;
@@ -381,12 +394,16 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
     tip = git(repo, "rev-parse", f"{rev}^{{commit}}").strip()
     commits = list(_raw_commits(log))
     blobs = BlobReader(repo)
-    history = _History(blobs, Counter(p for c in commits for p in c.parents))
+    templates = {c.new_blob for m in commits for cs in m.diffs.values() for c in cs
+                 if _template(c.path) and c.new_blob != _NONE}  # fmt: skip
+    kin = _Kin(blobs, Ancestry(repo), templates)
+    history = _History(blobs, Counter(p for c in commits for p in c.parents), kin)
     for commit in commits:
         history.replay(commit)
     head = history.states.get(tip, {})
     blobs.close()
-    return {p: history.born_of(head[p]) for p in paths if p in head}
+    asked = {p: head[p] for p in paths if p in head}
+    return {p: history.dated(p, lineage, asked) for p, lineage in asked.items()}
 
 
 @dataclass(frozen=True)
@@ -473,6 +490,106 @@ def _template(path: str) -> bool:
 
 State = dict[str, int]  # path → lineage id
 _EMPTY = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the empty blob: no content, no identity
+_NONE = "0" * 40  # the blob of a side that has no file
+
+
+class Ancestry:
+    """Whether one commit is another or one of its ancestors, as git answers it."""
+
+    def __init__(self, repo: Path) -> None:
+        self._repo = repo
+        self._known: dict[tuple[str, str], bool] = {}
+
+    def __call__(self, older: str, newer: str) -> bool:
+        if older == newer:
+            return True
+        if (older, newer) not in self._known:
+            done = subprocess.run(
+                ["git", "merge-base", "--is-ancestor", older, newer],
+                cwd=self._repo, env=_env(), capture_output=True,
+            )  # fmt: skip
+            self._known[(older, newer)] = done.returncode == 0
+        return self._known[(older, newer)]
+
+
+_NUMBERED_NAME = re.compile(r"(?i)^(?:[a-z]+[-_ ]?)?(\d+)(?:[-_ .]|$)")
+_DATE_NAME = re.compile(r"^(?:\d{4}[-_]?\d\d|\d\d[-_]\d\d[-_]\d\d)(?:\D|$)")
+
+
+_NUMBER_PART = re.compile(r"^(?:[a-z]+[-_ ]?)?\d+\s*[-_ .:]+\s*", re.IGNORECASE)
+
+
+def name_number(path: str) -> int | None:
+    """The number a file name starts with (``0042-x``, ``adr-7``, ``eip-3``): not 0, no date."""
+    name = path.rpartition("/")[2]
+    found = None if _DATE_NAME.match(name) else _NUMBERED_NAME.match(name)
+    return (int(found.group(1)) or None) if found else None
+
+
+def heading_title(data: bytes) -> str | None:
+    """The front matter's ``title:`` or the first ``# `` heading, case and spaces folded."""
+    lines = data[:4096].decode("utf-8", errors="replace").splitlines()
+    if lines and lines[0].strip() == "---":
+        for line in lines[1:]:
+            if line.strip() == "---":
+                break
+            if line.lower().startswith("title:"):
+                return " ".join(line[6:].strip().strip("'\"").casefold().split()) or None
+    for line in lines:
+        if line.startswith("# "):
+            return " ".join(line[2:].strip().strip("#").casefold().split()) or None
+    return None
+
+
+class _Kin:
+    """The oracle's tests that two contents are one record, beyond git's measure: alike
+    without the lines templates held, or the same title or number; and line of history."""
+
+    def __init__(self, blobs: BlobReader, ancestry: Ancestry, templates: set[str]) -> None:
+        self.blobs, self.before = blobs, ancestry
+        self._boiler = {c for t in templates for c in _chunks(blobs.read(t))}
+        self._titles = {heading_title(blobs.read(t)) for t in templates} - {None}
+
+    def alike(self, a: str, b: str) -> bool:
+        """Similar by git's measure once every template line is set aside."""
+        mine = [c for c in _chunks(self.blobs.read(a)) if c not in self._boiler]
+        theirs = [c for c in _chunks(self.blobs.read(b)) if c not in self._boiler]
+        return bool(mine and theirs) and similar(b"".join(mine), b"".join(theirs))
+
+    def same(self, path_a: str, a: str, path_b: str, b: str) -> bool:
+        """The same record: the same number, the same title (not a template's), or alike."""
+        number = name_number(path_a)
+        if number is not None and number == name_number(path_b):
+            return True
+        title = heading_title(self.blobs.read(a))
+        if (
+            title is not None
+            and title not in self._titles
+            and title == heading_title(self.blobs.read(b))
+        ):
+            return True
+        return self.alike(a, b)
+
+    def renumbered(self, path_a: str, a: str, path_b: str, b: str) -> bool:
+        """Given another number in its folder: the same name and title but for the number."""
+        folder_a, _, name_a = path_a.rpartition("/")
+        folder_b, _, name_b = path_b.rpartition("/")
+        rest_a, rest_b = _NUMBER_PART.sub("", name_a, 1), _NUMBER_PART.sub("", name_b, 1)
+        if folder_a != folder_b or rest_a == name_a or rest_a.lower() != rest_b.lower():
+            return False
+        title_a, title_b = heading_title(self.blobs.read(a)), heading_title(self.blobs.read(b))
+        if title_a is None or title_b is None:
+            return False
+        bare = _NUMBER_PART.sub("", title_a, 1)
+        return bool(bare) and bare == _NUMBER_PART.sub("", title_b, 1)
+
+    def stub(self, old: str, new: str) -> bool:
+        """``new`` is what a file was cut down to: a few lines, small, unlike ``old``."""
+        before, after = self.blobs.read(old), self.blobs.read(new)
+        return (
+            after.count(b"\n") <= 12 and 4 * len(after) <= len(before)
+            and not similar(before, after)
+        )  # fmt: skip
 
 
 @dataclass
@@ -486,16 +603,31 @@ class _History:
 
     blobs: BlobReader
     children: Counter[str]
+    kin: _Kin
     states: dict[str, State] = field(default_factory=dict)
     born: list[Born] = field(default_factory=list)
+    start: list[str] = field(default_factory=list)  # lineage → the commit that began it
     link: list[int] = field(default_factory=list)
     first_blob: dict[int, str] = field(default_factory=dict)  # Markdown lineage → first content
     held: dict[tuple[str, str], int] = field(default_factory=dict)  # (path, blob) → lineage
-    graveyard: list[tuple[str, int]] = field(default_factory=list)  # (blob, lineage) deleted
+    # (blob, lineage, path, commit) of each Markdown content deleted
+    graveyard: list[tuple[str, int, str, str]] = field(default_factory=list)
     template_blobs: set[str] = field(default_factory=set)
+    stub_of: dict[int, int] = field(default_factory=dict)  # a stub's lineage → its content's
 
     def born_of(self, lineage: int) -> Born:
         return self.born[self._root(lineage)]
+
+    def dated(self, path: str, lineage: int, asked: dict[str, int]) -> Born:
+        """The day of ``path``: a stub whose content no other asked path holds is the
+        content's (the proposal stayed at its own path; its text went to a draft)."""
+        content = self.stub_of.get(lineage)
+        if content is None:
+            return self.born_of(lineage)
+        home = self._root(content)
+        if any(q != path and self._root(mine) == home for q, mine in asked.items()):
+            return self.born_of(lineage)
+        return min(self.born_of(lineage), self.born_of(content), key=lambda b: b.stamp)
 
     def replay(self, commit: _Commit) -> None:
         for changes in commit.diffs.values():
@@ -514,7 +646,7 @@ class _History:
         for change in changes:
             if change.kind == "D" and (lineage := state.pop(change.path, None)) is not None:
                 dead.append((change, lineage))
-                self._bury(change, lineage)
+                self._bury(change, lineage, commit.sha)
             elif change.kind == "R" and (lineage := state.pop(change.old_path, None)) is not None:
                 moved[change.old_path] = lineage
         for change in changes:
@@ -522,11 +654,37 @@ class _History:
                 lineage = (
                     moved.get(change.old_path) if change.kind == "R" else state.get(change.path)
                 )
-                self._place(state, change, None if change.kind == "A" else lineage, commit.when)
+                self._place(state, change, None if change.kind == "A" else lineage, commit)
         for change, lineage in dead:
             if _markdown(change.path) and not _template(change.path):
-                self._copied_before(change.old_blob, lineage, state)
+                self._copied_before(change, lineage, state)
+        self._cut_to_stubs(state, changes, commit)
         return state
+
+    def _cut_to_stubs(self, state: State, changes: list[_Change], commit: _Commit) -> None:
+        """A file cut down to a stub while a new one takes its text: the text moved."""
+        added = [c for c in changes if c.kind == "A" and _markdown(c.path)
+                 and not _template(c.path) and c.new_blob not in self.template_blobs
+                 and c.new_blob != _EMPTY]  # fmt: skip
+        if not added:
+            return
+        for cut in changes:
+            if cut.kind != "M" or not _markdown(cut.path) or _template(cut.path):
+                continue
+            if cut.path not in state or not self.kin.stub(cut.old_blob, cut.new_blob):
+                continue
+            took = [c for c in added if self._took_text(cut.old_blob, c.new_blob)]
+            if not took:
+                continue
+            content = state[cut.path]
+            for change in took:
+                self._join(state[change.path], content)
+            stub = state[cut.path] = self._new(commit)
+            self.stub_of[stub] = content
+            self.held[(cut.path, cut.new_blob)] = stub
+
+    def _took_text(self, old: str, new: str) -> bool:
+        return similar(self.blobs.read(old), self.blobs.read(new)) and self.kin.alike(old, new)
 
     # -- merges
 
@@ -544,7 +702,7 @@ class _History:
                 state.pop(change.old_path if change.kind == "R" else change.path, None)
         for path, change in index.items():
             lineage = self._side_or_first(path, before.get(path), views)
-            self._place(state, change, lineage, commit.when)
+            self._place(state, change, lineage, commit)
         for side, side_index in views:
             self._meet_unchanged(state, index, side, side_index)
         self._bury_left_out(state, gone, views, commit)
@@ -602,12 +760,13 @@ class _History:
         alive = {self._root(lineage) for lineage in state.values()}
         for change, lineage in left:
             if self._root(lineage) not in alive:
-                self._bury(change, lineage)
+                self._bury(change, lineage, commit.sha)
 
     # -- lineages
 
-    def _new(self, when: Born) -> int:
-        self.born.append(when)
+    def _new(self, commit: _Commit) -> int:
+        self.born.append(commit.when)
+        self.start.append(commit.sha)
         self.link.append(len(self.link))
         return len(self.born) - 1
 
@@ -628,15 +787,15 @@ class _History:
             first, second = sorted((a, b), key=self._key)
             self.link[second] = first
 
-    def _place(self, state: State, change: _Change, lineage: int | None, when: Born) -> None:
+    def _place(self, state: State, change: _Change, lineage: int | None, commit: _Commit) -> None:
         """Put ``change.path`` in ``state``: ``lineage``, or a new one (an add) when ``None``."""
         if lineage is None:
-            lineage = self._added(change, when)
+            lineage = self._added(change, commit)
         state[change.path] = lineage
         self.held.setdefault((change.path, change.new_blob), lineage)
 
-    def _added(self, change: _Change, when: Born) -> int:
-        lineage = self._new(when)
+    def _added(self, change: _Change, commit: _Commit) -> int:
+        lineage = self._new(commit)
         if change.new_blob in self.template_blobs or change.new_blob == _EMPTY:
             return lineage  # a template's text, or nothing, restores nothing
         held = self.held.get((change.path, change.new_blob))
@@ -644,36 +803,49 @@ class _History:
             self._join(lineage, held)
         if _markdown(change.path):
             self.first_blob[lineage] = change.new_blob
-        restored = self._resurrect(change.new_blob) if _markdown(change.path) else None
+        restored = self._resurrect(change, commit.sha) if _markdown(change.path) else None
         if restored is not None:
             self._join(lineage, restored)
         return lineage
 
-    def _bury(self, change: _Change, lineage: int) -> None:
+    def _bury(self, change: _Change, lineage: int, sha: str) -> None:
         # a template leaves none; only Markdown is remembered (records are Markdown, and a
         # code repository's thousands of deleted sources made every add a long search)
         if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
-            self.graveyard.append((change.old_blob, lineage))
+            self.graveyard.append((change.old_blob, lineage, change.path, sha))
 
-    def _resurrect(self, blob: str) -> int | None:
-        """The earliest lineage among deleted contents similar to ``blob``."""
+    def _resurrect(self, change: _Change, sha: str) -> int | None:
+        """The earliest lineage among contents deleted on this add's line of history that
+        are similar to its content and the same record."""
         found: int | None = None
-        for dead, lineage in self.graveyard:
+        blob = change.new_blob
+        for dead, lineage, path, killed in self.graveyard:
             if found is not None and self._key(lineage) >= self._key(found):
                 continue
-            if dead == blob or similar(self.blobs.read(dead), self.blobs.read(blob)):
+            if killed == sha and self.kin.renumbered(path, dead, change.path, blob):
+                found = lineage
+                continue
+            if dead != blob and not similar(self.blobs.read(dead), self.blobs.read(blob)):
+                continue
+            if self.kin.same(path, dead, change.path, blob) and self.kin.before(killed, sha):
                 found = lineage
         return found
 
-    def _copied_before(self, blob: str, lineage: int, state: State) -> None:
-        """A live file born after ``lineage`` whose first content is like the deleted one."""
+    def _copied_before(self, change: _Change, lineage: int, state: State) -> None:
+        """A live file born after ``lineage``, on its line, whose first content is like the
+        deleted one: a copy, then the original removed."""
+        blob = change.old_blob
         for path, mine in state.items():
             first = self.first_blob.get(mine)
             if first is None or first in self.template_blobs or not _markdown(path):
                 continue
             if self._key(mine) <= self._key(lineage):
                 continue
-            if first == blob or similar(self.blobs.read(blob), self.blobs.read(first)):
+            if first != blob and not similar(self.blobs.read(blob), self.blobs.read(first)):
+                continue
+            if not self.kin.same(change.path, blob, path, first):
+                continue
+            if self.kin.before(self.start[lineage], self.start[mine]):
                 self._join(mine, lineage)
 
     # -- states
@@ -924,6 +1096,10 @@ def newly_broken(
         inside = not folder or path.startswith(folder + "/")
         rest = path[len(folder) + 1 :] if folder else path
         kept = (f"{new_folder}/{rest}" if new_folder else rest) if inside else path
+        if not inside and "://" not in path and not path.startswith("("):
+            # ``../../spec/x.md`` from a deeper folder: the same steps up from the new one
+            up = posixpath.relpath(path, folder)
+            kept = posixpath.normpath(posixpath.join(new_folder or ".", up))
         return {
             (new_source, moves.get(path, path) + hash_ + fragment),
             (new_source, kept + hash_ + fragment),
@@ -1038,10 +1214,7 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
         row.notes.append(f"apply exit {applied.code}: {(applied.err or applied.out).strip()[:300]}")
         row.peak_mib = max(peaks)
         return row
-    moves = {m["from"]: m["to"] for m in plan["moves"]}
-    for topic in plan["topics"]:
-        for source in topic["sources"]:
-            moves.setdefault(source.partition("#")[0], topic["path"])
+    moves = plan_moves(plan)
 
     row.details["lost"] = lost_in(repo, base, plan)
     row.lost = len(row.details["lost"])
@@ -1074,6 +1247,22 @@ def check_repository(name: str, mirror: Path, keep: bool) -> Row:
     return row
 
 
+def plan_moves(plan: dict[str, Any]) -> dict[str, str]:
+    """Old path → new path: the moves, the records, and each legacy index the migration
+    removes, whose prose the new index carries (its links with it)."""
+    moves = {m["from"]: m["to"] for m in plan["moves"]}
+    for topic in plan["topics"]:
+        for source in topic["sources"]:
+            moves.setdefault(source.partition("#")[0], topic["path"])
+    index = posixpath.join(plan["target"], "README.md")
+    if index in plan.get("writes", []):
+        for removed in plan.get("removals", []):
+            name = posixpath.basename(removed).lower()
+            if removed not in moves and name in ("readme.md", "index.md"):
+                moves[removed] = index
+    return moves
+
+
 def _expected(overlay: Path) -> dict[str, Any]:
     """``expect.toml``: what the corpus entry must show instead (``records = 0``)."""
     path = overlay / "expect.toml"
@@ -1085,7 +1274,8 @@ def _blob(repo: Path, commit: str, path: str) -> str:
 
 
 def lost_in(repo: Path, base: str, plan: dict[str, Any]) -> list[str]:
-    kinds = {i.split()[0] for t in plan["topics"] for i in t["ids"] if i.split()}
+    # an id's kind is its leading letters: "RFC 1560", and gRPC's glued "A41"
+    kinds = {m.group(0) for t in plan["topics"] for i in t["ids"] if (m := re.match(r"[A-Za-z]+", i))}
     lost: list[str] = []
     for topic in plan["topics"]:
         new = (repo / topic["path"]).read_text(errors="replace")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import stat
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -31,6 +30,7 @@ from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo, git
+from tests.untrusted import Entry, picture
 
 TODAY = date(2026, 12, 1)
 LEGACY = {
@@ -41,25 +41,13 @@ LEGACY = {
     "AGENTS.md": "# Agents\n\nHand-written.\n",
 }
 
-State = tuple[str, str, dict[str, tuple[str, bytes, int]]]
+State = tuple[str, str, dict[str, Entry]]
 
 
 def state(root: Path) -> State:
     """HEAD, the index's entries (``git status`` refreshes its cached file times,
     as any read does), and every path outside .git: (kind, bytes or link target, mode)."""
-    files: dict[str, tuple[str, bytes, int]] = {}
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in dirs + names:
-            full = Path(folder, name)
-            info = full.lstat()
-            rel = full.relative_to(root).as_posix()
-            if stat.S_ISLNK(info.st_mode):
-                files[rel] = ("link", os.readlink(full).encode(), 0)
-            elif stat.S_ISDIR(info.st_mode):
-                files[rel] = ("dir", b"", 0)
-            else:
-                files[rel] = ("file", full.read_bytes(), stat.S_IMODE(info.st_mode))
+    files = picture(root, git=())
     head = (root / ".git" / "HEAD").read_text()
     ref = root / ".git" / head.removeprefix("ref: ").strip()
     head_sha = ref.read_text() if head.startswith("ref: ") and ref.exists() else head

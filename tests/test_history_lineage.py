@@ -12,15 +12,27 @@ is still alike with the template's text set aside, or shares a title or a
 number. The stories are generated: how much of each draft is template text,
 how many other drafts there are, and where and when they are deleted. The
 cases docsync was right on stay right, generated the same way.
+
+Every story is also dated by the independent oracle of ``scripts/realworld.py``
+(its own replay, none of docsync's code), which must give each record the
+same day: where the two disagree on a real tree, one of them is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from docsync.config import load as load_config
+from docsync.migrate import run as migration
+from docsync.migrate.read.dating import EarlyDates
 from docsync.migrate.read.discover import is_template
 from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import first_proposed
@@ -41,22 +53,47 @@ def draft(name: str, own: int, *, seed: str = "") -> str:
     return f"# {name}\n\n" + "".join(BOILER) + mine
 
 
-def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
-    tracked = [p for p in repo.git("ls-files", "-z").split("\0") if p]
+@cache
+def oracle() -> ModuleType:
+    """``scripts/realworld.py``, whose date oracle shares no code with docsync."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / "realworld.py"
+    spec = importlib.util.spec_from_file_location("realworld", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["realworld"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def dates(repo: GitRepo, records: Sequence[str] = ()) -> dict[str, tuple[str, str]]:
+    """(day, first path) of each of ``records`` (default: every tracked file), the files
+    migrate dates; the oracle must give each the same day."""
+    asked = list(records) or [p for p in repo.git("ls-files", "-z").split("\0") if p]
+    kept = frozenset(asked)
     with CatFile(repo.root) as read_blob:
-        origins = first_proposed(read_history(repo.root), tracked, read_blob, template=is_template)
-    return {path: (str(o.date), o.original_path) for path, o in origins.items()}
+        origins = first_proposed(
+            read_history(repo.root), asked, read_blob, template=is_template, record=kept.__contains__
+        )
+    found = {path: (str(o.date), o.original_path) for path, o in origins.items()}
+    born = oracle().oracle_dates(repo.root, asked)
+    assert {p: b.day for p, b in born.items()} == {p: day for p, (day, _) in found.items()}
+    return found
 
 
-def seeded(repo: GitRepo) -> None:
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The start of every story, built once: the template and a README, committed in 2014."""
+    repo = GitRepo.init(tmp_path_factory.mktemp("seeded") / "repo")
     repo.write("text/0000-template.md", TEMPLATE)
     repo.write("README.md", "# RFCs\n")
     repo.commit(when="2014-01-01 10:00")
+    return repo.root
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> GitRepo:
-    return GitRepo.init(tmp_path / "repo")
+def repo(seeded: Path, tmp_path: Path) -> GitRepo:
+    """A copy of the seeded repository of the test's own (the stories change it)."""
+    return GitRepo(Path(shutil.copytree(seeded, tmp_path / "repo", symlinks=True)))
 
 
 NEW = "text/0000-new-idea.md"
@@ -74,7 +111,6 @@ def test_the_generated_drafts_are_alike_by_gits_measure_alone() -> None:
 
 def others_deleted_on_the_line(repo: GitRepo, others: int, own: int) -> str:
     """Other drafts deleted on main; a new draft added on main months later."""
-    seeded(repo)
     for k in range(others):
         repo.write(f"text/0000-other-{k}.md", draft(f"Other {k}", own))
         repo.commit(when=f"2014-02-0{k + 1} 10:00")
@@ -91,7 +127,6 @@ def others_deleted_before_on_another_branch(
 ) -> str:
     """Another author's drafts, added and deleted on their branch; the new draft on its own.
     With ``same_words`` the new draft even says what the other drafts said."""
-    seeded(repo)
     repo.branch("alice")
     for k in range(others):
         repo.write(
@@ -116,7 +151,6 @@ def others_deleted_after_on_another_branch(
 ) -> str:
     """The other drafts are deleted only after the new draft was added and merged (their
     branch merged main first, so the add is an ancestor of the delete)."""
-    seeded(repo)
     repo.branch("alice")
     for k in range(others):
         repo.write(
@@ -171,7 +205,6 @@ def test_an_unrelated_add_is_no_restore(
 def copied_then_original_deleted(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """A move in two commits: ``0000-restrict.md`` copied to ``1445-restrict.md``, the
     original deleted weeks later."""
-    seeded(repo)
     repo.write("text/0000-restrict.md", draft("Restrict", own))
     repo.write("text/0000-other.md", draft("Other", own))
     repo.commit(when="2016-01-06 10:00")
@@ -184,7 +217,6 @@ def copied_then_original_deleted(repo: GitRepo, own: int) -> tuple[str, str, str
 
 def deleted_and_readded_a_minute_later(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """Deleted in one commit, re-added as a record (renumbered, title kept) a minute later."""
-    seeded(repo)
     repo.write("text/0000-queue.md", draft("Queue", own))
     repo.commit(when="2019-01-01 10:00")
     repo.remove("text/0000-queue.md")
@@ -196,7 +228,6 @@ def deleted_and_readded_a_minute_later(repo: GitRepo, own: int) -> tuple[str, st
 
 def merged_from_another_repository(repo: GitRepo, own: int) -> tuple[str, str, str]:
     """A record brought in from another repository by a merge, deleted and re-added days later."""
-    seeded(repo)
     other = GitRepo.init(repo.root.parent / "other")
     other.write("decisions/0007-cache.md", draft("Cache", own))
     other.commit(when="2018-01-01 10:00")
@@ -239,7 +270,6 @@ def big_draft(paragraphs: int) -> str:
 
 
 def moved_out_leaving_a_stub(repo: GitRepo, paragraphs: int, edited: bool, beside: bool) -> None:
-    seeded(repo)
     repo.write("drafts/big-idea.md", big_draft(paragraphs))
     repo.commit(when="2019-03-01 10:00")
     repo.write("drafts/big-idea.md", big_draft(paragraphs) + "A late addition.\n")
@@ -271,7 +301,6 @@ def test_content_moved_out_of_a_stub_keeps_its_date(
 
 def test_a_record_edited_beside_a_new_one_is_no_move(repo: GitRepo) -> None:
     """The commit adds a record and edits another: lightly (no stub), or into other text."""
-    seeded(repo)
     repo.write("text/0001-a.md", big_draft(20))
     repo.write("text/0002-b.md", big_draft(20).replace("Big idea", "Other idea"))
     repo.commit(when="2019-03-01 10:00")
@@ -315,3 +344,148 @@ def test_number(path: str, expected: int | None) -> None:
 )
 def test_title(text: bytes, expected: str | None) -> None:
     assert title(text) == expected
+
+
+# Class 3, the other way: the record's own text moved out to a draft, a stub left at its path.
+
+FUZZING = "text/0040-fuzzing.md"
+
+
+def moved_out_of_the_record(repo: GitRepo, paragraphs: int, to_record: bool) -> str:
+    """The record is written at its path (07-20), edited, then its text moves out (07-22),
+    to a draft that is no record (``draft-fuzzing.md``) or to another record; a stub stays."""
+    text = big_draft(paragraphs).replace("Big idea", "Fuzzing")
+    repo.write(FUZZING, text)
+    repo.commit(when="2020-07-20 10:00")
+    repo.write(FUZZING, text + "Feedback taken in.\n")
+    repo.commit(when="2020-07-21 10:00")
+    moved_to = "text/0041-fuzzing-v2.md" if to_record else "drafts/draft-fuzzing.md"
+    repo.write(moved_to, text + "Feedback taken in.\nAnd a clarified request.\n")
+    repo.write(FUZZING, "Moved to [the draft](https://example.org/s/draft-fuzzing-design).\n")
+    repo.commit(when="2020-07-22 10:00")
+    return moved_to
+
+
+@pytest.mark.parametrize("to_record", [False, True], ids=["to-a-draft", "to-a-record"])
+@pytest.mark.parametrize("paragraphs", [5, 40])
+def test_a_record_left_as_a_stub_restarts_only_when_its_text_went_to_a_record(
+    repo: GitRepo, paragraphs: int, to_record: bool
+) -> None:
+    """golang/proposal ``40307-fuzzing.md``: its text moved to ``draft-fuzzing.md``, no
+    record; the proposal still began at its own path, the day it was written there."""
+    moved_to = moved_out_of_the_record(repo, paragraphs, to_record)
+    records = [FUZZING, *([moved_to] if to_record else [])]
+    found = dates(repo, records)
+    if to_record:
+        assert found[FUZZING] == ("2020-07-22", FUZZING)
+        assert found[moved_to] == ("2020-07-20", FUZZING)
+    else:
+        assert found == {FUZZING: ("2020-07-20", FUZZING)}
+
+
+# A pull request merged by squash: the record is dated by the squash commit, unless the
+# branch it came from is on HEAD's history (merged as it was, or fast-forwarded).
+
+VARIABLES = "rfcs/20180817-variables-20.md"
+
+
+def pull_request(repo: GitRepo, landing: str) -> None:
+    """The draft is written on a branch (08-17) and lands on 09-19: ``merge`` keeps the
+    branch; ``squash`` keeps one commit; ``squash-then-rebased-copy`` also merges, in 2020,
+    an unrelated branch rebased onto main whose first two commits, authored on 08-17,
+    add the same draft at its old path and delete it (tensorflow/community #11 and #185)."""
+    text = big_draft(12).replace("Big idea", "Variables in 2.0")
+    repo.branch("variables")
+    repo.write("rfcs/variables-20.md", text)
+    repo.commit(when="2018-08-17 10:38", tz="-0700")
+    repo.move("rfcs/variables-20.md", VARIABLES)
+    repo.commit(when="2018-08-22 09:00", tz="-0700")
+    repo.switch("main")
+    if landing == "merge":
+        repo.merge("variables", when="2018-09-19 14:28", tz="-0700")
+        return
+    repo.write(VARIABLES, text)
+    repo.commit(when="2018-09-19 14:28", tz="-0700")
+    if landing == "squash-then-rebased-copy":
+        repo.write("README.md", "# RFCs\n\nTwo years on.\n")
+        repo.commit(when="2020-03-06 11:13", tz="-0800")
+        repo.branch("api-reviews")
+        repo.write("rfcs/variables-20.md", text)
+        repo.commit(when="2018-08-17 10:38", tz="-0700")
+        repo.remove("rfcs/variables-20.md")
+        repo.commit(when="2018-08-17 10:59", tz="-0700")
+        repo.write("governance/api-reviews.md", "# API reviews\n")
+        repo.commit(when="2020-03-16 10:00", tz="-0700")
+        repo.switch("main")
+        repo.merge("api-reviews", when="2020-03-16 10:06", tz="-0700")
+
+
+@pytest.mark.parametrize(
+    ("landing", "expected"),
+    [
+        ("merge", ("2018-08-17", "rfcs/variables-20.md")),
+        ("squash", ("2018-09-19", VARIABLES)),
+        ("squash-then-rebased-copy", ("2018-09-19", VARIABLES)),
+    ],
+)
+def test_a_squashed_pull_request_is_dated_by_its_squash_commit(
+    repo: GitRepo, landing: str, expected: tuple[str, str]
+) -> None:
+    """A draft that reaches HEAD's history only after the record did, on another line, is
+    not its source, whatever its author date says: history decides, not the clock."""
+    pull_request(repo, landing)
+    assert dates(repo, [VARIABLES]) == {VARIABLES: expected}
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["read-while-parsing", "read-here"])
+def test_migrate_dates_a_record_whose_text_went_to_a_draft_from_its_own_path(
+    repo: GitRepo, forked: bool
+) -> None:
+    """What migrate asks: the records are the trees' record files, found by path, whether a
+    forked child reads the dates or this process does (with a progress bar)."""
+    moved_out_of_the_record(repo, 5, to_record=False)
+    config = migration.configured(load_config(repo.root), migration.Options())
+    with EarlyDates(repo.root, config, None if forked else lambda *_: None) as early:
+        got = early.origins([FUZZING])
+    assert early.forked == forked
+    assert got[FUZZING].date.isoformat() == "2020-07-20"
+
+
+# A rename git misses: renumbered and rewritten in one commit (cometbft's ADR 010 "Monitoring"
+# became ADR 011 with a column added to its tables, 47% by git's measure).
+
+TITLES = ("ADR {n}: Monitoring", "{n}. Monitoring", "ADR-{n} - Monitoring")
+
+
+def renumbered_and_rewritten(repo: GitRepo, kept: int, form: str, same: tuple[bool, bool]) -> str:
+    """``adr-010-monitoring.md`` (06-08) becomes ``adr-011-…`` (06-13) keeping ``kept`` of 20
+    lines; ``same`` says whether the slug and the title (apart from the number) stay."""
+    seeded(repo)
+    lines = [f"Line {i} of the monitoring decision, as first written.\n" for i in range(20)]
+    repo.write("adr/adr-010-monitoring.md", f"# {form.format(n='010')}\n\n" + "".join(lines))
+    repo.commit(when="2018-06-08 15:17", tz="+0400")
+    rewritten = lines[:kept] + [f"Line {i} rewritten, with a labels column.\n" for i in range(kept, 20)]
+    title = form.format(n="011") if same[1] else "ADR 011: Tracing"
+    new = "adr/adr-011-monitoring.md" if same[0] else "adr/adr-011-tracing.md"
+    repo.remove("adr/adr-010-monitoring.md")
+    repo.write(new, f"# {title}\n\n" + "".join(rewritten))
+    repo.commit(when="2018-06-13 14:47", tz="+0400")
+    return new
+
+
+RENUMBERINGS = [
+    *((form, kept, (True, True)) for form, kept in zip(TITLES, (9, 4, 6), strict=True)),
+    (TITLES[0], 9, (False, True)),  # another slug: another record
+    (TITLES[1], 4, (True, False)),  # another title: another record
+]
+
+
+@pytest.mark.parametrize(("form", "kept", "same"), RENUMBERINGS)
+def test_a_record_renumbered_and_rewritten_in_one_commit_keeps_its_date(
+    repo: GitRepo, kept: int, form: str, same: tuple[bool, bool]
+) -> None:
+    new = renumbered_and_rewritten(repo, kept, form, same)
+    moved = repo.git("show", "--format=", "--name-status", "-M", "HEAD").split()
+    assert not any(status.startswith("R") for status in moved[::2])  # git sees no rename
+    expected = ("2018-06-08", "adr/adr-010-monitoring.md") if all(same) else ("2018-06-13", new)
+    assert dates(repo, [new]) == {new: expected}

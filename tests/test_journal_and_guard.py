@@ -10,7 +10,6 @@ while it is the same folder, and checks every folder below it on every call.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from docsync.errors import DocsyncError
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo
+from tests.untrusted import Entry, picture
 
 
 def _repo(root: Path) -> GitRepo:
@@ -31,20 +31,8 @@ def _repo(root: Path) -> GitRepo:
     return repo
 
 
-def _tree(root: Path) -> dict[str, tuple[str, bytes, int]]:
-    found: dict[str, tuple[str, bytes, int]] = {}
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in dirs + names:
-            full = Path(folder, name)
-            rel = full.relative_to(root).as_posix()
-            if full.is_symlink():
-                found[rel] = ("link", os.readlink(full).encode(), 0)
-            elif full.is_dir():
-                found[rel] = ("dir", b"", 0)
-            else:
-                found[rel] = ("file", full.read_bytes(), full.stat().st_mode & 0o7777)
-    return found
+def _tree(root: Path) -> dict[str, Entry]:
+    return picture(root, git=())
 
 
 PATHS = ["a.md", "b.md", "docs/c.md", "link.md", "new/d.md"]

@@ -307,7 +307,7 @@ def test_dates_read_by_a_child_while_parsing_are_the_dates_read_here(tmp_path: P
         got = early.origins(records)
         head = early.head_commit()
     assert early.answered and head == git(repo.root, "rev-parse", "HEAD").strip()
-    assert got == read_origins(repo.root, records, None) == dict(session.inputs.origins)
+    assert got == read_origins(repo.root, records, None, records) == dict(session.inputs.origins)
     days = {path: d.date.isoformat() for path, d in got.items()}
     assert days == {
         "docs/adr/0001-first.md": "2021-03-04",  # the author's day, not UTC's
@@ -321,7 +321,8 @@ def test_records_the_child_did_not_date_are_dated_here(tmp_path: Path) -> None:
     with EarlyDates(repo.root, _config(repo.root), None) as early:
         got = early.origins(["docs/adr/0001-first.md", "README.md"])  # not a record: read here
     assert early.forked and not early.answered
-    assert got == read_origins(repo.root, ["docs/adr/0001-first.md", "README.md"], None)
+    asked = ["docs/adr/0001-first.md", "README.md"]
+    assert got == read_origins(repo.root, asked, None, candidates(asked, _config(repo.root)))
 
 
 def test_no_child_with_one_job_or_a_progress_bar(tmp_path: Path) -> None:

@@ -7,39 +7,50 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.gitutil import git
+import pytest
+
+from tests.gitutil import GitRepo, git
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _try_repo(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
-    env.update(
-        PRE_COMMIT_HOME=str(home),
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A hooks repository made from this checkout as ``pre-commit try-repo`` makes one: a
+    clone, with the checkout's uncommitted changes to tracked files committed on top."""
+    hooks = tmp_path_factory.mktemp("hooks") / "hooks"
+    git(hooks.parent, "clone", "-q", "--no-hardlinks", str(ROOT), str(hooks))
+    git(hooks, "checkout", "-q", git(ROOT, "rev-parse", "HEAD").strip())
+    into = {
+        "GIT_INDEX_FILE": str(hooks / ".git" / "index"),
+        "GIT_OBJECT_DIRECTORY": str(hooks / ".git" / "objects"),
+    }
+    staged = [p for p in git(ROOT, "diff", "--staged", "--name-only", "-z").split("\0") if p]
+    if staged:
+        git(ROOT, "add", "--", *staged, env=into)
+    git(ROOT, "add", "-u", env=into)
+    git(hooks, "commit", "-q", "--allow-empty", "-m", "the checkout's uncommitted changes")
+    git(hooks, "reset", "-q", "--hard")
+    return hooks
 
 
-def test_hooks_fail_on_findings_then_pass(tmp_path: Path) -> None:
+def test_hooks_fail_on_findings_then_pass(hooks: Path, tmp_path: Path) -> None:
+    """Both hooks of .pre-commit-hooks.yaml, as ``try-repo`` runs them (a config naming the
+    hooks repository at its newest commit, outside the user's repository), installed once
+    and run twice: the second run reuses the environment the first built."""
     repo = tmp_path / "user"
     repo.mkdir()
     git(repo, "init", "-q")
     (repo / "target.md").write_text("# Target\n")
     (repo / "doc.md").write_text("# Doc\n\nA hard-wrapped\nparagraph with [a link](nope.md).\n")
     git(repo, "add", "-A")
+    config = tmp_path / "pre-commit-config.yaml"
+    rev = git(hooks, "rev-parse", "HEAD").strip()
+    ids = "".join(f"  - id: {h['id']}\n" for h in _shipped())
+    config.write_text(f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n{ids}")
+    home = tmp_path / "pre-commit-home"
 
-    first = _try_repo(repo, tmp_path / "pre-commit-home")
+    first = _pre_commit(repo, home, "run", "--all-files", "--config", str(config))
     assert first.returncode == 1, first.stdout + first.stderr
     assert "docsync check" in first.stdout and "Failed" in first.stdout
     assert "L001" in first.stdout and "W001" in first.stdout
@@ -49,9 +60,18 @@ def test_hooks_fail_on_findings_then_pass(tmp_path: Path) -> None:
 
     (repo / "doc.md").write_text("# Doc\n\nA paragraph with [a link](target.md).\n")
     git(repo, "add", "-A")
-    second = _try_repo(repo, tmp_path / "pre-commit-home")
+    second = _pre_commit(repo, home, "run", "--all-files", "--config", str(config))
     assert second.returncode == 0, second.stdout + second.stderr
     assert second.stdout.count("Passed") == 2
+    assert len(list(home.glob("repo*/py_env-*"))) == 1  # one environment, built once
+
+
+def _shipped() -> list[dict[str, object]]:
+    import yaml
+
+    hooks: list[dict[str, object]] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["docsync-check", "docsync-fix"]
+    return hooks
 
 
 def _pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -67,7 +87,7 @@ def _pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProce
     )
 
 
-def test_the_hooks_repository_form_is_kept_current_by_autoupdate(tmp_path: Path) -> None:
+def test_the_hooks_repository_form_is_kept_current_by_autoupdate(hooks: Path, tmp_path: Path) -> None:
     """``repo: <url>`` with ``rev:``, as ``init --hooks --hook-repo URL`` writes it and
     docs/hooks-and-ci.md shows it: pre-commit accepts it, and ``pre-commit autoupdate``
     moves ``rev`` to the newest tag of the hooks repository (here a tagged copy of this one)."""
@@ -76,8 +96,7 @@ def test_the_hooks_repository_form_is_kept_current_by_autoupdate(tmp_path: Path)
     from docsync import __version__
     from docsync.adopt.hooks import with_hook
 
-    hooks = tmp_path / "hooks"
-    git(tmp_path, "clone", "-q", "--no-hardlinks", str(ROOT), str(hooks))
+    hooks = GitRepo(hooks).clone(tmp_path / "hooks").root
     git(hooks, "tag", f"v{__version__}")
     git(hooks, "commit", "-q", "--allow-empty", "-m", "next release")
     git(hooks, "tag", "v99.0.0")

@@ -101,3 +101,33 @@ def test_oracle_dates_every_history_story(
     tracked = [path for path in repo.git("ls-files", "-z").split("\0") if path]
     born = realworld.oracle_dates(repo.root, tracked)
     assert {path: b.day for path, b in born.items()} == {p: d for p, (d, _) in expected.items()}
+
+
+def test_a_link_broken_before_that_climbs_out_of_its_folder_is_the_same_break(
+    realworld: ModuleType,
+) -> None:
+    """cometbft: ``../../spec/abci/abci%2B%2B_app_requirements.md`` from
+    ``docs/references/rfc/tendermint-core/`` named a folder that does not exist; left as
+    written in the record's new folder, it climbs the same two steps from there."""
+    old = "docs/references/rfc/tendermint-core/rfc-026-bad-peers.md"
+    new = "docs/rfc/proposed/2023-03-30-bad-peers.md"
+    target = "spec/abci/abci%2B%2B_app_requirements.md#peer-filtering"
+    before = {(old, f"docs/references/{target}")}
+    after = {(new, f"docs/{target}")}
+    assert realworld.newly_broken(before, after, {old: new}) == []
+    assert realworld.newly_broken(before, {(new, f"docs/rfc/{target}")}, {old: new}) != []
+
+
+def test_a_legacy_index_maps_to_the_new_index(realworld: ModuleType) -> None:
+    """Its prose, and the links in it, are carried into the new index."""
+    plan = {
+        "target": "docs/rfc",
+        "moves": [],
+        "topics": [{"path": "docs/rfc/implemented/2023-01-01-a.md", "sources": ["adr/adr-1-a.md"]}],
+        "removals": ["adr/adr-1-a.md", "adr/README.md", "adr/notes.md"],
+        "writes": ["docs/rfc/README.md"],
+    }
+    assert realworld.plan_moves(plan) == {
+        "adr/adr-1-a.md": "docs/rfc/implemented/2023-01-01-a.md",
+        "adr/README.md": "docs/rfc/README.md",
+    }

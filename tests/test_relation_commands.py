@@ -21,7 +21,6 @@ from docsync.write.writer import FileWrite
 from tests.gitutil import GitRepo, isolate_git_environ
 
 runner = CliRunner()
-TODAY = date.today().isoformat()
 
 POSTGRES = "docs/rfc/implemented/2026-01-05-use-postgres.md"
 PLUGINS = "docs/rfc/proposed/2026-01-02-plugin-api.md"
@@ -46,6 +45,13 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
     yield repo
 
 
+@pytest.fixture
+def today(repo: GitRepo) -> str:
+    """The day the test's commands run, read when the test starts (after the repository is
+    built), not when the module is imported: a run that crosses midnight stays right."""
+    return date.today().isoformat()
+
+
 def _run(*args: str) -> Result:
     return runner.invoke(app, list(args))
 
@@ -64,9 +70,10 @@ def _status(repo: GitRepo) -> str:
 
 def test_new_supersedes_writes_both_links_moves_the_old_record_and_draws_the_graph(
     repo: GitRepo,
+    today: str,
 ) -> None:
     result = _run("new", "Use SQLite", "--supersedes", "use-postgres")
-    new = f"docs/rfc/proposed/{TODAY}-use-sqlite.md"
+    new = f"docs/rfc/proposed/{today}-use-sqlite.md"
     old = "docs/rfc/rejected/2026-01-05-use-postgres.md"
     assert result.exit_code == 0, result.stderr
     assert result.stdout == new + "\n"
@@ -76,7 +83,7 @@ def test_new_supersedes_writes_both_links_moves_the_old_record_and_draws_the_gra
     )
     assert _read(repo, old) == (
         "# Use Postgres\n\n"
-        f"Status: rejected (superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on {TODAY})\n\n"
+        f"Status: rejected (superseded by [Use SQLite](../proposed/{today}-use-sqlite.md) on {today})\n\n"
         "## Why\n\nIt is boring.\n"
     )
     assert "[Postgres](rfc/rejected/2026-01-05-use-postgres.md)" in _read(repo, "docs/guide.md")
@@ -90,24 +97,25 @@ def test_new_supersedes_writes_both_links_moves_the_old_record_and_draws_the_gra
 
 def test_new_supersedes_a_record_that_is_already_rejected_only_adds_the_relation(
     repo: GitRepo,
+    today: str,
 ) -> None:
     assert _run("move", "use-postgres", "rejected").exit_code == 0
     repo.commit("rejected")
     result = _run("new", "Use SQLite", "--supersedes", "docs/rfc/rejected/2026-01-05-use-postgres.md")
     assert result.exit_code == 0, result.stderr
     assert (
-        f"Status: rejected (rejected {TODAY}; superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on {TODAY})\n"
+        f"Status: rejected (rejected {today}; superseded by [Use SQLite](../proposed/{today}-use-sqlite.md) on {today})\n"
         in _read(repo, "docs/rfc/rejected/2026-01-05-use-postgres.md")
     )
     _clean(repo)
 
 
-def test_move_by_an_existing_record_by_former_path_and_slug(repo: GitRepo) -> None:
+def test_move_by_an_existing_record_by_former_path_and_slug(repo: GitRepo, today: str) -> None:
     result = _run("move", POSTGRES, "superseded", "--by", "plugin-api", "--note", "plugins own storage")
     old = "docs/rfc/rejected/2026-01-05-use-postgres.md"
     assert result.exit_code == 0, result.stderr
     assert (
-        f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY}: plugins own storage)\n"
+        f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {today}: plugins own storage)\n"
         in _read(repo, old)
     )
     assert _read(repo, PLUGINS) == (
@@ -119,14 +127,14 @@ def test_move_by_an_existing_record_by_former_path_and_slug(repo: GitRepo) -> No
     assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 2
 
 
-def test_relation_amends_writes_the_configured_pair_and_moves_nothing(repo: GitRepo) -> None:
+def test_relation_amends_writes_the_configured_pair_and_moves_nothing(repo: GitRepo, today: str) -> None:
     result = _run("new", "Read replicas", "--supersedes", "use-postgres", "--relation", "amends")
-    new = f"docs/rfc/proposed/{TODAY}-read-replicas.md"
+    new = f"docs/rfc/proposed/{today}-read-replicas.md"
     assert result.exit_code == 0, result.stderr
     assert "Amends: [Use Postgres](../implemented/2026-01-05-use-postgres.md)\n" in _read(repo, new)
     assert _read(repo, POSTGRES) == (
         "# Use Postgres\n\nStatus: implemented\n\n"
-        f"Amended by: [Read replicas](../proposed/{TODAY}-read-replicas.md)\n\n## Why\n\nIt is boring.\n"
+        f"Amended by: [Read replicas](../proposed/{today}-read-replicas.md)\n\n## Why\n\nIt is boring.\n"
     )
     assert "r_read_replicas -.->|amends| r_use_postgres" in _read(repo, "docs/rfc/README.md")
     _clean(repo)
@@ -211,7 +219,7 @@ def test_a_failure_at_any_step_puts_everything_back(
     assert _status(repo) == ""
 
 
-def test_graph_command_prints_every_format(repo: GitRepo) -> None:
+def test_graph_command_prints_every_format(repo: GitRepo, today: str) -> None:
     assert _run("graph").stdout == "flowchart LR\n"
     assert _run("new", "Use SQLite", "--supersedes", "use-postgres").exit_code == 0
     mermaid = _run("graph")
@@ -221,7 +229,7 @@ def test_graph_command_prints_every_format(repo: GitRepo) -> None:
     data = json.loads(_run("graph", "-f", "json").stdout)
     assert data["relations"] == [
         {
-            "from": f"docs/rfc/proposed/{TODAY}-use-sqlite.md",
+            "from": f"docs/rfc/proposed/{today}-use-sqlite.md",
             "relation": "supersedes",
             "to": "docs/rfc/rejected/2026-01-05-use-postgres.md",
         }
@@ -230,7 +238,7 @@ def test_graph_command_prints_every_format(repo: GitRepo) -> None:
     assert _run("graph", "--format", "svg").exit_code == 2
 
 
-def test_a_longer_loop_is_refused_too(repo: GitRepo) -> None:
+def test_a_longer_loop_is_refused_too(repo: GitRepo, today: str) -> None:
     assert _run("new", "Use SQLite", "--supersedes", "use-postgres").exit_code == 0
     assert _run("move", "use-sqlite", "superseded", "--by", "plugin-api").exit_code == 0
     repo.commit("two supersessions")
@@ -238,13 +246,13 @@ def test_a_longer_loop_is_refused_too(repo: GitRepo) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         f"docsync: error: docs/rfc/rejected/2026-01-05-use-postgres.md supersedes {PLUGINS} would be a loop: "
-        f"{PLUGINS} -> docs/rfc/rejected/{TODAY}-use-sqlite.md -> docs/rfc/rejected/2026-01-05-use-postgres.md "
+        f"{PLUGINS} -> docs/rfc/rejected/{today}-use-sqlite.md -> docs/rfc/rejected/2026-01-05-use-postgres.md "
         "already (each supersedes the next)\n"
     )
     assert _status(repo) == ""
 
 
-def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo) -> None:
+def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo, today: str) -> None:
     """A hard-wrapped tree: a supersession keeps the status on its line, however long (a
     header field keeps its line); a status value wrapped by hand is read (and rewritten)
     whole by the next supersession, not its first line only."""
@@ -253,7 +261,7 @@ def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo
     _clean(repo)
     old = "docs/rfc/rejected/2026-01-05-use-postgres.md"
     assert _run("move", "use-postgres", "superseded", "--by", "plugin-api").exit_code == 0
-    one_line = f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY})\n"
+    one_line = f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {today})\n"
     assert f"\n\n{one_line}\n" in _read(repo, old)
     _clean(repo)
     repo.write(old, _read(repo, old).replace("superseded by [Plugin", "superseded by\n[Plugin"))
@@ -263,13 +271,13 @@ def test_a_second_supersession_of_a_wrapped_status_keeps_the_first(repo: GitRepo
     assert result.exit_code == 0, result.stderr
     assert _read(repo, old).startswith(
         "# Use Postgres\n\n"
-        f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {TODAY}; "
-        f"superseded by [Use SQLite](../proposed/{TODAY}-use-sqlite.md) on {TODAY})\n\n## Why\n"
+        f"Status: rejected (superseded by [Plugin API](../proposed/2026-01-02-plugin-api.md) on {today}; "
+        f"superseded by [Use SQLite](../proposed/{today}-use-sqlite.md) on {today})\n\n## Why\n"
     )
     _clean(repo)
 
 
-def test_a_move_reads_a_wrapped_status_value_whole(repo: GitRepo) -> None:
+def test_a_move_reads_a_wrapped_status_value_whole(repo: GitRepo, today: str) -> None:
     repo.write(".docsync.toml", "wrap = 72\n")
     repo.write(
         PLUGINS,
@@ -282,6 +290,6 @@ def test_a_move_reads_a_wrapped_status_value_whole(repo: GitRepo) -> None:
     assert _read(repo, "docs/rfc/rejected/2026-01-02-plugin-api.md").startswith(
         "# Plugin API\n\n"
         "Status: rejected (pts 1-2, agreed at the architecture review of the "
-        f"plugins; rejected {TODAY}: too big)\n\nSee"
+        f"plugins; rejected {today}: too big)\n\nSee"
     )
     _clean(repo)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from docsync.gates.wrap.count import COUNTS, Summarizer
 from docsync.workspace.load import load_workspace
 from docsync.write import transaction, writer
 from tests.gitutil import git, git_environ
+from tests.untrusted import Entry, picture
 
 runner = CliRunner()
 
@@ -208,16 +208,33 @@ def _uncached(root: Path, args: list[str]) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
+@pytest.fixture(scope="module")
+def uncached(templates: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str]]:
+    """Each command's oracle, on a copy of the victim as every test starts from it: the
+    same for every file and form, so run once per command, not once per test."""
+    root = tmp_path_factory.mktemp("uncached") / "victim"
+    shutil.copytree(templates["victim"], root, symlinks=True)
+    found = {command: _uncached(root, args) for command, args in COMMANDS.items()}
+    for command, (code, out) in found.items():
+        if COMMANDS[command][0] == "check":  # the broken link is found: an "All clear" would be wrong
+            assert code == 1 and "docs/nope.md" in out, command
+    return found
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("form", list(FORMS))
 @pytest.mark.parametrize("name", CACHES)
 def test_a_spoilt_cache_file_costs_speed_never_a_finding(
-    victim: Path, templates: dict[str, Path], tmp_path: Path, name: str, form: str, command: str
+    victim: Path,
+    templates: dict[str, Path],
+    uncached: dict[str, tuple[int, str]],
+    tmp_path: Path,
+    name: str,
+    form: str,
+    command: str,
 ) -> None:
     args = COMMANDS[command]
-    expected_code, expected_out = _uncached(victim, args)
-    if args[0] == "check":  # the broken link is found: an "All clear" would be wrong
-        assert expected_code == 1 and "docs/nope.md" in expected_out
+    expected_code, expected_out = uncached[command]
     file = victim / ".git" / "docsync" / name
     FORMS[form](file, templates["other"] / ".git" / "docsync" / name, tmp_path)
     with _cwd(victim):
@@ -263,25 +280,9 @@ def _interrupted_fix(root: Path) -> None:
 JOURNAL_FILES = ("state.json", "pack-0", "seal", "index")
 
 
-def _tree(root: Path) -> dict[str, tuple[str, bytes, int]]:
+def _tree(root: Path) -> dict[str, Entry]:
     """Every path in the work tree and in ``.git/hooks``: kind, bytes, mode."""
-    found: dict[str, tuple[str, bytes, int]] = {}
-    for folder, dirs, names in os.walk(root):
-        rel_folder = Path(folder).relative_to(root).as_posix()
-        if rel_folder == ".git":
-            dirs[:] = [d for d in dirs if d == "hooks"]
-            names = []
-        for name in dirs + names:
-            full = Path(folder, name)
-            info = full.lstat()
-            rel = full.relative_to(root).as_posix()
-            if stat.S_ISLNK(info.st_mode):
-                found[rel] = ("link", os.readlink(full).encode(), 0)
-            elif stat.S_ISDIR(info.st_mode):
-                found[rel] = ("dir", b"", 0)
-            else:
-                found[rel] = ("file", full.read_bytes(), stat.S_IMODE(info.st_mode))
-    return found
+    return picture(root, git=("hooks",))
 
 
 @pytest.fixture(scope="module")

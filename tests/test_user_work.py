@@ -78,24 +78,41 @@ def test_an_editor_save_at_every_step_survives(
         shutil.rmtree(root)
 
 
-READ_CHECKED = {"fix", "init"}
-"""The commands whose writes compare each file with the text their plan read: a save at
-any moment, even before the journal recorded the file, is seen. The others compare
-with the journal's snapshot: a save before it is taken is their plan's input."""
-
-
 def _first_step(name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
-    """The first mutation at which an editor's save must survive: the first, or the one
-    after the journal's ``state.json`` is first written."""
-    if name in READ_CHECKED:
-        return 1
-    probe = _copy(templates[name], tmp_path / "journal-probe")
-    paths: list[Path] = []
-    with monkeypatch.context() as patch:
-        patch.setattr(writer, "mutation_point", lambda kind, path: paths.append(path))
-        OPERATIONS[name][1](probe)
-    shutil.rmtree(probe)
-    return next(k for k, path in enumerate(paths, start=1) if path.name == "state.json") + 1
+    """The first mutation at which an editor's save must survive: the first, for every
+    command, since every write compares its file with the text the plan read (issue #35,
+    gap b); the moment before the first mutation is :func:`test_a_save_between_plan_and_journal_survives`."""
+    return 1
+
+
+@pytest.mark.parametrize("name", list(OPERATIONS))
+def test_a_save_between_plan_and_journal_survives(
+    name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor saves a file the command rewrites after the plan read it and before the
+    journal is begun: the command refuses, by name, and changes nothing (``fix`` skips
+    that file, names it, and fixes the others)."""
+    _, after = _probe(name, templates, tmp_path, monkeypatch)
+    before = state(templates[name])
+    target = _target(before, after)
+    root = _copy(templates[name], tmp_path / "between")
+    begin = transaction.Transaction.begin.__func__  # type: ignore[attr-defined]
+
+    def saved_first(cls: type, *args: object, **kwargs: object) -> transaction.Transaction:
+        (root / target).write_bytes(SAVED)
+        return begin(cls, *args, **kwargs)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(transaction.Transaction, "begin", classmethod(saved_first))
+    try:
+        OPERATIONS[name][1](root)
+    except DocsyncError as exc:
+        assert f"{target}: changed on disk" in str(exc), exc
+        assert _without(state(root), target) == _without(before, target)
+    else:  # fix skips (and names) a file saved since it read it, and fixes the others
+        assert name == "fix", f"{name}: a save between the plan and the journal went unseen"
+        assert _without(state(root), target) == _without(after, target)
+    assert (root / target).read_bytes() == SAVED
+    assert transaction.pending(root / ".git") is None
 
 
 def _editor(file: Path, k: int, last: int, fail: bool) -> Callable[[str, Path], None]:

@@ -28,9 +28,10 @@ from docsync.gates.wrap.hint import HintBreaks, hint_breaks, sentence_ruled_out
 from docsync.model import Document
 from docsync.parse.native import parse
 from docsync.workspace import parsing
+from tests.case_readings import CASE_FILES, ROOT
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS
-from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
+from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
 
 SENTENCE = CANDIDATES.index("sentence")
 

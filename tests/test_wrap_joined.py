@@ -30,9 +30,10 @@ from docsync.gates.wrap.scan import joined_finding
 from docsync.gates.wrap.violations import document_violations
 from docsync.model import Document
 from docsync.parse.native import parse
+from tests.case_readings import CASE_FILES, ROOT
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
 from tests.test_wrap_rooms import WIDE_PARAGRAPH_DOCUMENTS, WIDE_WORDS
-from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
+from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
 
 
 @functools.cache

@@ -40,9 +40,10 @@ from docsync.gates.wrap.violations import document_violations, prose_of, violati
 from docsync.model import Document, Link, LinkKind, Paragraph, Span
 from docsync.parse.native import parse
 from docsync.workspace.load import load_workspace
+from tests.case_readings import CASE_FILES, ROOT
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
-from tests.test_wrapcount import CASE_FILES, ROOT, WIDE_DOCUMENTS
+from tests.test_wrapcount import WIDE_DOCUMENTS
 
 
 def _reference_rooms(doc: Document, index: DocumentIndex, para: Paragraph, region: Span) -> bytearray:

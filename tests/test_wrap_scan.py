@@ -12,7 +12,6 @@ scope.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import replace
 
 import pytest
@@ -32,22 +31,22 @@ from docsync.gates.wrap.violations import (
 )
 from docsync.model import Document
 from docsync.parse.native import parse
+from tests.case_readings import case_documents, reference_reading
 from tests.test_wrap_properties import DOCUMENTS
-from tests.test_wrapcount import CASE_FILES, ROOT, SCOPES, WIDE_DOCUMENTS
+from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
 
 MODES: list[WrapMode] = ["none", 40, 72, 80, 100, "sentence"]
-
-
-@functools.cache
-def _case_documents() -> tuple[Document, ...]:
-    return tuple(
-        parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")) for path in CASE_FILES
-    )
 
 
 def _reference(doc: Document, config: Config) -> list[Violation]:
     """The gate's findings as it computed them before: the full reading of each paragraph."""
     return [v for prose in prose_of(doc, config) for v in violations(doc, prose, config)]
+
+
+def _case_reference(doc: Document, config: Config) -> list[Violation]:
+    """:func:`_reference` for a case file, each paragraph read in full once per process."""
+    with reference_reading():
+        return _reference(doc, config)
 
 
 def _key(violation: Violation) -> tuple[int, str, int]:
@@ -66,8 +65,9 @@ def test_case_files_report_the_same(mode: WrapMode, strict: bool) -> None:
     differing = []
     for scope in SCOPES:
         config = replace(scope, wrap=mode, wrap_strict=strict)
-        for doc in _case_documents():
-            if not _same(doc, config):
+        for doc in case_documents():
+            new = sorted(document_violations(doc, config), key=_key)
+            if new != sorted(_case_reference(doc, config), key=_key):
                 differing.append(f"{doc.path} {config.wrap} {scope}")
     assert differing == []
 
@@ -91,7 +91,7 @@ def _answered(mode: WrapMode) -> tuple[int, int]:
     reading decided without the full one, and how many there were."""
     config = Config(wrap=mode)
     answered = total = 0
-    for doc in _case_documents():
+    for doc in case_documents():
         index = DocumentIndex.of(doc)
         for para in doc.paragraphs:
             if not (in_scope(para, config) and may_violate(doc, para, config)):

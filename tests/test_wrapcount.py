@@ -11,7 +11,6 @@ sides of every candidate width.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,14 +21,9 @@ from docsync.gates.wrap.count import CANDIDATES, Breaks, Summarizer, document_br
 from docsync.gates.wrap.violations import prose_of, violations
 from docsync.model import Document
 from docsync.parse.native import parse
+from tests.case_readings import CASE_FILES, case_documents, reference_reading
 from tests.test_wrap_properties import DOCUMENTS, TOKENS, blocks
 
-ROOT = Path(__file__).resolve().parent.parent
-CASE_FILES = sorted(
-    p
-    for p in [*(ROOT / "tests").rglob("*.md"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
-    if p.is_file()
-)
 SCOPES = [
     Config(),
     Config(wrap_lists=False),
@@ -52,8 +46,9 @@ def reference_breaks(doc: Document, config: Config) -> Breaks:
 def test_the_corpus_is_not_trivial() -> None:
     """The comparison below means something: the files break every candidate somewhere."""
     totals = [0] * len(CANDIDATES)
-    for path in CASE_FILES:
-        counts = reference_breaks(parse(path.name, path.read_text(encoding="utf-8")), Config())
+    for doc in case_documents():
+        with reference_reading():
+            counts = reference_breaks(doc, Config())
         totals = [a + b for a, b in zip(totals, counts.counts, strict=True)]
     assert len(CASE_FILES) > 100
     assert all(total > 0 for total in totals), totals
@@ -62,9 +57,10 @@ def test_the_corpus_is_not_trivial() -> None:
 @pytest.mark.parametrize("config", SCOPES, ids=["default", "no-lists", "no-quotes"])
 def test_case_files_count_the_same(config: Config) -> None:
     differing = []
-    for path in CASE_FILES:
-        doc = parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
-        if document_breaks(doc, config) != reference_breaks(doc, config):
+    for doc in case_documents():
+        with reference_reading():
+            reference = reference_breaks(doc, config)
+        if document_breaks(doc, config) != reference:
             differing.append(doc.path)
     assert differing == []
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
@@ -39,11 +40,19 @@ def legacy_repo(root: Path) -> GitRepo:
 Entry = tuple[str, bytes | str | int]
 
 
-def picture(folder: Path) -> dict[str, Entry]:
-    """Every name under ``folder`` (``.git`` included): a file's bytes and mode, a symlink's
-    target, a folder, and any other kind (a FIFO, a device) by its kind only: never read."""
+def picture(folder: Path, *, git: Collection[str] | None = None) -> dict[str, Entry]:
+    """Every name under ``folder``: a file's bytes and mode, a symlink's target, a folder,
+    and any other kind (a FIFO, a device) by its kind only: never read.
+
+    ``git`` names the folders of ``folder/.git`` to look into (``("hooks",)``; ``()``: none,
+    ``.git`` itself is still listed); ``None``, the default, looks into all of ``.git``.
+    The one tree walk of the tests that compare a repository before and after a run."""
     found: dict[str, Entry] = {}
+    inside_git = os.path.join(folder, ".git")
     for top, folders, files in os.walk(folder):
+        if git is not None and top == inside_git:
+            folders[:] = [name for name in folders if name in git]
+            files = []
         for name in [*folders, *files]:
             full = os.path.join(top, name)
             shown = os.path.relpath(full, folder)

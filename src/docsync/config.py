@@ -30,19 +30,25 @@ DEFAULT_STATUSES: Mapping[str, str] = {
     "in progress": "proposed",
     "last call": "proposed",
     "under review": "proposed",
+    "in review": "proposed",
+    "ready for implementation": "implemented",
+    "implementation in progress": "implemented",
     "partially accepted": "implemented",
     "partially implemented": "implemented",
     "moved": "rejected",
     **dict.fromkeys(
-        ["implemented", "accepted", "adopted", "approved", "done", "complete", "completed", "final", "active", "living", "shipped"],
+        ["implemented", "accepted", "adopted", "approved", "done", "complete", "completed", "final", "active", "living", "shipped",
+         "implementable"],
         "implemented",
     ),
     **dict.fromkeys(
-        ["proposed", "draft", "open", "review", "discussion", "pending", "deferred", "postponed", "planned", "wip"],
+        ["proposed", "draft", "open", "review", "discussion", "pending", "deferred", "postponed", "planned", "wip",
+         "provisional"],
         "proposed",
     ),
     **dict.fromkeys(
-        ["rejected", "declined", "withdrawn", "abandoned", "superseded", "deprecated", "obsolete", "replaced", "retired", "stagnant"],
+        ["rejected", "declined", "withdrawn", "abandoned", "superseded", "deprecated", "obsolete", "replaced", "retired", "stagnant",
+         "inactive"],
         "rejected",
     ),
 }

@@ -24,6 +24,7 @@ from .. import tomltext
 from ..config import DEFAULT_INCLUDE as CONFIG_INCLUDE
 from ..config import DEFAULT_STATES, GATES, Config, Source, conventions_beside, parse_table
 from ..errors import ConfigError
+from ..migrate.read.discover import source_of
 from .inspection import Inspection
 
 DEDICATED = ".docsync.toml"
@@ -126,9 +127,9 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         'their ids start with ("ADR", "RFC"); status_key: the front-matter key their records',
         "keep the status under, when it is not status (unknown words: [statuses] below).",
     )
-    detected = tuple(
-        Source(t.path, t.kind if t.kind_told else "", status_key=t.status_key) for t in inspection.trees
-    )
+    # A tree below another is that source's (its status and kind reach it): not written again.
+    trees = [t for t in inspection.trees if source_of(t.path, [Source(o.path, "") for o in inspection.trees]) is None]
+    detected = tuple(Source(t.path, t.kind if t.kind_told else "", status_key=t.status_key) for t in trees)
     if "sources" in raw and parse_table({"sources": raw["sources"]}, "").sources != detected:
         kept = (*comment, "Kept from the existing configuration.")
         return Entry("sources", toml_value(raw["sources"]), kept)
@@ -139,10 +140,11 @@ def _sources(inspection: Inspection, raw: Mapping[str, Any]) -> Entry:
         )
         return Entry("sources", "[]", none)
     items = []
-    for tree in inspection.trees:
+    for tree in trees:
         fields = {"path": tree.path, "kind": tree.kind} if tree.kind_told else {"path": tree.path}
         value = toml_value({**fields, "status_key": tree.status_key} if tree.status_key else fields)
-        found = _plural(len(tree.records), "record")
+        below = [t for t in inspection.trees if t.path.startswith(tree.path + "/") and tree.path]
+        found = _plural(len(tree.records) + sum(len(t.records) for t in below), "record")
         index = f", index {', '.join(tree.indexes)}" if tree.indexes else ""
         guess = "" if tree.kind_told else '; kind: untold (add kind = "RFC", or the word your ids use)'
         items.append(f"  {value},  # {found}{index}{guess}")

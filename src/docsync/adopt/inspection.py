@@ -30,9 +30,10 @@ from ..migrate.read.discover import (
     record_paths,
     template_paths,
 )
+from ..migrate.read.folders import metadata_statuses
 from ..migrate.read.kept_pages import kept_pages, kept_reason
 from ..migrate.read.kinds import with_kinds
-from ..migrate.read.status import StatusForm, read_status
+from ..migrate.read.status import StatusForm, StatusReading, read_status
 from ..migrate.read.status_keys import status_key
 from ..migrate.read.tree import RECORD_NAME
 from ..model import Document
@@ -190,13 +191,18 @@ def _tree_record_paths(target: str, config: Config, paths: Sequence[str]) -> lis
 
 
 def _status_words(
-    documents: Mapping[str, Document], records: Sequence[str], config: Config, keys: Mapping[str, str]
+    documents: Mapping[str, Document],
+    records: Sequence[str],
+    config: Config,
+    keys: Mapping[str, str],
+    beside: Mapping[str, StatusReading],
 ) -> tuple[tuple[StatusWord, ...], tuple[str, ...]]:
     seen: dict[str, list[str]] = {}
     missing: list[str] = []
     for path in records:
         doc = documents.get(path)
         reading = read_status(doc, config.statuses, keys.get(path, "")) if doc is not None else None
+        reading = reading or beside.get(path)  # a folder record's kep.yaml
         if reading is None or not reading.word or reading.form == StatusForm.PROSE:
             missing.append(path)
         else:
@@ -270,13 +276,15 @@ def inspect(
 ) -> Inspection:
     """What the repository holds, read from the parsed workspace (nothing is written)."""
     config = workspace.config
-    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
+    listing = workspace.listing  # a symlink points at a record, it is none
+    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
     trees = _with_status_keys(_legacy_trees(paths, config, workspace.documents), workspace.documents, config)
     target = _target(config, raw, trees, paths)
     in_tree = _tree_record_paths(target, config, paths)
     legacy = [p for tree in trees for p in tree.records]
     keys = {p: tree.status_key for tree in trees for p in tree.records}
-    words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config, keys)
+    beside = metadata_statuses(workspace.root, keys, paths, config.max_file_size)
+    words, missing = _status_words(workspace.documents, [*legacy, *in_tree], config, keys, beside)
     counts = workspace_wrap_counts(workspace, progress)
     return Inspection(
         files=workspace.selected,

@@ -284,6 +284,7 @@ def apply(result: InitResult) -> None:
     paths = [f.path for f in planned]
     writer.preflight(result.root, paths)
     with Transaction.begin(result.root, "init", asdict(result.options), paths) as txn:
+        txn.announce(f.write for f in planned if f.write is not None)
         for file in planned:
             assert file.write is not None
             txn.write(file.write, read=file.read)

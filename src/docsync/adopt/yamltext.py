@@ -99,3 +99,19 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def top_scalar(text: str, key: str) -> tuple[str, int] | None:
+    """The text of a top-level scalar ``key`` of a YAML mapping and its 1-based line, or None
+    (no such key, not a scalar, or not YAML): ``status: implementable`` of a KEP's ``kep.yaml``."""
+    try:
+        data: Any = _load(text)
+    except NotYaml:
+        return None
+    if not isinstance(data, CommentedMap):
+        return None
+    found = next((k for k in data if isinstance(k, str) and k.lower() == key.lower()), None)
+    value = data.get(found) if found is not None else None
+    if value is None or isinstance(value, list | dict):
+        return None
+    return str(value).strip(), data.lc.key(found)[0] + 1

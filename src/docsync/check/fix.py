@@ -322,6 +322,7 @@ class _FixWriter:
             remove_stale_temps(self._root, workspace.listing.untracked)
             self._txn = self._stack.enter_context(Transaction.begin(self._root, "fix", self._redo, []))
         self._txn.cover(c.path for c in changes)
+        self._txn.announce(changes)
         for change in changes:
             try:
                 self._txn.write(change, read=_current_text(workspace, change.path))

@@ -133,6 +133,13 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
         return None
     from ..write.transaction import abort as abort_pending
     found = abort_pending(Path.cwd(), command, "abort" if abort else "continue")
+    if found.kept:
+        shown = ", ".join(found.kept[:5]) + (f" and {len(found.kept) - 5} more" if len(found.kept) > 5 else "")
+        say(
+            f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as "
+            f"they were, except these, kept as they are now, since they were saved after it stopped: {shown}"
+        )
+        return found
     say(f"aborted the unfinished `docsync {command}`: HEAD, the index and every file it touched are as they were")
     return found
 

@@ -5,7 +5,7 @@ and stage in one journalled transaction, all put back on any failure."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ class Change:
     writes: tuple[FileWrite, ...]
     created: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # what the change breaks that no rewrite can mend
+    read: Mapping[str, str | None] = field(default_factory=dict)
+    """What the plan read, by path (None: absent); :func:`apply` refuses a path that no
+    longer holds it (see :func:`with_reads`)."""
 
     @property
     def touched(self) -> tuple[str, ...]:
@@ -107,7 +110,7 @@ def apply(
     writer.preflight(root, [w.path for w in change.writes], change.moves)
     gitrepo.refuse_sparse(root, f"docsync {command}")
     staged = to_stage(change, list_files(root).tracked)
-    with Transaction.begin(root, command, redo or {}, change.touched) as txn:
+    with Transaction.begin(root, command, redo or {}, change.touched, change.read) as txn:
         txn.move(list(change.moves))
         txn.write_all(list(change.writes))
         gitrepo.stage(root, staged)
@@ -121,3 +124,16 @@ def to_stage(change: Change, tracked: Mapping[str, str]) -> list[str]:
     moved = dict(change.moves)
     known = {moved.get(path, path) for path in tracked} | set(change.created)
     return [w.path for w in change.writes if w.path in known]
+
+
+def with_reads(workspace: Workspace, change: Change) -> Change:
+    """``change`` with what its plan read of each path it touches: a document's text, or
+    absence for a file it creates; a save made after the read is then never overwritten."""
+    read: dict[str, str | None] = {}
+    for path in change.touched:
+        doc = workspace.documents.get(path)
+        if doc is not None:
+            read[path] = doc.text
+        elif path in change.created:
+            read[path] = None
+    return replace(change, read=read)

@@ -21,7 +21,7 @@ from ..workspace.load import (
 )
 from ..write import writer
 from ..write.writer import FileWrite
-from .change import Change, apply, finish
+from .change import Change, apply, finish, with_reads
 from .find import find_record, from_here
 from .relation import (
     Relating,
@@ -150,5 +150,5 @@ def move(
         "by": by,
         "relation": relation,
     }
-    apply(workspace.root, change, "move", redo)
+    apply(workspace.root, with_reads(workspace, change), "move", redo)
     return change

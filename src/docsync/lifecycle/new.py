@@ -22,7 +22,7 @@ from ..workspace.load import (
 )
 from ..write import writer
 from ..write.writer import FileWrite
-from .change import Change, apply, finish, workspace_after
+from .change import Change, apply, finish, with_reads, workspace_after
 from .find import find_record, from_here
 from .move import plan_move
 from .relation import Relating
@@ -126,5 +126,5 @@ def create(
         "supersedes": supersedes,
         "relation": relation,
     }
-    apply(workspace.root, change, "new", redo)
+    apply(workspace.root, with_reads(workspace, change), "new", redo)
     return change

@@ -212,6 +212,9 @@ class ChangeSet:
     untracked: frozenset[str] = frozenset()
     adoption_record: str | None = None
     conventions: str | None = None
+    read: Mapping[str, str | None] = field(default_factory=dict)
+    """What the plan read of the paths it touches (None: absent), for the apply to refuse a
+    path saved since (see :meth:`docsync.write.transaction.Transaction.begin`)."""
     parsed: Mapping[str, Document] = field(default_factory=dict)
     """Writes whose new text was parsed on the way (to verify its rewrite), by path;
     the closing check reads them from the parse cache instead of parsing them again."""

@@ -40,6 +40,7 @@ from .read.discover import (
     read_record,
     record_paths,
 )
+from .read.folders import metadata_statuses
 from .read.inputs import Inputs
 from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
@@ -111,7 +112,8 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
     workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo)  # the view reads all
     from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
-    paths = sorted(set(workspace.listing.tracked) | workspace.listing.untracked)
+    listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
+    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
     trees = find_trees(
         paths, config.sources, lifecycle_folders(config.target, config.states.values())
     )
@@ -272,14 +274,13 @@ def _records(
 
     records: dict[str, LegacyRecord] = {}
     problems: list[Problem] = []
+    beside = metadata_statuses(workspace.root, {p: t.status_key for t, p, _, _ in found}, paths, workspace.config.max_file_size)
     for tree, path, rid, slug in found:
         if path not in documents:
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
-        default = default_status(tree, path)
-        records[path] = read_record(
-            documents[path], rid, slug, tree.kind, default, statuses, tree.path, tree.status_key
-        )
+        record = read_record(documents[path], rid, slug, tree.kind, default_status(tree, path), statuses, tree.path, tree.status_key)
+        records[path] = record if record.status or path not in beside else replace(record, status=beside[path])
     return records, problems
 
 

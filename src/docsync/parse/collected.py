@@ -201,7 +201,7 @@ image's or an autolink's, else None)."""
     close = _closing_bracket(text, max(last, text_start), end)
     text_span = _span(text_start, close)
     link_text = text[text_start:close]
-    if link_type == "Collapsed" and text.startswith("][]", close):
+    if link_type.startswith("Collapsed") and text.startswith("][]", close):
         end = close + 3  # pulldown-cmark's range stops before the empty label
         span = _span(start, end)
     protect = span if image else None

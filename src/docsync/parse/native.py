@@ -18,14 +18,16 @@ the parser knows the label.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pyromark
 
 from ..model import Document
 from .collected import Collected, char_offsets, definitions_in_gaps, normalize_label
+from .pieces import PIECE, piece_bounds
 from .source import decode
 from .walk import walk
 
@@ -45,12 +47,86 @@ _OPTIONS = (
     | _O.ENABLE_GFM
 )
 
-def parse(path: str, text: str, newline: str = "\n", bom: bool = False) -> Document:
-    """Parse normalised text (``\\n`` line ends) into a document."""
+def parse(path: str, text: str, newline: str = "\n", bom: bool = False, piece: int = PIECE) -> Document:
+    """Parse normalised text (``\\n`` line ends) into a document: a large one in
+    pieces of about ``piece`` characters (:mod:`docsync.parse.pieces`), so that the
+    parser's tree stays the size of one piece."""
+    bounds = piece_bounds(text, piece) if len(text) > 2 * piece else [0, len(text)]
     collected = Collected(path, text)
-    walk(collected, pyromark.events_with_range(_for_parser(text), options=_OPTIONS), char_offsets(text))
-    found = definitions_in_gaps(text, collected.line_starts, collected.covered, _known_labels(text))
+    known = _in_pieces(collected, text, bounds) if len(bounds) > 2 else None
+    if known is None:  # one piece, or a piece's block ran on past its end
+        collected = Collected(path, text)
+        walk(collected, _events(text), char_offsets(text))
+        known = _known_labels(text)
+    found = definitions_in_gaps(text, collected.line_starts, collected.covered, known)
     return collected.document(newline, bom, found)
+
+
+def _in_pieces(collected: Collected, text: str, bounds: list[int]) -> Callable[[], set[str]] | None:
+    """Walk each piece's events into ``collected``; the labels the whole text defines,
+    or None when a piece's last block ran on to its end (the split was not safe).
+
+    A reference may use a label, or a footnote, that another piece defines. Every
+    piece's definitions are read first; the parser asks for a label it does not
+    know, and a footnote defined elsewhere is defined again after the piece's end,
+    where no event is read."""
+    pairs = list(itertools.pairwise(bounds))
+    labels: set[str] = set()
+    if "]:" in text:
+        for start, end in pairs:
+            labels.update(map(normalize_label, pyromark.reference_definitions(text[start:end], options=_OPTIONS)))
+    notes = [_footnotes(text[start:end]) for start, end in pairs] if "[^" in text else []
+    everywhere = set().union(*notes)
+
+    def defined(link: Any) -> tuple[str, str] | None:
+        return ("", "") if normalize_label(link["reference"]) in labels else None
+
+    for index, (start, end) in enumerate(pairs):
+        piece = text[start:end]
+        covered = len(collected.covered)
+        convert = char_offsets(piece)
+        extra = _notes_from_elsewhere(piece, everywhere - notes[index]) if notes else ""
+        read = list(pyromark.events_with_range(_for_parser(piece + extra), options=_OPTIONS, broken_link_callback=defined))
+        if any(_is_metadata(e) and (start or w["start"]) for e, w in read):
+            return None  # front matter only at the text's start: read whole (see _events)
+        parsed: Iterable[tuple[Any, Any]] = read
+        if extra:
+            parsed = _before(parsed, len(piece) if convert is None else len(piece.encode()))
+        walk(collected, parsed, _shifted(convert, start))
+        # a block that runs on past the piece: the cut was not safe (or, in the last
+        # piece, it took in the footnotes defined after it)
+        if (end < len(text) or extra) and any(stop >= end for _, stop in collected.covered[covered:]):
+            return None
+    return lambda: labels
+
+
+_FOOTNOTE_USE = re.compile(r"\[\^([^\]\n]+)\]")
+
+
+def _footnotes(piece: str) -> set[str]:
+    """The footnote labels ``piece`` defines (normalised), as the parser reads them."""
+    if "[^" not in piece:
+        return set()
+    found: set[str] = set()
+    for event in pyromark.events(piece, options=_OPTIONS):
+        tag = event.get("Start") if type(event) is dict else None
+        if type(tag) is dict and "FootnoteDefinition" in tag:
+            found.add(normalize_label(tag["FootnoteDefinition"]))
+    return found
+
+
+def _notes_from_elsewhere(piece: str, elsewhere: set[str]) -> str:
+    """Definitions, to follow ``piece``, of the footnotes it uses that only other pieces define."""
+    used = {m.group(1) for m in _FOOTNOTE_USE.finditer(piece) if normalize_label(m.group(1)) in elsewhere}
+    return "\n\n" + "".join(f"[^{label}]: .\n" for label in sorted(used)) if used else ""
+
+
+def _before(events: Iterable[tuple[Any, Any]], end: int) -> Iterator[tuple[Any, Any]]:
+    """The events that start before byte ``end``."""
+    for event in events:
+        if event[1]["start"] >= end:
+            return
+        yield event
 
 
 # A closing code fence followed by a tab: pulldown-cmark 0.13 does not close the
@@ -69,7 +145,31 @@ def _for_parser(text: str) -> str:
 def events(text: str) -> list[tuple[Any, Any]]:
     """The parser's events of ``text`` with their byte ranges, as :func:`parse` reads them
     (``scripts/bench_floor.py`` times this alone)."""
-    return list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
+    return _events(text)
+
+
+def _events(text: str) -> list[tuple[Any, Any]]:
+    """The events of ``text``, with front matter only at its start, as GitHub reads it.
+
+    pulldown-cmark also takes a ``---`` line after a blank line, up to the next ``---``,
+    for a metadata block anywhere in a document (cometbft's ADRs put ``## Status`` between
+    two rules): GitHub renders a rule, a heading and a paragraph there. Such a document is
+    read again without metadata blocks, its leading front matter (blanked, so that no byte
+    moves) kept from the first reading.
+    """
+    found = list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
+    if not any(_is_metadata(event) and where["start"] > 0 for event, where in found):
+        return found
+    head = found[: next(i for i, (e, _) in enumerate(found) if "End" in e) + 1] if _is_metadata(found[0][0]) else []
+    data = text.encode()
+    end = head[-1][1]["end"] if head else 0
+    blanked = bytes(b if b == 10 else 32 for b in data[:end]) + data[end:]
+    again = pyromark.events_with_range(_for_parser(blanked.decode()), options=_OPTIONS & ~_O.ENABLE_YAML_STYLE_METADATA_BLOCKS)
+    return head + list(again)
+
+
+def _is_metadata(event: Any) -> bool:
+    return isinstance(event, dict) and isinstance(event.get("Start"), dict) and "MetadataBlock" in event["Start"]
 
 
 def parse_bytes(path: str, data: bytes) -> Document:
@@ -79,6 +179,13 @@ def parse_bytes(path: str, data: bytes) -> Document:
 
 def prepare() -> None:
     """Nothing to build before workers fork: the parser is ready once imported."""
+
+
+def _shifted(convert: Callable[[int], int] | None, start: int) -> Callable[[int], int]:
+    """A piece's byte offset to the whole text's character offset (the piece starts at ``start``)."""
+    if convert is None:
+        return lambda at: at + start
+    return lambda at: convert(at) + start
 
 
 def _known_labels(text: str) -> Callable[[], set[str]]:

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-# "ADR 0007", "ADR-0007", "ADR7", "RFC 12", "RFC-012", "RFC 005 part 1", "RFC 005 pt 2"
+# "ADR 0007", "ADR-0007", "ADR7", "RFC 12", "RFC-012", "RFC 005 part 1", "RFC 005 pt 2"; a
+# category letter glued to its number (gRPC's "A1", "L12"), never "A 1".
 ID_PATTERN = re.compile(
-    r"\b(?P<kind>[A-Z][A-Za-z]{1,9})[ \-]?(?P<number>\d{1,5})"
+    r"\b(?P<kind>[A-Z][A-Za-z]{1,9}|[A-Z](?=\d))[ \-]?(?P<number>\d{1,5})"
     r"(?:\s+(?:part|pt\.?)\s*(?P<part>\d{1,3}))?\b"
 )
 
@@ -23,6 +24,9 @@ class RecordId:
     part: int | None = None
 
     def __str__(self) -> str:
+        if len(self.kind) == 1:  # a category letter: "A1", as the series writes it
+            base = f"{self.kind}{self.number}"
+            return base if self.part is None else f"{base} part {self.part}"
         base = f"{self.kind} {self.number:0{self.width}d}" if self.width else f"{self.kind} {self.number}"
         return base if self.part is None else f"{base} part {self.part}"
 

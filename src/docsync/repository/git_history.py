@@ -8,7 +8,8 @@ The commands and their arguments are the ones
 environment (git's messages in English, ``LC_ALL=C``, since some are read)
 and the same answers: a shallow clone and skipped rename detection are
 errors, a repository without commits has no history, merges get their diffs
-against every parent from one ``git diff-tree --stdin``, and blobs come
+against every parent from the same ``git log -m`` pass (``git diff-tree
+--stdin`` only for a merge whose blocks cannot be placed), and blobs come
 from one ``git cat-file --batch`` process.
 """
 
@@ -26,6 +27,7 @@ from typing import IO
 from ..errors import GitError
 from .commits import UNSHALLOW_FIX, CommitChanges
 from .git_output import (
+    LOG_CONFIG,
     LOG_FORMAT,
     LOG_OPTIONS,
     RAW_DIFF,
@@ -36,6 +38,7 @@ from .git_output import (
     missing_object_error,
     parse_log,
     parse_merge_diffs,
+    resolve_merges,
     with_merge_diffs,
 )
 from .plumbing import executable, find_repo, head_commit
@@ -102,22 +105,31 @@ def read_history(
         )
     try:
         tokens = _stream_log(repo.root)
-        history = parse_log(tokens, _commit_counter(repo.root, progress))
+        log = parse_log(tokens, _commit_counter(repo.root, progress))
     except GitError:
         if head_commit(repo.root) is None:
             return []
         raise
-    merges = merge_parents(history)
+    history, unplaced = resolve_merges(log)
+    if not unplaced:
+        return history
+    return _with_diff_tree(repo.root, history, set(unplaced))
+
+
+def _with_diff_tree(root: Path, history: list[CommitChanges], which: set[str]) -> list[CommitChanges]:
+    """``history`` with the diffs of the merges in ``which`` against each parent, from one
+    ``git diff-tree --stdin``."""
+    merges = merge_parents(history, which)
     if not merges:
         return history
     lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    done = _git(repo.root, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines.encode())
+    done = _git(root, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines.encode())
     err = _decoded(done.stderr)
     if done.returncode != 0:
         raise GitError(f"git diff-tree failed: {err.strip()}")
     check_warnings(err)
     diffs = parse_merge_diffs(iter(_decoded(done.stdout).split("\0")), merges)
-    return [with_merge_diffs(commit, diffs) for commit in history]
+    return [with_merge_diffs(c, diffs) if c.sha in diffs else c for c in history]
 
 
 def _stream_log(root: Path) -> Iterator[str]:
@@ -128,7 +140,7 @@ def _stream_log(root: Path) -> Iterator[str]:
     """
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
-            [executable(), "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
+            [executable(), *LOG_CONFIG, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
             cwd=root,
             env=_environment(),
             stdin=subprocess.DEVNULL,

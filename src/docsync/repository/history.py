@@ -51,7 +51,12 @@ Decisions, each with a test in ``tests/test_history.py``:
   a record while it rewrites another into a short stub is a move git cannot
   see without ``-B``. When the new file holds the old text (alike, as above)
   and the rewritten file no longer does, the new record continues the old
-  lineage, and the stub starts a new one with that commit.
+  lineage, and the stub starts a new one with that commit, but only when
+  the content's new file is a record at HEAD: a proposal whose text moved to
+  a draft that is no record keeps the day it began at its own path.
+* A rename git misses because the record was also rewritten (a delete and an
+  add in one commit, under 50%): one record when both names have the same
+  slug in one folder and the same title once their numbers are set aside.
 * Templates (the names ``template`` says are templates, as discovery reads
   them) start and continue no lineage: a deleted template is no grave, and
   content a template held is no restore, so an RFC whose first commit is the
@@ -93,6 +98,7 @@ def first_proposed(
     read_blob: BlobReader | None = None,
     *,
     template: Callable[[str], bool] | None = None,
+    record: Callable[[str], bool] | None = None,
 ) -> dict[str, Origin]:
     """The origin of each of ``paths`` (repository-relative, as at HEAD).
 
@@ -102,13 +108,19 @@ def first_proposed(
     (blob id → content), a file re-added with content similar to a deleted
     one continues its lineage (see the module). ``template`` says which file
     names are templates, whose content starts and continues no lineage.
+    ``record`` says which paths at HEAD are records (default: every file): a
+    file left as a stub restarts only when its content went to one of them.
     """
     replayer = Replayer(history, track_homes=False, template=template)
     head = replayer.run()
     roots = {path: root for path in paths if (root := head.get(path)) is not None}
     if read_blob is not None:
         resurrect = Resurrection(replayer, read_blob)
-        roots = {path: resurrect.earliest(resurrect.restarted(path, r)) for path, r in roots.items()}
+        homes = {r for p, r in head.items() if record is None or record(p)}
+        roots = {
+            path: resurrect.earliest(resurrect.restarted(path, r, homes))
+            for path, r in roots.items()
+        }
     return {path: Origin(path, root.date, root.commit, root.path) for path, root in roots.items()}
 
 

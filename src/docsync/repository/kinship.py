@@ -28,6 +28,8 @@ _NUMBER = re.compile(r"(?:[A-Za-z]+[-_ ]?)?0*(\d+)(?=[-_. ]|$)")
 _DATED = re.compile(r"\d{2}(?:\d{2})?[-_.]\d{2}(?:[-_.]|$)")
 _TITLE = re.compile(rb"^(?:#[ \t]+(.*?)[ \t#]*|title:[ \t]*(.*?)[ \t]*)\r?$", re.MULTILINE)
 _HEAD = 4096  # a title sits near the top
+_NUMBERED = re.compile(r"(?:[A-Za-z]+[-_ ]?)?\d+[-_ .]+(.+?)(?:\.[A-Za-z]+)?$")
+_TITLE_ID = re.compile(r"^(?:[a-z]+[ -]?)?\d+\s*[:.\-\u2013\u2014]\s*")
 _STUB_LINES = 12  # "Moved to [0042](...)." and a heading, or a short note
 
 
@@ -40,6 +42,20 @@ def number(path: str) -> int | None:
     if found is None or found.group(1) == "0":
         return None
     return int(found.group(1))
+
+
+def renumbered(path_a: str, path_b: str) -> bool:
+    """Two numbered names in one folder with the same slug (``adr-010-monitoring.md`` and
+    ``adr-011-monitoring.md``): one record given another number."""
+    folder_a, _, name_a = path_a.rpartition("/")
+    folder_b, _, name_b = path_b.rpartition("/")
+    first, second = _NUMBERED.fullmatch(name_a), _NUMBERED.fullmatch(name_b)
+    return (
+        folder_a == folder_b
+        and first is not None
+        and second is not None
+        and first.group(1).casefold() == second.group(1).casefold()
+    )
 
 
 def title(data: bytes) -> str | None:
@@ -82,6 +98,16 @@ class Texts:
             >= RENAME_SCORE
         )
 
+    def chunk_counts(self, blob: str) -> Counter[bytes]:
+        """The blob's chunks, counted (none if it cannot be read)."""
+        data = self._blob(blob)
+        return Counter() if data is None else self._chunked(blob, data)
+
+    def size(self, blob: str) -> int | None:
+        """The blob's size, None if it cannot be read."""
+        data = self._blob(blob)
+        return None if data is None else len(data)
+
     def alike(self, a: str, b: str) -> bool:
         """Similar once every chunk of the tree's template text is set aside."""
         if a == b:
@@ -103,6 +129,18 @@ class Texts:
         if before is None or after is None or after.count(b"\n") > _STUB_LINES:
             return False
         return len(after) * 4 <= len(before) and not self.similar(old, new)
+
+    def same_title(self, a: str, b: str) -> bool:
+        """The same title once a leading id is set aside (``ADR 010: Monitoring``)."""
+        first, second = self._blob(a), self._blob(b)
+        if first is None or second is None:
+            return False
+        name, other = title(first), title(second)
+        if name is None or other is None:
+            return False
+        return bool(_TITLE_ID.sub("", name, count=1)) and (
+            _TITLE_ID.sub("", name, count=1) == _TITLE_ID.sub("", other, count=1)
+        )
 
     def kin(self, path_a: str, a: str, path_b: str, b: str) -> bool:
         """The same record number in both names, or the same title (not the template's)."""

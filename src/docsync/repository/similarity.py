@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 BlobReader = Callable[[str], "bytes | None"]
 RENAME_SCORE = 0.5  # git's default -M threshold
@@ -28,7 +29,10 @@ def similarity(
     have = b_chunks if b_chunks is not None else chunks(b)
     mine = a_chunks if a_chunks is not None else chunks(a)
     # Only the chunks both hold count: a set intersection finds them (few, when dissimilar).
-    common = sum(min(mine[c], have[c]) * len(c) for c in mine.keys() & have.keys())
+    common = 0
+    for chunk in mine.keys() & have.keys():
+        mine_n, have_n = mine[chunk], have[chunk]
+        common += (mine_n if mine_n < have_n else have_n) * len(chunk)
     return common / big
 
 
@@ -37,15 +41,11 @@ def _comparable(a: int, b: int) -> bool:
     return min(a, b) >= max(a, b) * RENAME_SCORE
 
 
+# A chunk ends at a newline within 64 bytes, else after 64 bytes (or at the end).
+_CHUNK = re.compile(rb"[^\n]{0,63}\n|[^\n]{1,64}")
+
+
 def chunks(data: bytes) -> Counter[bytes]:
-    """``data``'s chunks (see :func:`similarity`), each with how often it occurs."""
-    return Counter(_chunks(data))
-
-
-def _chunks(data: bytes) -> Iterator[bytes]:
-    start = 0
-    while start < len(data):
-        newline = data.find(b"\n", start, start + 64)
-        end = newline + 1 if newline >= 0 else min(start + 64, len(data))
-        yield data[start:end]
-        start = end
+    """``data``'s chunks (see :func:`similarity`), each with how often it occurs: cut at
+    each newline, or after 64 bytes without one."""
+    return Counter(_CHUNK.findall(data))

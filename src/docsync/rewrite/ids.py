@@ -39,6 +39,9 @@ _KINDS_OF: dict[re.Pattern[str], frozenset[str]] = {}
 
 
 def _id_regex(kinds: frozenset[str], tail: str) -> re.Pattern[str]:
+    # A one-letter kind (gRPC's ``A1``, ``L12``) names a record only in a link: in prose,
+    # ``L7`` is a network layer and ``P1`` a priority as often as a record.
+    kinds = frozenset(k for k in kinds if len(k) > 1)
     if not kinds:
         return re.compile(r"(?!)")  # no kinds, no ids
     alternatives = "|".join(sorted((re.escape(k) for k in kinds), key=len, reverse=True))

@@ -41,6 +41,7 @@ _KEEP_UNUSED_SAVES = 3
 # The sources whose code decides what a parsed document holds.
 _PARSER_SOURCES = (
     "parse/native.py",
+    "parse/pieces.py",
     "parse/walk.py",
     "parse/collected.py",
     "parse/site_lines.py",

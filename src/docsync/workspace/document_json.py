@@ -9,7 +9,7 @@ pairs of numbers in flat arrays. See :mod:`.plain` for why JSON.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 from .. import model
@@ -43,42 +43,62 @@ def _maybe(span: Span | None) -> tuple[int | None, int | None]:
 
 
 def encode_document(doc: Document) -> bytes:
-    """``doc`` as one JSON array of fixed layout (:func:`decode_document` checks it all)."""
-    return dumps(
+    """``doc`` as one JSON array of fixed layout (:func:`decode_document` checks it all).
+
+    The bytes ``dumps`` gives for the whole array, made a column and a batch of rows
+    at a time and joined once: for a large document, neither every row as a list nor
+    a second copy of each column exists at once."""
+    out: list[bytes] = []
+    for value in (DOCUMENT, doc.path, doc.text, doc.newline, doc.bom):
+        out += (b",", dumps(value))
+    _column(out, doc.line_starts)
+    _column(out, ([h.level, h.text, h.slug, h.line, h.span.start, h.span.end] for h in doc.headings))
+    _column(out, ([a.name, a.line] for a in doc.anchors))
+    _column(out, (
         [
-            DOCUMENT,
-            doc.path,
-            doc.text,
-            doc.newline,
-            doc.bom,
-            list(doc.line_starts),
-            [[h.level, h.text, h.slug, h.line, h.span.start, h.span.end] for h in doc.headings],
-            [[a.name, a.line] for a in doc.anchors],
-            [
-                [
-                    link.kind.value, link.destination, link.line, link.column, link.span.start,
-                    link.span.end, *_maybe(link.dest_span), link.label, link.text, *_maybe(link.text_span),
-                ]
-                for link in doc.links
-            ],
-            [
-                [
-                    d.label, d.normalized_label, d.destination, d.line, d.column,
-                    d.span.start, d.span.end, d.dest_span.start, d.dest_span.end,
-                ]
-                for d in doc.definitions
-            ],
-            _flat(doc.code_spans),
-            [[b.kind.value, b.lines.first, b.lines.last] for b in doc.blocks],
-            [
-                [p.lines.first, p.lines.last, _flat(p.line_spans), p.content, list(p.containers), _flat(p.protected)]
-                for p in doc.paragraphs
-            ],
-            sorted(doc.used_labels),
-            list(doc.footnote_ids),
-            _flat(doc.math_spans),
+            link.kind.value, link.destination, link.line, link.column, link.span.start,
+            link.span.end, *_maybe(link.dest_span), link.label, link.text, *_maybe(link.text_span),
         ]
-    )  # fmt: skip
+        for link in doc.links
+    ))
+    _column(out, (
+        [
+            d.label, d.normalized_label, d.destination, d.line, d.column,
+            d.span.start, d.span.end, d.dest_span.start, d.dest_span.end,
+        ]
+        for d in doc.definitions
+    ))
+    _column(out, _flat_rows(doc.code_spans))
+    _column(out, ([b.kind.value, b.lines.first, b.lines.last] for b in doc.blocks))
+    _column(out, (
+        [p.lines.first, p.lines.last, _flat(p.line_spans), p.content, list(p.containers), _flat(p.protected)]
+        for p in doc.paragraphs
+    ))
+    out += (b",", dumps(sorted(doc.used_labels)), b",", dumps(list(doc.footnote_ids)))
+    _column(out, _flat_rows(doc.math_spans))
+    out[0] = b"["
+    out.append(b"]")
+    return b"".join(out)  # fmt: skip
+
+
+_BATCH = 256
+
+
+def _column(out: list[bytes], rows: Iterable[object]) -> None:
+    """Append ``,`` and ``dumps(list(rows))`` to ``out``, made ``_BATCH`` rows at a time."""
+    out.append(b",[")
+    rows = iter(rows)
+    batch = list(islice(rows, _BATCH))
+    while batch:
+        out.append(dumps(batch)[1:-1])
+        batch = list(islice(rows, _BATCH))
+        if batch:
+            out.append(b",")
+    out.append(b"]")
+
+
+def _flat_rows(spans: Iterable[Span]) -> Iterable[int]:
+    return chain.from_iterable((s.start, s.end) for s in spans)
 
 
 _I, _S, _N = (int,), (str,), (int, type(None))

@@ -13,6 +13,9 @@ from pathlib import Path
 JOURNAL = "docsync/journal"
 """Where in the git directory a run journals what it changes (:mod:`docsync.write.transaction`)."""
 STATE = f"{JOURNAL}/state.json"
+PRODUCED = f"{JOURNAL}/produced"
+"""The log of what a run is about to write: one JSON ``[path, sha256]`` a line, appended
+before each write, so ``--abort`` after a kill knows which bytes are docsync's."""
 
 _finished: list[str] = []
 

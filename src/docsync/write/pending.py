@@ -11,13 +11,13 @@ import json
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import DocsyncError
 from . import journal_schema, writer
-from .finished import JOURNAL, STATE
+from .finished import JOURNAL, PRODUCED, STATE
 from .packs import state_from
 from .snapshot import Files
 
@@ -32,6 +32,10 @@ class Pending:
     index: str | None
     """The digest of the git index the journal saved (None: there was none)."""
     files: Files
+    produced: Mapping[str, set[str]] = field(default_factory=dict)
+    """Per path, the digests of the bytes the run logged before writing them (``PRODUCED``)."""
+    kept: tuple[str, ...] = ()
+    """After ``--abort``: files someone saved after the run stopped, kept as they are."""
 
 
 def _pending_message(command: str) -> str:
@@ -69,7 +73,28 @@ def pending(git_dir: Path, root: Path | None = None) -> Pending | None:
     except (OSError, ValueError, KeyError, RecursionError, DocsyncError) as exc:
         raise _unreadable(state, exc) from None
     files = Files(states, tuple(raw["absent_folders"]))
-    return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files)
+    return Pending(raw["command"], raw["redo"], raw["head"], raw["index"], files, _produced(git_dir, files))
+
+
+def _produced(git_dir: Path, files: Files) -> dict[str, set[str]]:
+    """The log of what the run wrote, each line checked: a path the journal names and a
+    digest. A line that is not (a kill mid-append) is skipped: a file whose bytes it would
+    have named is then kept, not overwritten, the side that loses nobody's work."""
+    try:
+        data = writer.read_regular(writer.guarded(git_dir, PRODUCED))
+    except FileNotFoundError:
+        return {}
+    except (OSError, DocsyncError) as exc:
+        raise _unreadable(git_dir / PRODUCED, exc) from None
+    found: dict[str, set[str]] = {}
+    for line in data.splitlines():
+        try:
+            path, digest = json.loads(line)
+        except (ValueError, TypeError, RecursionError):
+            continue
+        if files.state(path) is not None and type(digest) is str and len(digest) == 64:
+            found.setdefault(path, set()).add(digest)
+    return found
 
 
 _MAX_STATE = 1 << 28

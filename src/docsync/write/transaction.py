@@ -20,30 +20,31 @@ recorded command again to its end).
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ..errors import DocsyncError, Interrupted, describe_os_error
+from ..errors import DocsyncError, describe_os_error
 from ..repository import gitrepo, plumbing
-from . import finished, journal_schema, snapshot, writer
+from . import finished, journal_schema, snapshot, undo, writer
 from .finished import JOURNAL, STATE
 from .packs import Packs
 from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
+from .produced import ProducedLog
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
 FORMAT = journal_schema.FORMAT
 
 __all__ = ["FORMAT", "Pending", "pending", "refuse_pending"]  # the journal read back, beside its writer
+
 
 def _index_name(root: Path, git_dir: Path) -> str:
     return gitrepo.index_file(root).resolve().relative_to(git_dir.resolve()).as_posix()
@@ -62,17 +63,26 @@ class Transaction:
     files: Files = field(default_factory=lambda: Files(()))
     seal: journal_schema.Seal | None = None
     _expected: dict[str, bytes | None] = field(default_factory=dict)
-    _produced: dict[str, set[str]] = field(default_factory=dict)
-    """Per path, the digests of what this run left there (see :func:`snapshot.restore_ours`)."""
+    _produced: ProducedLog = field(default_factory=ProducedLog)
     kept: tuple[str, ...] = ()
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
 
     @classmethod
     def begin(
-        cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str]
+        cls,
+        root: Path,
+        command: str,
+        redo: Mapping[str, Any],
+        paths: Iterable[str],
+        read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
-        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet."""
+        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
+
+        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
+        path it found absent. A path whose journalled state is not that was saved between
+        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
+        From the journal on, every write compares with what the journal recorded."""
         git_dir = plumbing.find_repo(root).git_dir
         refuse_pending(git_dir, root)
         refuse_foreign_lock(root, git_dir)
@@ -85,13 +95,9 @@ class Transaction:
             if txn.index is not None:
                 writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
             txn.cover(paths)
+            _refuse_saved_since_read(txn.files, read or {})
         except BaseException as exc:
-            with _no_interrupts():
-                _discard_journal(git_dir)
-            if isinstance(exc, OSError):
-                raise DocsyncError(
-                    f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed"
-                ) from None
+            _journal_failed(root, git_dir, exc)
             raise
         return txn
 
@@ -105,45 +111,44 @@ class Transaction:
         for state in more.states:
             self._expected[state.path] = _expected_bytes(state)
         self.files = self.files.merged(more)
-        self._write_state()
-
-    def _write_state(self) -> None:
-        payload = {
-            "format": FORMAT,
-            "command": self.command,
-            "redo": dict(self.redo),
-            "head": self.head,
-            "index": writer.digest(self.index) if self.index is not None else None,
-            "files": [self._packs.item(s) for s in self.files.states],
-            "absent_folders": list(self.files.absent_folders),
-            "seal": self.seal.record() if self.seal is not None else None,
-        }
-        writer.write_file(self.git_dir, STATE, json.dumps(payload, indent=1).encode())
+        writer.write_file(self.git_dir, STATE, json.dumps(_state(self), indent=1).encode())
 
     # ----------------------------------------------------------------- changes
+
+    def announce(self, changes: Iterable[FileWrite]) -> None:
+        """Log, before writing them, the bytes ``changes`` will leave: ``--abort`` after a
+        kill then puts back only files that hold those bytes (or their old ones), and keeps
+        any other, someone's save after the kill. One append for the whole batch."""
+        pairs = []
+        for change in changes:
+            if self.files.state(change.path) is None:
+                self.cover([change.path])
+            expect = self._expected.get(change.path)
+            pairs.append((change.path, writer.digest(change.encoded(expect or None))))
+        self._produced.log(self.git_dir, pairs)
 
     def write(self, change: FileWrite, read: str | None = None) -> None:
         """Write one file, only while it still holds what was read and snapshotted."""
         if self.files.state(change.path) is None:
             self.cover([change.path])
         expect = self._expected.get(change.path)
+        self._produced.log(self.git_dir, [(change.path, writer.digest(change.encoded(expect or None)))])
         written = writer.write_atomic(self.root, change, read=read, expect=expect)
         self._expected[change.path] = written
-        self._produced.setdefault(change.path, set()).add(writer.digest(written))
+        self._produced.left(self.git_dir, change.path, written)  # when the guess above missed
 
     def write_all(self, changes: Sequence[FileWrite]) -> None:
         writer.preflight(self.root, [c.path for c in changes])
+        self.announce(changes)
         for change in changes:
             self.write(change)
 
     def move(self, moves: Sequence[tuple[str, str]]) -> None:
         """``git mv`` each (old, new); a symlink moves as a symlink."""
-        for old, new in moves:  # what lands at ``new``: ``old``'s bytes, saved or written
+        for old, new in moves:
             state = self.files.state(old)
-            moved = self._produced.setdefault(new, set())
-            moved |= self._produced.get(old, set())
-            if state is not None and state.kind == "file":
-                moved.add(writer.digest(state.data))
+            before = state.data if state is not None and state.kind == "file" else None
+            self._produced.moved(self.git_dir, old, new, before)
         gitrepo.move_files(self.root, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
@@ -164,12 +169,12 @@ class Transaction:
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
         with _no_interrupts():
-            failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced)
+            failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced.digests)
             if not failed:
                 try:
                     _remove_journal(self.git_dir)
                 except (OSError, DocsyncError) as exc:
-                    failed.append(NotRestored(f"(remove) {JOURNAL}", _message(self.git_dir, exc)))
+                    failed.append(NotRestored(f"(remove) {JOURNAL}", undo.message(self.git_dir, exc)))
         return failed
 
     def __enter__(self) -> Transaction:
@@ -188,64 +193,51 @@ class Transaction:
             except BaseException as error:  # not done yet: undo it all
                 exc = error
         failed = self.rollback()
-        raise _after_rollback(self.root, self.command, exc, failed, self.kept) from (
-            None if _expected_error(exc) else exc
+        raise undo.after_rollback(self.root, self.command, exc, failed, self.kept) from (
+            None if undo.expected_error(exc) else exc
         )
+
+
+def _state(txn: Transaction) -> dict[str, Any]:
+    """What ``state.json`` holds: the run, and where each journalled file's bytes are."""
+    return {
+        "format": FORMAT,
+        "command": txn.command,
+        "redo": dict(txn.redo),
+        "head": txn.head,
+        "index": writer.digest(txn.index) if txn.index is not None else None,
+        "files": [txn._packs.item(s) for s in txn.files.states],
+        "absent_folders": list(txn.files.absent_folders),
+        "seal": txn.seal.record() if txn.seal is not None else None,
+    }
+
+
+def _journal_failed(root: Path, git_dir: Path, exc: BaseException) -> None:
+    """Writing the journal failed, before any change: it goes, and an OS error is told as one."""
+    with _no_interrupts():
+        _discard_journal(git_dir)
+    if isinstance(exc, OSError):
+        raise DocsyncError(f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed") from None
+
+
+def _refuse_saved_since_read(files: Files, read: Mapping[str, str | None]) -> None:
+    """Every path as the plan read it (issue #35: a save between the plan's read and the
+    journal's snapshot was taken as the plan's input, and lost)."""
+    for path, text in read.items():
+        state = files.state(path)
+        if state is None:
+            continue
+        if text is None:
+            if state.kind != "absent":
+                raise writer.ChangedMeanwhile(path)
+        elif state.kind != "file" or not writer.same_text(state.data, text):
+            raise writer.ChangedMeanwhile(path)
 
 
 def _expected_bytes(state: FileState) -> bytes | None:
     if state.kind == "file":
         return state.data
     return b"" if state.kind == "absent" else None
-
-
-def _expected_error(exc: BaseException) -> bool:
-    return isinstance(exc, DocsyncError | OSError | KeyboardInterrupt)
-
-
-def _after_rollback(
-    root: Path, command: str, exc: BaseException, failed: Sequence[NotRestored], kept: Sequence[str] = ()
-) -> BaseException:
-    """The one error to raise: the original first, then what could not be put back,
-    and the files someone else saved meanwhile, kept as they are."""
-    if not _expected_error(exc):
-        if failed:
-            exc.add_note(_kept(command, failed))
-        if kept:
-            exc.add_note(_saved_meanwhile(kept))
-        return exc
-    first = "interrupted" if isinstance(exc, KeyboardInterrupt) else _message(root, exc)
-    if failed:
-        text = f"{first}; {_kept(command, failed)}"
-    elif kept:
-        text = f"{first}; every change docsync made was undone, and {_saved_meanwhile(kept)}"
-    else:
-        text = f"{first}; every change was undone, the repository is as it was"
-    if isinstance(exc, KeyboardInterrupt):
-        return Interrupted(text)
-    if isinstance(exc, DocsyncError):  # the same kind of error, with what happened after it
-        same = copy.copy(exc)
-        same.args = (text,)
-        return same
-    return DocsyncError(text)
-
-
-def _saved_meanwhile(kept: Sequence[str]) -> str:
-    shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
-    return f"kept as they are now, since they changed on disk while docsync ran (an editor's save?): {shown}"
-
-
-def _kept(command: str, failed: Sequence[NotRestored]) -> str:
-    return (
-        f"then {snapshot.not_restored_note(failed)}; the journal is kept: fix that, then run "
-        f"`docsync {command} --abort`"
-    )
-
-
-def _message(root: Path, exc: BaseException) -> str:
-    if isinstance(exc, OSError):
-        return describe_os_error(exc, root)
-    return str(exc)
 
 
 def _put_back(
@@ -261,11 +253,11 @@ def _put_back(
     try:
         gitrepo.set_head(root, head)
     except (OSError, DocsyncError) as exc:
-        failed.append(NotRestored("HEAD", _message(root, exc)))
+        failed.append(NotRestored("HEAD", undo.message(root, exc)))
     try:
         _put_back_index(root, index)
     except (OSError, DocsyncError) as exc:
-        failed.append(NotRestored("the git index", _message(root, exc)))
+        failed.append(NotRestored("the git index", undo.message(root, exc)))
     folders = {os.path.dirname(s.path) for s in files.states}
     # A killed write's temporary file first: a folder the run made is removed only when empty.
     writer.remove_stale_temps(root, _temps_in(root, folders))
@@ -352,11 +344,11 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
         raise DocsyncError(_pending_message(found.command))
     index = _saved_index(repo.git_dir, found.index)
     with _no_interrupts():
-        failed, _ = _put_back(repo.root, found.head, index, found.files)
+        failed, kept = _put_back(repo.root, found.head, index, found.files, found.produced)
         if failed:
             raise DocsyncError(
                 f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
                 f"then run `docsync {command} --abort` again"
             )
         _remove_journal(repo.git_dir)
-    return found
+    return replace(found, kept=kept)

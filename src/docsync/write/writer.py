@@ -177,6 +177,14 @@ def _refuse_changed(path: str, now: bytes | None, read: str | None, expect: byte
             raise ChangedMeanwhile(path)
 
 
+def same_text(data: bytes, read: str) -> bool:
+    """Whether ``data`` holds the text ``read``, line ends and byte-order mark aside."""
+    try:
+        return _normal(data.decode("utf-8")) == _normal(read)
+    except UnicodeDecodeError:
+        return False
+
+
 def write_bytes(full: Path, data: bytes, mode: int = 0o644) -> None:
     """Atomically replace ``full`` (already guarded) with ``data``; the temporary file never stays."""
     write_stream(full, lambda handle: handle.write(data), mode)
@@ -212,6 +220,16 @@ def write_file(base: Path, path: str, data: bytes | Iterable[bytes]) -> None:
     make_folders(Path(real_base(base)), full.parent)
     pieces = (data,) if isinstance(data, bytes) else data
     write_stream(full, lambda handle: handle.writelines(pieces))
+
+
+def append_file(base: Path, path: str, data: bytes) -> None:
+    """Append ``data`` to a file docsync owns under ``base`` (the git directory), creating it;
+    never through a symlink. For the journal's log of what a run is about to write."""
+    full = guarded(base, path)
+    mutation_point("write", full)
+    descriptor = os.open(full, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "ab") as handle:
+        handle.write(data)
 
 
 class Locked(DocsyncError):

@@ -67,7 +67,7 @@ def apply(
     gitrepo.refuse_sparse(root, "the migration")
     writer.preflight(root, [w.path for w in changes.writes], changes.moves, changes.removals)
     writer.remove_stale_temps(root, plumbing.list_files(root).untracked)
-    with Transaction.begin(root, "migrate", redo or {}, changes.touched) as txn:
+    with Transaction.begin(root, "migrate", redo or {}, changes.touched, changes.read) as txn:
         commits, forced = _execute(root, txn, changes, commit=commit)
     return Applied(outcome, applied=True, commits=commits, forced=forced)
 

@@ -97,9 +97,11 @@ def _unknown_status(path: str, reading: StatusReading, statuses: Mapping[str, st
             '"rejected"); the paragraph stays in the record as it is',
         )
     word = reading.phrase(statuses)
+    written = " ".join(reading.value.split())
+    shown = f"{word!r}" if written.lower() == word else f"{word!r} (written {written!r})"
     return Problem(
         path,
-        f"unknown status {word!r} at {where}; map it in [statuses] (for example "
+        f"unknown status {shown} at {where}; map it in [statuses] (for example "
         f'{toml_key(word or "word")} = "proposed") or set status in the plan',
     )
 

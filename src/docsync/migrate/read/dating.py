@@ -47,14 +47,27 @@ def candidates(paths: Sequence[str], config: Config) -> list[str]:
     return [path for tree in trees for path, _, _ in record_paths(tree, outside)]
 
 
-def read_origins(root: Path, paths: Sequence[str], progress: Progress | None) -> dict[str, Dated]:
-    """The day each of ``paths`` was first proposed, from one pass over history."""
+def read_origins(
+    root: Path, paths: Sequence[str], progress: Progress | None, records: Sequence[str]
+) -> dict[str, Dated]:
+    """The day each of ``paths`` was first proposed, from one pass over history.
+
+    ``records`` are the record files of the trees (:func:`candidates`): a record left as a
+    stub when its content moved out restarts only if the content went to one of them."""
     if not paths:
         return {}
     commits = git_history.read_history(root, progress)
+    kept = frozenset(records)
     with git_history.CatFile(root) as read_blob:
-        origins = history.first_proposed(commits, paths, read_blob, template=is_template)
+        origins = history.first_proposed(
+            commits, paths, read_blob, template=is_template, record=kept.__contains__
+        )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
+
+
+def _listed_candidates(root: Path, config: Config) -> list[str]:
+    listing = plumbing.list_files(root)
+    return candidates(sorted(set(listing.tracked) | listing.untracked), config)
 
 
 def source_hash(base: str, path: str) -> str:
@@ -81,9 +94,8 @@ def _date_all(root: Path, config: Config, sink: Connection) -> None:
     send (paths, dates, commit, hashes); None on failure."""
     sent: _Sent = None
     try:
-        listing = plumbing.list_files(root)
-        paths = candidates(sorted(set(listing.tracked) | listing.untracked), config)
-        dates = read_origins(root, paths, None)
+        paths = _listed_candidates(root, config)
+        dates = read_origins(root, paths, None, paths)
         sent = (paths, dates, plumbing.head_commit(root), _readable_hashes(str(root), paths))
     except BaseException:
         sent = None
@@ -95,7 +107,7 @@ class EarlyDates:
     """The records' dates, read by a forked process while this one parses (see the module)."""
 
     def __init__(self, root: Path, config: Config, progress: Progress | None) -> None:
-        self._root, self._progress = root, progress
+        self._root, self._progress, self._config = root, progress, config
         self._child: BaseProcess | None = None
         self._source: Connection | None = None
         self._sent: _Sent = None
@@ -115,7 +127,8 @@ class EarlyDates:
         if sent is not None and not set(records) - set(sent[0]):
             dates, self.answered = sent[1], True
             return {path: dates[path] for path in records if path in dates}
-        return read_origins(self._root, records, self._progress)
+        known = _listed_candidates(self._root, self._config) if records else []
+        return read_origins(self._root, records, self._progress, known)
 
     def head_commit(self) -> str | None:
         """HEAD's commit as the child read it (with the dates), or read here."""

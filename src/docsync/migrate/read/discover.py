@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ...config import DEFAULT_STATUSES, Source
-from ...model import BlockKind, Document, Heading
+from ...model import Document, Heading
 from ...records.model import RecordId
+from .folders import folder_records, named_children, tree_names
 from .names import RecordName, ascii_slug, is_template, record_name
 from .status import StatusReading, read_status
+from .titles import front_matter_title, title_heading
 
 TREE_KINDS: dict[str, str] = {
     "adr": "ADR",
@@ -108,7 +110,7 @@ def _unmistakable(name: str) -> bool:
     parsed = record_name(name)
     if parsed is None:
         return False
-    if parsed.number is None or parsed.prefix in KNOWN_KINDS:
+    if parsed.number is None or parsed.prefix in KNOWN_KINDS or parsed.letter:
         return True
     digits = re.match(r"\d+", name)
     return digits is not None and len(digits.group(0)) >= 3
@@ -159,7 +161,8 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
     """The kind a tree's names say: its files' prefix (``eip-1.md``), a tree name among its
     folders (``docs/adr``, ``rfcs``) or a known kind as its folder (``peps/``); None when
     only the folder's own word is left (``text/``, ``design/``), which says little."""
-    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix)
+    # A category letter (``A1-``, ``G1-``) belongs to its record's id, not to the tree's kind.
+    prefixes = Counter(p.prefix for n in names if (p := record_name(n)) and p.prefix and not p.letter)
     if prefixes:
         return prefixes.most_common(1)[0][0]
     parts = folder.split("/")
@@ -168,10 +171,11 @@ def named_kind(folder: str, names: Iterable[str] = ()) -> str | None:
         for name, kind in TREE_KINDS.items():
             if here == name or here.endswith("/" + name):
                 return kind
-    base = posixpath.basename(folder).upper()
-    for word in (base, base[:-1] if base.endswith("S") else base):
-        if word in KNOWN_KINDS or word in RECORD_NOUNS:
-            return word
+    for depth, part in enumerate(reversed(parts)):  # ``peps/``, and ``keps/sig-node/`` below ``keps/``
+        base = part.upper()
+        for word in (base, base[:-1] if base.endswith("S") else base):
+            if word in KNOWN_KINDS or (word in RECORD_NOUNS and not depth):
+                return word
     return None
 
 
@@ -204,18 +208,51 @@ def find_trees(
 ) -> tuple[Tree, ...]:
     """The legacy trees: the configured ones, or those found at any depth (see the module)."""
     if sources:
-        return tuple(_configured_tree(s, paths) for s in sources)
+        configured = [_configured_tree(s, paths) for s in sources]
+        return (*configured, *_nested(sources, configured, find_trees(paths, (), lifecycle)))
     names: dict[str, list[str]] = {}
     for path in paths:
         folder, name = posixpath.split(path)
         if record_name(name) is not None:
             names.setdefault(folder, []).append(name)
+    pages = list(folder_records(paths))
+    for page, name in pages:  # ``CIP-0001/README.md``: a record of the folder above
+        names.setdefault(posixpath.dirname(posixpath.dirname(page)), []).append(name)
+    # What a folder record holds (``CIP-0088/CIPs/0025/README.md``) is its content, no tree.
+    inside = {posixpath.dirname(page) + "/" for page, _ in pages}
     found = [
         Tree(folder, kind_for(folder, found_names))
         for folder, found_names in sorted(names.items())
         if not _skipped(folder, lifecycle) and _is_tree(folder, found_names)
+        and not any((folder + "/").startswith(record) for record in inside)
     ]
     return tuple(found)
+
+
+def source_of(folder: str, sources: Sequence[Source]) -> int | None:
+    """The index of the source (not the root) ``folder`` is below, the nearest, or None.
+    A folder named as a record (``text/0042-x/``) is that record's, not a tree below it."""
+    found = [(len(s.path.strip("/")), i) for i, s in enumerate(sources) if s.path.strip("/")]
+    below = [(n, i) for n, i in found if folder.startswith(sources[i].path.strip("/") + "/")]
+    if not below:
+        return None
+    n, index = max(below)
+    return None if any(record_name(part + ".md") for part in folder[n + 1 :].split("/")) else index
+
+
+def _nested(sources: Sequence[Source], configured: Sequence[Tree], found: Iterable[Tree]) -> list[Tree]:
+    """Trees found below a configured source that no source names: they are its trees too,
+    with its kind (when it says one), its default status and its status key (``text/`` of
+    the area folders ``text/logs/``, ``text/trace/``)."""
+    named = {t.path for t in configured}
+    named |= {posixpath.join(t.path, f) for t in configured for f in t.folders}
+    nested: list[Tree] = []
+    for tree in found:
+        index = source_of(tree.path, sources) if tree.path not in named else None
+        if index is not None:
+            source = sources[index]
+            nested.append(Tree(tree.path, source.kind or tree.kind, source.status, {}, source.status_key))
+    return nested
 
 
 def _is_tree(folder: str, names: Sequence[str]) -> bool:
@@ -226,7 +263,7 @@ def _is_tree(folder: str, names: Sequence[str]) -> bool:
 
 def _configured_tree(source: Source, paths: Sequence[str]) -> Tree:
     folder = source.path.strip("/")
-    names = [posixpath.basename(p) for p in children_of(folder, paths)]
+    names = tree_names(folder, paths)
     return Tree(folder, source.kind or kind_for(folder, names), source.status, source.folders, source.status_key)
 
 
@@ -240,20 +277,32 @@ def record_paths(tree: Tree, paths: Iterable[str]) -> list[tuple[str, RecordId |
     folders = [tree.path, *(posixpath.join(tree.path, f) for f in tree.folders)]
     named: list[tuple[str, RecordName]] = []
     for folder in folders:
-        for path in children_of(folder, paths):
-            parsed = record_name(posixpath.basename(path))
+        for path, name in named_children(folder, paths):
+            parsed = record_name(name)
             if parsed is not None:
                 named.append((path, parsed))
     shared = _shared_number([parsed for _, parsed in named])
+    several = len({parsed.prefix for _, parsed in named if parsed.prefix and not parsed.letter}) > 1
     return [
-        (path, None if parsed.number in (None, shared) else RecordId(tree.kind.upper(), parsed.number), parsed.slug)
+        (path, None if parsed.number in (None, shared) else _record_id(tree, parsed, several), parsed.slug)
         for path, parsed in named
     ]
+
+
+def _record_id(tree: Tree, parsed: RecordName, several: bool) -> RecordId:
+    """The tree's kind and the name's number. A category letter is the kind of its own id
+    (``A1`` and ``G1`` are two records of one tree), and so is each name's own prefix in a
+    tree of several (``CIP-0001`` and ``CPS-0001``)."""
+    assert parsed.number is not None
+    own = parsed.letter or (several and parsed.prefix)
+    return RecordId(parsed.prefix if own else tree.kind.upper(), parsed.number)
 
 
 def _shared_number(names: Sequence[RecordName]) -> int | None:
     """The number every one of ``names`` carries, when there are enough of them to tell."""
     numbers = {n.number for n in names}
+    if len({n.prefix for n in names if n.letter}) > 1:
+        return None  # A1, G1, L1, P1: one number in four series
     if len(names) < SHARED_NUMBER_MINIMUM or len(numbers) != 1:
         return None
     return numbers.pop()
@@ -293,34 +342,6 @@ def index_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
 # --------------------------------------------------------------------------- records
 
 
-# A first heading with one of these names is a section (rust-lang/rfcs: ``# Summary``), not a title.
-SECTION_NAMES = frozenset(
-    {"summary", "abstract", "motivation", "context", "status", "introduction", "overview",
-     "background", "problem", "description"}
-)  # fmt: skip
-
-
-def title_heading(doc: Document) -> Heading | None:
-    """The first level-1 heading, the record's title, unless it is a section's name."""
-    heading = next((h for h in doc.headings if h.level == 1), None)
-    if heading is None or heading.text.strip().rstrip(":").lower() in SECTION_NAMES:
-        return None
-    return heading
-
-
-def front_matter_title(doc: Document) -> str | None:
-    """The ``title:`` of the record's YAML front matter, unquoted."""
-    block = next((b for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
-    if block is None:
-        return None
-    for number in range(block.lines.first + 1, block.lines.last):
-        found = _FRONT_MATTER_TITLE.match(doc.line_text(number))
-        if found is not None:
-            return found.group("value").strip().strip("\"'").strip() or None
-    return None
-
-
-_FRONT_MATTER_TITLE = re.compile(r"^title[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$", re.IGNORECASE)
 
 
 def read_record(
@@ -347,13 +368,14 @@ def read_record(
     heading = None if front_title else title_heading(doc)
     raw = (
         front_title
-        or (record_title(doc) if heading is not None else None)
+        or (record_title(doc) or heading.text if heading is not None else None)
         or name_slug.replace("-", " ").capitalize()
     )
     kind = kind or (record_id.kind if record_id else "ADR")
     stem = posixpath.splitext(posixpath.basename(doc.path))[0]
     raw = raw or (str(record_id) if record_id is not None else stem)
-    title = strip_title_prefix(" ".join(raw.split()), kind)
+    letter = record_id is not None and len(record_id.kind) == 1  # ``A107 - TLS …`` of gRPC
+    title = strip_title_prefix(" ".join(raw.split()), record_id.kind if letter and record_id else kind)
     return LegacyRecord(
         path=doc.path,
         record_id=record_id,

@@ -10,7 +10,6 @@ record), the kind cannot be told: the dry run asks for it, once per tree.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -18,7 +17,8 @@ from dataclasses import replace
 
 from ...config import Source
 from ...model import Document
-from .discover import Tree, children_of, find_trees, named_kind, record_paths
+from .discover import Tree, find_trees, named_kind, record_paths, source_of
+from .folders import tree_names
 
 _MENTION = re.compile(r"\b(?P<word>[A-Za-z][A-Za-z]{1,9})[ \t]?[-#]?[ \t]?0*(?P<number>\d{1,5})\b")
 # Words written before numbers that are not a record's kind.
@@ -62,6 +62,8 @@ def with_kinds(
     """``trees``, each with the kind its names say, its source sets, or its prose writes; and the
     trees whose kind none of them tells (they keep the folder's word until it is set)."""
     configured = {s.path.strip("/") for s in sources if s.kind}
+    # A tree below a source that says its kind has that kind (see :func:`.discover.source_of`).
+    configured |= {t.path for t in trees if (i := source_of(t.path, sources)) is not None and sources[i].kind}
     named = {tree.path for tree in trees if tree.path in configured or _named(tree, paths)}
     # Every other tree's kind is taken, configured or not (``ADR 1`` names docs/adr's record).
     others = find_trees(paths, ()) if sources else ()
@@ -72,7 +74,8 @@ def with_kinds(
         if tree.path in named:
             told.append(tree)
             continue
-        numbers = {rid.number: slug for _, rid, slug in record_paths(tree, paths) if rid is not None}
+        # Category letters (``A1``) are their ids' kinds: nothing is left for the prose to tell.
+        numbers = {rid.number: slug for _, rid, slug in record_paths(tree, paths) if rid is not None and len(rid.kind) > 1}
         kind = prose_kind(numbers, documents.values(), taken) if numbers else None
         if kind is None and numbers:
             unknown.append(tree)
@@ -81,7 +84,7 @@ def with_kinds(
 
 
 def _named(tree: Tree, paths: Sequence[str]) -> bool:
-    return named_kind(tree.path, [posixpath.basename(p) for p in children_of(tree.path, paths)]) is not None
+    return named_kind(tree.path, tree_names(tree.path, paths)) is not None
 
 
 def kind_question(tree: Tree) -> str:

@@ -1,7 +1,8 @@
 """What a legacy record's file name says: its number or date, and its slug.
 
 A name that starts with a date (yyyy-mm-dd, yyyymmdd, yyyy-mm, yy-mm-dd) is
-date-named, whatever follows: its leading number is never an id. A template's
+date-named, whatever follows: its leading number is never an id. A date and nothing else
+(``2020-07-01.md``, a meeting's notes) is no record's name. A template's
 name is no record's (see :mod:`docsync.records.templates`).
 """
 
@@ -14,8 +15,10 @@ from functools import cache
 
 from ...records.templates import is_template_name
 
+# A kind prefix (``adr-``, ``eip-``), or one capital letter glued to the number: the
+# category of a letter-id series (gRPC's ``A1-``, ``G1-``, ``L12-``, ``P1-``).
 _NUMBERED = re.compile(
-    r"^(?:(?P<prefix>[A-Za-z]{2,10})[-_ ]?)?(?P<number>\d{1,5})"
+    r"^(?:(?P<prefix>[A-Za-z]{2,10})[-_ ]?|(?P<letter>(?-i:[A-Z])))?(?P<number>\d{1,5})"
     r"(?:[-_ .]+(?P<rest>.*?))?\.(?:md|markdown)$",
     re.IGNORECASE,
 )
@@ -39,6 +42,11 @@ class RecordName:
     number: int | None
     slug: str
     prefix: str = ""
+
+    @property
+    def letter(self) -> bool:
+        """Whether the prefix is a category letter (``A1-``): the letter is part of the id."""
+        return len(self.prefix) == 1
 
 
 def ascii_slug(text: str) -> str:
@@ -73,9 +81,13 @@ def record_name(name: str) -> RecordName | None:
         return None
     dated = _DATED.match(name)
     if dated is not None:
-        return RecordName(None, ascii_slug(dated.group("rest") or ""))
+        slug = ascii_slug(dated.group("rest") or "")
+        # A date and nothing else (``2020-07-01.md``) names a day's notes (a meeting, a log),
+        # not a record: a record's name carries its title's words or its number.
+        return RecordName(None, slug) if slug else None
     match = _NUMBERED.match(name)
     if match is None:
         return None
     rest = ascii_slug(match.group("rest") or "")
-    return RecordName(int(match.group("number")), rest, (match.group("prefix") or "").upper())
+    prefix = match.group("prefix") or match.group("letter") or ""
+    return RecordName(int(match.group("number")), rest, prefix.upper())

@@ -39,6 +39,7 @@ class StatusForm(StrEnum):
     FRONT_MATTER = "front matter"
     TABLE = "table row"
     PROSE = "Status section in prose"
+    METADATA = "metadata file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class StatusReading:
     line: int
     remove: Span
     replace: str = ""
+    origin: str = ""  # the file it was read from, when not the record (a folder's kep.yaml)
 
     @property
     def word(self) -> str:
@@ -62,11 +64,13 @@ class StatusReading:
         return match.group(0).lower() if match else ""
 
     def phrase(self, statuses: Mapping[str, str]) -> str:
-        """The configured phrase the value starts with (the longest), else its first word."""
-        return known_phrase(self.value, statuses) or self.word
+        """The configured phrase the value starts with (the longest), else the value's words up
+        to its first punctuation (``To be reviewed.`` → ``to be reviewed``): the key that maps
+        it in ``[statuses]``, as :func:`known_phrase` will read it."""
+        return known_phrase(self.value, statuses) or unknown_phrase(self.value) or self.word
 
     def where(self, path: str) -> str:
-        return f"{path}:{self.line} ({self.form})"
+        return f"{self.origin or path}:{self.line} ({self.form})"
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
@@ -100,6 +104,20 @@ def known_phrase(value: str, statuses: Mapping[str, str]) -> str | None:
         if phrase in statuses:
             return phrase
     return None
+
+
+# Where an unknown status phrase ends: punctuation, a digit, a bracket or a dash between words.
+_PHRASE_END = re.compile(r"[.,;:!?()\[\]{}<>|/\d\u2013\u2014]|\s-+\s")
+# An unknown phrase longer than this is a sentence: its first word is asked for.
+PHRASE_WORDS = 4
+
+
+def unknown_phrase(value: str) -> str:
+    """The words of ``value`` up to its first punctuation, lower case (``On hold`` → ``on
+    hold``); only its first word when that is more than :data:`PHRASE_WORDS` words."""
+    head = _PHRASE_END.split(value.strip(_WRAPPERS), maxsplit=1)[0]
+    words = _WORDS.findall(head.lower())
+    return " ".join(words if len(words) <= PHRASE_WORDS else words[:1])
 
 
 @lru_cache(maxsize=8)
@@ -179,12 +197,35 @@ def _metadata_lines(doc: Document) -> set[int]:
 def _preamble_end(doc: Document) -> int:
     """The last line before the first heading that is not the title."""
     title_seen = False
+    lead = lead_heading(doc)
     for heading in doc.headings:
-        if heading.level == 1 and not title_seen:
+        if (heading.level == 1 or heading is lead) and not title_seen:
             title_seen = True
             continue
         return heading.line - 1
     return doc.line_count
+
+
+# A first heading with one of these names is a section (rust-lang/rfcs: ``# Summary``), not a title.
+SECTION_NAMES = frozenset(
+    {"summary", "abstract", "motivation", "context", "status", "introduction", "overview",
+     "background", "problem", "description"}
+)  # fmt: skip
+
+
+def lead_heading(doc: Document) -> Heading | None:
+    """The level-2 heading a document opens with (after its front matter): gRPC's proposals
+    open with a setext level-2 title (``Title`` over ``---``), their sections level 1 or 2."""
+    if not doc.headings or doc.headings[0].level != 2:
+        return None
+    first = doc.headings[0]
+    if first.text.strip().rstrip(":").lower() in SECTION_NAMES:
+        return None
+    front = next((b.lines for b in doc.blocks if b.kind == BlockKind.FRONT_MATTER), None)
+    start = front.last + 1 if front is not None and front.first == 1 else 1
+    if any(doc.line_text(n).strip() for n in range(start, first.line)):
+        return None
+    return first
 
 
 def _line_span(doc: Document, lines: LineSpan) -> Span:

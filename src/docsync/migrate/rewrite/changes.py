@@ -12,7 +12,7 @@ dry run shows its counts; :mod:`..apply.apply` writes it.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from ...gates.links.check import markdown_url, resolve_url
@@ -161,8 +161,30 @@ def compute(
     )
     problems = tuple(tally.problems)
     return ChangeSet(
-        tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked, parsed=parsed
+        tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked,
+        read=_reads(view, moves, removals, writes, created), parsed=parsed,
     )
+
+
+def _reads(
+    view: RepoView,
+    moves: Iterable[tuple[str, str]],
+    removals: Iterable[str],
+    writes: Iterable[FileWrite],
+    created: set[str],
+) -> dict[str, str | None]:
+    """What the plan read of each path it touches: a document's text, or absence for a
+    path it creates that held nothing. (Other files, such as code files whose references
+    change, are compared with the journal's snapshot.)"""
+    read: dict[str, str | None] = {}
+    paths = [*(old for old, _ in moves), *removals, *(w.path for w in writes)]
+    for path in paths:
+        doc = view.documents.get(path) or view.excluded.get(path)
+        if doc is not None:
+            read[path] = doc.text
+        elif path in created and path not in view.tracked:
+            read[path] = None
+    return read
 
 
 def _outside_lifecycle(

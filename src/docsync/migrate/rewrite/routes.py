@@ -18,6 +18,7 @@ from ...records.model import IdTarget, RecordId, parse_id
 from ...rewrite.ids import IdKey
 from ..model import Plan, Retirement, Topic
 from ..read.discover import LegacyRecord, part_id
+from ..read.folders import record_folder
 from ..read.repo_view import RepoView
 from .assemble import Assembled
 
@@ -95,6 +96,10 @@ def plan_routes(
     builder.fragments.update(_removed_sections(plan, view))
     after = _after(plan, moves, view.tracked)
     moves.update(_emptied_folders(plan, records, after))
+    for old, new in list(builder.moves.items()):  # a link to a folder record leads to the record
+        if (folder := record_folder(old)) is not None and old in records:
+            moves[folder] = new
+            builder.fragments.setdefault(folder, builder.fragments.get(old, {}))
     ids = _id_targets(plan, view)
     before = _with_folders(set(view.tracked))
     return Routes(moves, builder.fragments, builder.redirects, ids, after, before)
