@@ -194,6 +194,9 @@ def _in_workers(
 
     if multiprocessing.get_start_method() == "fork":
         prepare()  # inherited by the workers: built once here, not once in each of them
+    share = getattr(summarize, "share", None)
+    if share is not None:
+        share()  # what the summarizers share among the workers, made before they start
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).

@@ -28,6 +28,7 @@ The counts run in the parse workers (:class:`Summarizer`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ...config import Config
 from ...model import Document, Paragraph
@@ -147,7 +148,6 @@ class Summarizer:
     which :func:`docsync.check.convention.wrap_left_off` reads itself."""
 
     def __init__(self, workspace: Workspace, needed_from: int = 0) -> None:
-        import multiprocessing
         from pathlib import Path
 
         from .check import _run_key
@@ -155,12 +155,19 @@ class Summarizer:
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
         self._needed_from = needed_from
-        # shared with forked workers (and with a pool's, which inherit it as they start)
-        self._breaking = multiprocessing.get_context().Value("q", 0) if needed_from else None
+        self._breaking: Any = None  # the shared count, made by share() before workers start
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
         self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
+
+    def share(self) -> None:
+        """Make the count the workers share; called before they start (forked workers and a
+        pool's inherit it), so that a run served by the caches imports no multiprocessing."""
+        import multiprocessing
+
+        if self._needed_from:
+            self._breaking = multiprocessing.get_context().Value("q", 0)
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         if doc.path not in self._selected:
