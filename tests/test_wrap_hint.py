@@ -152,10 +152,9 @@ def test_a_cold_check_without_config_unpickles_no_document(
     )
     result = run_check(repo, gates=["links", "wrap"], config=replace(load_config(repo), jobs=2))
     assert result.hint is not None and "wrap = 80" in result.hint
-    # only the pages each of the 2 workers parsed before its own count of paragraphs breaking
-    # "none" (4 a page) reached LEAVE_OFF_FROM are read for the hint here; the workers read
-    # every other one
-    assert len(read) < 2 * LEAVE_OFF_FROM / 4
+    # only the pages parsed before LEAVE_OFF_FROM paragraphs broke "none" (4 a page) are read
+    # for the hint here; the workers read every other one
+    assert len(read) < LEAVE_OFF_FROM / 4
 
 
 def test_a_check_without_config_whose_prose_follows_none_reads_no_hint(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from .globs import matches as matches
 from .indexed import Blob
 from .misnamed import misnamed
 from .parsing import Packed, Packs, Summarize, parse_pending
-from .stat_index import Source, Unread
+from .stat_index import MARKER, Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 SummarizerFactory = Callable[["Workspace"], Summarize]
@@ -211,6 +211,7 @@ def _parse_files(
     problems: list[Finding] = []
     to_read: list[tuple[str, os.stat_result]] = []
     contents: dict[str, bytes] = {}
+    expected = 0  # files to parse, known once they are read
     keys: dict[str, str] = {}
 
     def cached(path: str, key: str, source: Source) -> bool:
@@ -242,8 +243,10 @@ def _parse_files(
                 yield path, data
 
     def started() -> None:
+        nonlocal expected
+        expected = len(contents)
         if progress is not None:
-            progress(PARSING, 0, len(contents))
+            progress(PARSING, 0, expected)
 
     for path in paths:
         status = stat_of(root, path, config)
@@ -262,12 +265,14 @@ def _parse_files(
     )
     for done, (path, made, problem, summary) in enumerate(results, start=1):
         if progress is not None:
-            progress(PARSING, done, len(contents))
+            progress(PARSING, done, expected)
         # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
         # again and reports the problem again.
         keep = store if problem is None else uncached
         if isinstance(summary, Packed) and context is not None:  # kept instead of the document
-            packed[path] = (NO_DOCUMENT, contents[path])
+            # its bytes are let go (read again if a gate asks for the document), as a warm run's
+            data = contents.pop(path)
+            packed[path] = (NO_DOCUMENT, Unread(os.path.join(root, path), MARKER in data))
             summaries[path] = summary.made
             keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
         elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's

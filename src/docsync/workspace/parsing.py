@@ -171,7 +171,9 @@ def parse_pending(
         started()
         yield from _parsed_here(here)
         return
-    yield from _in_workers(chain(first, items), expected, workers, summarize, keep_summaries, started)
+    everything = chain(first, items)
+    del first  # the chain holds them, until read
+    yield from _in_workers(everything, expected, workers, summarize, keep_summaries, started)
 
 
 def _in_workers(
@@ -192,6 +194,9 @@ def _in_workers(
 
     if multiprocessing.get_start_method() == "fork":
         prepare()  # inherited by the workers: built once here, not once in each of them
+    share = getattr(summarize, "share", None)
+    if share is not None:
+        share()  # what the summarizers share among the workers, made before they start
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
@@ -243,9 +248,11 @@ def _in_forked(
     from . import forked
 
     batches = [items[k : k + size] for k in range(0, len(items), size)]
+    del items  # the batches hold each file's bytes, and let them go as they are done
     done: set[int] = set()
     for index, sent in forked.run(batches, workers, partial(_parse_forked, summarize, keep_summaries), started):
         done.add(index)
+        batches[index] = []  # its bytes are the workers' (their copies); the caller keeps what it needs
         yield from sent
     for index, batch in enumerate(batches):
         if index not in done:

@@ -66,6 +66,13 @@ class Combined:
         made = {name: summarize(doc) for name, summarize in self._members.items()}
         return {name: result for name, result in made.items() if result is not None}
 
+    def share(self) -> None:
+        """Before the parse workers start: each member that shares state among them makes it."""
+        for member in self._members.values():
+            share = getattr(member, "share", None)
+            if share is not None:
+                share()
+
     def context(self) -> str | None:
         """The run's summaries' context: a digest of every member's, by name; None when
         a member is not :class:`Kept` (the cache then keeps documents, as it must)."""

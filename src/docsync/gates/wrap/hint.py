@@ -28,6 +28,7 @@ The counts run in the parse workers (:class:`Summarizer`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ...config import Config
 from ...model import Document, Paragraph
@@ -139,14 +140,12 @@ class Summarizer:
     is known to need them.
 
     The hint is shown only when at least :data:`~docsync.check.convention.LEAVE_OFF_FROM`
-    paragraphs break ``"none"``, and most repositories have fewer. So each process (the
-    main one, or each forked worker) counts the paragraphs the gate reports under
-    ``"none"`` (its W001 rows, cheap beside the hint's reading), and a document is read
-    for the hint only once its process's count has reached ``needed_from``. A run that
-    ends below it never reads one; a run that needs the hint lacks it only for the
-    documents each process parsed before its count got there, which
-    :func:`docsync.check.convention.wrap_left_off` reads itself. (A count per process
-    needs no shared memory, so a run served by the cache imports no multiprocessing.)"""
+    paragraphs break ``"none"``, and most repositories have fewer. So the workers share
+    one count of the paragraphs the gate reports under ``"none"`` (its W001 rows, cheap
+    beside the hint's reading), and a document is read for the hint only once that count
+    has reached ``needed_from``. A run that ends below it never reads one; a run that
+    needs the hint lacks it only for the documents parsed before the count got there,
+    which :func:`docsync.check.convention.wrap_left_off` reads itself."""
 
     def __init__(self, workspace: Workspace, needed_from: int = 0) -> None:
         from pathlib import Path
@@ -156,11 +155,19 @@ class Summarizer:
         self._config = workspace.config
         self._selected = frozenset(workspace.selected)
         self._needed_from = needed_from
-        self._breaking: int | None = 0 if needed_from else None  # this process's count
+        self._breaking: Any = None  # the shared count, made by share() before workers start
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
         self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
+
+    def share(self) -> None:
+        """Make the count the workers share; called before they start (forked workers and a
+        pool's inherit it), so that a run served by the caches imports no multiprocessing."""
+        import multiprocessing
+
+        if self._needed_from:
+            self._breaking = multiprocessing.get_context().Value("q", 0)
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         if doc.path not in self._selected:
@@ -175,8 +182,10 @@ class Summarizer:
         from .check import rows
 
         assert self._breaking is not None
-        self._breaking += sum(1 for row in rows(doc, self._config) if row[0] == "W001")
-        return self._breaking >= self._needed_from
+        joined = sum(1 for row in rows(doc, self._config) if row[0] == "W001")
+        with self._breaking.get_lock():
+            self._breaking.value += joined
+            return bool(self._breaking.value >= self._needed_from)
 
     def pack(self, result: object) -> object:
         assert isinstance(result, HintBreaks)
