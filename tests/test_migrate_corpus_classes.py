@@ -271,3 +271,15 @@ def test_a_section_between_two_rules_is_read_as_github_renders_it(front: str, in
     if inside == "status":
         reading = read_status(doc)
         assert reading is not None and reading.value == "Accepted"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["status: implemented\ncreation-date: 2019-13-01\n", "status: [a\n", "- a list\n", "status:\n  nested: x\n", "&a [*a]\n"],
+)
+def test_a_metadata_yaml_docsync_cannot_read_gives_no_status_and_no_traceback(text: str) -> None:
+    """A KEP's ``kep.yaml`` with a date no calendar has (ruamel raises ValueError), broken
+    YAML, or a status that is no scalar: no status from it, and no traceback."""
+    from docsync.migrate.read.folders import metadata_status
+
+    assert metadata_status("keps/sig-x/0001-a/kep.yaml", text) is None
