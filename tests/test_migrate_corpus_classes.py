@@ -169,8 +169,9 @@ def _folder_record(k: int, status_in: str, page: str, prefix: str) -> dict[str, 
         f"{folder}/{page}": f"# Feature {k}\n\n{status}![diagram](diagram.png)\n\nSee {other}.\n",
         f"{folder}/diagram.png": "png",
     }
-    if status_in == "yaml":
+    if status_in == "yaml":  # and a Status section of the design, in prose: the API's, not the KEP's
         files[f"{folder}/kep.yaml"] = f"title: Feature {k}\nkep-number: {k}\nstatus: implemented\n"
+        files[f"{folder}/{page}"] += "\n## Status\n\nThe status field reports the observed state of the feature.\n"
     return files
 
 
