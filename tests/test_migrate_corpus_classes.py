@@ -169,8 +169,9 @@ def _folder_record(k: int, status_in: str, page: str, prefix: str) -> dict[str, 
         f"{folder}/{page}": f"# Feature {k}\n\n{status}![diagram](diagram.png)\n\nSee {other}.\n",
         f"{folder}/diagram.png": "png",
     }
-    if status_in == "yaml":
+    if status_in == "yaml":  # and a Status section of the design, in prose: the API's, not the KEP's
         files[f"{folder}/kep.yaml"] = f"title: Feature {k}\nkep-number: {k}\nstatus: implemented\n"
+        files[f"{folder}/{page}"] += "\n## Status\n\nThe status field reports the observed state of the feature.\n"
     return files
 
 
@@ -271,3 +272,15 @@ def test_a_section_between_two_rules_is_read_as_github_renders_it(front: str, in
     if inside == "status":
         reading = read_status(doc)
         assert reading is not None and reading.value == "Accepted"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["status: implemented\ncreation-date: 2019-13-01\n", "status: [a\n", "- a list\n", "status:\n  nested: x\n", "&a [*a]\n"],
+)
+def test_a_metadata_yaml_docsync_cannot_read_gives_no_status_and_no_traceback(text: str) -> None:
+    """A KEP's ``kep.yaml`` with a date no calendar has (ruamel raises ValueError), broken
+    YAML, or a status that is no scalar: no status from it, and no traceback."""
+    from docsync.migrate.read.folders import metadata_status
+
+    assert metadata_status("keps/sig-x/0001-a/kep.yaml", text) is None

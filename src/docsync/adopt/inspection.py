@@ -30,7 +30,7 @@ from ..migrate.read.discover import (
     record_paths,
     template_paths,
 )
-from ..migrate.read.folders import metadata_statuses
+from ..migrate.read.folders import metadata_statuses, prose
 from ..migrate.read.kept_pages import kept_pages, kept_reason
 from ..migrate.read.kinds import with_kinds
 from ..migrate.read.status import StatusForm, StatusReading, read_status
@@ -202,7 +202,7 @@ def _status_words(
     for path in records:
         doc = documents.get(path)
         reading = read_status(doc, config.statuses, keys.get(path, "")) if doc is not None else None
-        reading = reading or beside.get(path)  # a folder record's kep.yaml
+        reading = beside.get(path, reading) if prose(reading) else reading  # a folder record's kep.yaml
         if reading is None or not reading.word or reading.form == StatusForm.PROSE:
             missing.append(path)
         else:

@@ -39,6 +39,8 @@ def _load(text: str) -> Any:
         return YAML(typ="rt").load(text)
     except YAMLError as exc:
         raise NotYaml(str(exc).splitlines()[0] if str(exc) else "not YAML") from None
+    except (ValueError, TypeError, RecursionError) as exc:  # ``date: 2019-13-01`` (a KEP's kep.yaml)
+        raise NotYaml(f"not YAML: {exc}") from None
 
 
 def read(text: str) -> tuple[Repos | None, bool]:

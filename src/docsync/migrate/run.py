@@ -41,7 +41,7 @@ from .read.discover import (
     read_record,
     record_paths,
 )
-from .read.folders import metadata_statuses
+from .read.folders import metadata_statuses, prose
 from .read.inputs import Inputs
 from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
@@ -279,7 +279,7 @@ def _records(
             problems.append(Problem(path, "cannot be read as Markdown (see docsync check)"))
             continue
         record = read_record(documents[path], rid, slug, tree.kind, default_status(tree, path), statuses, tree.path, tree.status_key)
-        records[path] = record if record.status or path not in beside else replace(record, status=beside[path])
+        records[path] = replace(record, status=beside[path]) if path in beside and prose(record.status) else record
     return records, problems
 
 

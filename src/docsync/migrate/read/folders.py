@@ -113,3 +113,9 @@ def named_children(folder: str, paths: Sequence[str]) -> list[tuple[str, str]]:
 def tree_names(folder: str, paths: Sequence[str]) -> list[str]:
     """The names of a tree folder's records, files and folders."""
     return [name for _, name in named_children(folder, paths)]
+
+
+def prose(reading: StatusReading | None) -> bool:
+    """Whether a page's status leaves the word to its folder's YAML: none, or a Status
+    section in prose (a KEP's ``## Status`` deep in its design is the API's, not the KEP's)."""
+    return reading is None or reading.form == StatusForm.PROSE
