@@ -9,13 +9,13 @@ kept file corrupted, each compared with the counts made with every cache off.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
 from docsync.adopt.inspection import workspace_wrap_counts
 from docsync.config import load as load_config
 from docsync.gates.wrap.count import COUNTS, Summarizer
+from docsync.workspace import plain
 from docsync.workspace.load import load_workspace
 from tests.gitutil import git
 
@@ -44,15 +44,16 @@ def test_kept_counts_equal_fresh_ones(tmp_path: Path) -> None:
     fresh = _counts(root, cache=False)
     assert not kept.exists()
     assert _counts(root) == fresh  # cold: counted in the parse workers
-    stored = json.loads(kept.read_text())
-    assert len(stored["counts"]) == 2
+    stored = plain.read_json(kept)
+    assert isinstance(stored, dict) and len(stored["counts"]) == 2
     assert _counts(root) == fresh  # warm: documents and counts from the caches
 
     (root / "b.md").write_text(f"# B\n\n{WIDE}\n{WIDE}")
     edited = _counts(root, cache=False)
     assert edited != fresh
     assert _counts(root) == edited
-    assert len(json.loads(kept.read_text())["counts"]) == 2  # the old b.md is dropped
+    stored = plain.read_json(kept)
+    assert isinstance(stored, dict) and len(stored["counts"]) == 2  # the old b.md is dropped
 
     kept.write_text('{"run": "x", "counts": {"k": [1]}}')
     assert _counts(root) == edited
@@ -64,9 +65,10 @@ def test_a_forged_count_for_the_run_is_ignored_unless_well_formed(tmp_path: Path
     root = _repo(tmp_path / "repo")
     fresh = _counts(root)
     kept = root / ".git" / "docsync" / "wrap-counts.json"
-    stored = json.loads(kept.read_text())
+    stored = plain.read_json(kept)
+    assert isinstance(stored, dict)
     stored["counts"] = {key: ["1", -1] for key in stored["counts"]}
-    kept.write_text(json.dumps(stored))
+    plain.write_json(kept, stored)
     assert _counts(root) == fresh
 
 
@@ -75,7 +77,8 @@ def test_a_warm_run_reads_the_kept_counts(tmp_path: Path) -> None:
     root = _repo(tmp_path / "repo")
     _counts(root)
     kept = root / ".git" / "docsync" / "wrap-counts.json"
-    stored = json.loads(kept.read_text())
+    stored = plain.read_json(kept)
+    assert isinstance(stored, dict)
     stored["counts"] = {key: [9] * len(value) for key, value in stored["counts"].items()}
-    kept.write_text(json.dumps(stored))
+    plain.write_json(kept, stored)
     assert {count.paragraphs for count in _counts(root)} == {18}  # type: ignore[attr-defined]
