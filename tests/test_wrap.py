@@ -414,6 +414,34 @@ def test_a_rewrite_that_renders_differently_is_put_back() -> None:
     assert (accepted, rejected) == ([harmless], [breaking])
 
 
+@pytest.mark.parametrize("count", [8, 64, 256])
+@pytest.mark.parametrize("where", ["first", "middle", "last", "two"])
+def test_finding_the_rewrites_that_render_differently_takes_log_renders(
+    count: int, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #35, class 5: one render a rewrite made ``fix`` quadratic in the paragraphs;
+    by halves, k breaking rewrites among n cost about 2·k·log2(n) renders."""
+    from docsync.gates.wrap import fix as wrap_fix
+
+    text = "alpha beta\n\n" * count
+    doc = _doc(text)
+    prose = [analyse(doc, p) for p in doc.paragraphs]
+    breaking = {"first": {0}, "middle": {count // 2}, "last": {count - 1}, "two": {1, count - 2}}[where]
+    rewrites = []
+    for n, paragraph in enumerate(prose):
+        assert paragraph is not None
+        start = n * len("alpha beta\n\n")
+        edit = Edit(Span(start, start), "# ") if n in breaking else Edit(Span(start + 5, start + 6), "\n")
+        rewrites.append(_Rewrite(paragraph, (edit,)))
+    renders: list[int] = []
+    real = wrap_fix.github_rendering
+    monkeypatch.setattr(wrap_fix, "github_rendering", lambda t: renders.append(1) or real(t))
+    accepted, rejected = _proven(text, rewrites)
+    assert rejected == [rewrites[n] for n in sorted(breaking)]
+    assert accepted == [r for n, r in enumerate(rewrites) if n not in breaking]
+    assert len(renders) <= 2 + 2 * len(breaking) * (count.bit_length() + 1)
+
+
 def test_a_footnote_nested_in_a_footnote_does_not_crash() -> None:
     # found by the property tests: the model once popped an empty container stack
     text = "[^1]: > [^1]:\n\nSee[^1].\n"

@@ -139,9 +139,10 @@ def fix_document(
 def _proven(text: str, rewrites: Sequence[_Rewrite]) -> tuple[list[_Rewrite], list[_Rewrite]]:
     """Split rewrites into those that keep the rendering and those that do not.
 
-    All together first (one parse in the common case); when that fails, each
-    paragraph alone, then the survivors added one at a time in case two
-    rewrites only break the rendering together.
+    All together first: one render in the common case. When that fails, by halves
+    (:func:`_settle`): each render reads the whole text, so k rewrites that change the
+    rendering among n cost about k·log n renders, where one render per rewrite made a
+    text of many paragraphs quadratic (issue #35, class 5).
     """
     if not rewrites:
         return [], []
@@ -154,14 +155,28 @@ def _proven(text: str, rewrites: Sequence[_Rewrite]) -> tuple[list[_Rewrite], li
 
     if renders_same(rewrites):
         return list(rewrites), []
-    alone = [r for r in rewrites if renders_same([r])]
-    rejected = [r for r in rewrites if r not in alone]
-    if renders_same(alone):
-        return alone, rejected
     accepted: list[_Rewrite] = []
-    for rewrite in alone:
-        if renders_same([*accepted, rewrite]):
-            accepted.append(rewrite)
-        else:
-            rejected.append(rewrite)
+    rejected: list[_Rewrite] = []
+    middle = max(1, len(rewrites) // 2)  # all of them fail together: halves at once
+    for half in (rewrites[:middle], rewrites[middle:]):
+        if half:
+            _settle(list(half), accepted, rejected, renders_same)
     return accepted, rejected
+
+
+def _settle(
+    group: list[_Rewrite],
+    accepted: list[_Rewrite],
+    rejected: list[_Rewrite],
+    renders_same: Callable[[Sequence[_Rewrite]], bool],
+) -> None:
+    """Accept ``group`` beside what is accepted when the rendering holds; else each half
+    in turn, down to single rewrites, which are rejected."""
+    if renders_same([*accepted, *group]):
+        accepted.extend(group)
+    elif len(group) == 1:
+        rejected.extend(group)
+    else:
+        middle = len(group) // 2
+        _settle(group[:middle], accepted, rejected, renders_same)
+        _settle(group[middle:], accepted, rejected, renders_same)
