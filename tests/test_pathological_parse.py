@@ -62,11 +62,13 @@ def test_ten_times_the_input_takes_about_ten_times_as_long(shape: str) -> None:
     make = SHAPES[shape]
     small, large = make(SMALL), make(LARGE)
     assert len(large) >= 9 * len(small)
-    # measured again when over (a shared machine's pauses come and go; a quadratic
-    # parse is over every time, by five times the bound)
+    # measured again when over (a shared machine's pauses come and go). The bound is 30:
+    # pulldown-cmark's own events for nested brackets take 16 to 23 times as long for 10x
+    # the input between 20 KB and 200 KB (cache effects: 15.6x from 100 KB to 1 MB), and a
+    # shared machine adds to it; a quadratic parse takes 100 times as long, over every time.
     ratios = []
     for _ in range(3):
         ratios.append(_best(large, 3) / max(_best(small, 5), 1e-4))
-        if ratios[-1] < 20:
+        if ratios[-1] < 30:
             break
-    assert min(ratios) < 20, f"{shape}: {min(ratios):.1f}x the time for 10x the input"
+    assert min(ratios) < 30, f"{shape}: {min(ratios):.1f}x the time for 10x the input"
