@@ -284,3 +284,22 @@ def test_a_metadata_yaml_docsync_cannot_read_gives_no_status_and_no_traceback(te
     from docsync.migrate.read.folders import metadata_status
 
     assert metadata_status("keps/sig-x/0001-a/kep.yaml", text) is None
+
+
+# A record's assets in a folder named by its id, away from it (EIPs' ``assets/eip-7701/``).
+
+ASSET_HOMES = ("assets", "images", "docs/assets", "media/figures")
+
+
+@pytest.mark.parametrize("home", ASSET_HOMES)
+@pytest.mark.parametrize("prefix", ["eip-", "CIP-", ""])
+def test_a_folder_of_a_records_assets_is_no_record(home: str, prefix: str) -> None:
+    """A folder under a folder of assets holds a record's assets; a folder record is still
+    found elsewhere, even with the id of a file record (a translation, a draft)."""
+    from docsync.migrate.read.folders import folder_records
+
+    records = [f"EIPS/{prefix}{n}.md" for n in (7701, 7885)]
+    assets = [f"{home}/{prefix}{n}/README.md" for n in (7701, 7885)]
+    own = [f"{prefix}0001/README.md", f"proposals/{prefix}0002-x/README.md", f"notes/{prefix}7701/README.md"]
+    found = dict(folder_records([*records, *assets, *own]))
+    assert sorted(found) == sorted(own)

@@ -54,7 +54,14 @@ def folder_records(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
             continue  # README.md before index.md
         if folder + ".md" in present or (parsed.number is not None and _key(posixpath.dirname(folder), parsed) in files):
             continue  # ``L73-x.md`` or ``A69-x.md`` is the record, ``L73-x/`` or ``A69_graphics/`` its companion
+        if _in_assets(folder):
+            continue  # EIPs' ``assets/eip-7701/``: the assets of ``EIPS/eip-7701.md``
         yield path, posixpath.basename(folder) + ".md"
+
+
+def _in_assets(folder: str) -> bool:
+    """Whether ``folder`` lies inside a folder of assets (``assets/``, ``images/``)."""
+    return any(part.lower() in ASSET_WORDS for part in posixpath.dirname(folder).split("/"))
 
 
 def _key(parent: str, parsed: RecordName) -> tuple[str, str, int | None]:
