@@ -17,8 +17,8 @@ The record of what was tried, and what broke, is in the threat model's design re
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
+from contextlib import chdir
 from pathlib import Path
 
 import pytest
@@ -32,19 +32,8 @@ SECRET = "Outside secret 7f3a"
 RECORD = "# ADR 0001: Use X\n\nStatus: accepted\n\nText.\n"
 
 
-class _cwd:
-    def __init__(self, path: Path) -> None:
-        self._path, self._old = path, Path.cwd()
-
-    def __enter__(self) -> None:
-        os.chdir(self._path)
-
-    def __exit__(self, *_: object) -> None:
-        os.chdir(self._old)
-
-
 def _run(root: Path, *args: str) -> tuple[int, str, str]:
-    with _cwd(root):
+    with chdir(root):
         result = runner.invoke(app, list(args))
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.stdout, result.stderr

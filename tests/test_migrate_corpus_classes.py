@@ -19,16 +19,9 @@ from docsync.cli import app
 from docsync.migrate.read.discover import find_trees, record_paths
 from docsync.migrate.run import Options, run
 from tests.gitutil import GitRepo
+from tests.test_migrate_read_classes import _write
 
 runner = CliRunner()
-
-
-def _write(repo: GitRepo, files: dict[str, str], config: str = "") -> None:
-    for path, text in files.items():
-        repo.write(path, text)
-    if config:
-        repo.write(".docsync.toml", config)
-    repo.commit("records", when="2020-09-24 10:00:00", tz="+0200")
 
 
 def _record(title: str, status: str = "Implemented", body: str = "Text.") -> str:

@@ -3,8 +3,6 @@ follow every history story docsync's own reader is tested on."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -12,17 +10,12 @@ import pytest
 
 from tests.gitutil import GitRepo
 from tests.test_history import STORIES, Story
+from tests.test_history_lineage import oracle
 
 
 @pytest.fixture(scope="module")
 def realworld() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "scripts" / "realworld.py"
-    spec = importlib.util.spec_from_file_location("realworld", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["realworld"] = module
-    spec.loader.exec_module(module)
-    return module
+    return oracle()
 
 
 OLD = """# Title

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import chdir
 from dataclasses import replace
 from pathlib import Path
 
@@ -79,24 +80,13 @@ def _make(root: Path, pages: dict[str, str]) -> Path:
 
 def _warm(root: Path) -> None:
     """Every cache file docsync keeps, made by real runs."""
-    with _cwd(root):
+    with chdir(root):
         for args in (["check"], ["check", "--staged"]):
             runner.invoke(app, args)
     config = replace(load_config(root), cache=True)
     workspace_wrap_counts(load_workspace(root, config=config, summarizers={COUNTS: Summarizer}))
     made = {p.name for p in (root / ".git" / "docsync").iterdir()}
     assert set(CACHES) <= made, made
-
-
-class _cwd:
-    def __init__(self, path: Path) -> None:
-        self._path, self._old = path, Path.cwd()
-
-    def __enter__(self) -> None:
-        os.chdir(self._path)
-
-    def __exit__(self, *_: object) -> None:
-        os.chdir(self._old)
 
 
 @pytest.fixture(scope="module")
@@ -203,7 +193,7 @@ def _uncached(root: Path, args: list[str]) -> tuple[int, str]:
     """What ``args`` says with the cache off: the oracle."""
     (root / ".docsync.toml").write_text("cache = false\n")
     try:
-        with _cwd(root):
+        with chdir(root):
             result = runner.invoke(app, args)
     finally:
         (root / ".docsync.toml").unlink()
@@ -239,7 +229,7 @@ def test_a_spoilt_cache_file_costs_speed_never_a_finding(
     expected_code, expected_out = uncached[command]
     file = victim / ".git" / "docsync" / name
     FORMS[form](file, templates["other"] / ".git" / "docsync" / name, tmp_path)
-    with _cwd(victim):
+    with chdir(victim):
         result = runner.invoke(app, args)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
@@ -291,7 +281,7 @@ def _tree(root: Path) -> dict[str, Entry]:
 def other_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The journal of a killed run in another repository (its files' bytes other ones)."""
     other = _make(tmp_path_factory.mktemp("other") / "other", OTHER)
-    with _cwd(other):
+    with chdir(other):
         _interrupted_fix(other)
     return other / ".git" / transaction.JOURNAL
 
@@ -305,7 +295,7 @@ def test_a_spoilt_or_planted_journal_changes_nothing(
     """The journal a killed run left in place, one file of it spoilt (or all of it
     replaced by another repository's): one line, exit 2, not a byte changed."""
     root = _make(tmp_path / "victim", PAGES)
-    with _cwd(root):
+    with chdir(root):
         _interrupted_fix(root)
     journal = root / ".git" / transaction.JOURNAL
     if form == "planted-whole":
@@ -314,7 +304,7 @@ def test_a_spoilt_or_planted_journal_changes_nothing(
     else:
         FORMS[form](journal / name, other_journal / name, tmp_path)
     before = _tree(root)
-    with _cwd(root):
+    with chdir(root):
         result = runner.invoke(app, command)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 2, result.output
@@ -327,12 +317,12 @@ def test_a_journal_copied_with_its_repository_is_refused(tmp_path: Path) -> None
     """A copy is a new inode and a new change time: the seal says it is not this
     repository's journal any more, so ``--abort`` puts nothing back from it."""
     source = _make(tmp_path / "source", PAGES)
-    with _cwd(source):
+    with chdir(source):
         _interrupted_fix(source)
     root = tmp_path / "copy"
     shutil.copytree(source, root, symlinks=True)
     before = _tree(root)
-    with _cwd(root):
+    with chdir(root):
         refused = runner.invoke(app, ["fix", "--abort"])
     assert refused.exit_code == 2 and "seal does not match" in refused.stderr
     assert _tree(root) == before
@@ -342,7 +332,7 @@ def test_the_journal_the_run_left_in_place_is_aborted(tmp_path: Path) -> None:
     """The control for the tests above: the journal as the run left it is believed."""
     root = _make(tmp_path / "victim", PAGES)
     before = _tree(root)
-    with _cwd(root):
+    with chdir(root):
         _interrupted_fix(root)
         assert _tree(root) != before
         refused = runner.invoke(app, ["fix"])
@@ -365,7 +355,7 @@ def test_a_sealed_journal_naming_a_path_no_command_writes_is_refused(tmp_path: P
     import json
 
     root = _make(tmp_path / "victim", PAGES)
-    with _cwd(root):
+    with chdir(root):
         _interrupted_fix(root)
     state = root / ".git" / transaction.STATE
     raw = json.loads(state.read_text())
@@ -373,7 +363,7 @@ def test_a_sealed_journal_naming_a_path_no_command_writes_is_refused(tmp_path: P
     raw["files"][0]["mode"] = 0o755
     state.write_text(json.dumps(raw))
     before = _tree(root)
-    with _cwd(root):
+    with chdir(root):
         result = runner.invoke(app, ["fix", "--abort"])
     assert result.exit_code == 2, result.output
     assert _tree(root) == before
@@ -387,7 +377,7 @@ def test_a_docsync_folder_that_is_a_symlink_is_refused(victim: Path, tmp_path: P
     shutil.move(own, elsewhere)
     own.symlink_to(elsewhere)
     listing = sorted(p.name for p in elsewhere.iterdir())
-    with _cwd(victim):
+    with chdir(victim):
         result = runner.invoke(app, command)
     assert result.exit_code == 2, result.output
     lines = [line for line in result.stderr.splitlines() if line]
