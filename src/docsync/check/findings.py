@@ -91,17 +91,18 @@ _MARKER_BYTES = SUPPRESSION_MARKER.encode()
 
 
 def _suppressions(workspace: Workspace, path: str) -> FileSuppressions:
-    """The file's suppressions: as the parse worker found them, if it did. Else a
-    file whose bytes hold no ``docsync-`` has none,
-    and its document, if still pickled, is not unpickled to learn that (the
-    text is those bytes decoded as UTF-8, so the marker is in one iff in the other)."""
+    """The file's suppressions. A file whose bytes hold no ``docsync-`` has none: its
+    document, if still pickled, is not unpickled to learn that, nor are its kept
+    summaries unpacked (the text is those bytes decoded as UTF-8, so the marker is
+    in one iff in the other; a warm run knows it from the stat index). Else as the
+    parse worker found them, if it did."""
     documents = workspace.documents
     if isinstance(documents, Documents):
+        if documents.packed_without(path, _MARKER_BYTES):
+            return FileSuppressions((), [])
         made = documents.made(SUPPRESSIONS).get(path)
         if isinstance(made, Found):  # found in the parse worker
             return FileSuppressions.made(made)
-    if isinstance(documents, Documents) and documents.packed_without(path, _MARKER_BYTES):
-        return FileSuppressions((), [])
     doc = documents.get(path)
     return FileSuppressions.of(doc) if doc is not None else FileSuppressions((), [])
 
