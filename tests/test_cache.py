@@ -23,7 +23,7 @@ from docsync.check.check import run_check
 from docsync.config import load as load_config
 from docsync.gates.links import check as links
 from docsync.gates.wrap import check as wrap
-from docsync.model import Finding
+from docsync.model import Finding, Severity
 from docsync.workspace import cache, document_json, plain, results
 from docsync.workspace.load import Workspace, load_workspace
 from tests.gitutil import GitRepo, git_environ
@@ -390,7 +390,7 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
         results.write_bytes(garbage)
         assert _cached(repo) == cold
     _cached(repo)
-    magic = b"docsync-gate-results 4\n"
+    magic = b"docsync-gate-results 5\n"
     header, blobs = read_indexed(results, magic)
     planted = pickle.dumps(RunsACommand(marker))
     write_indexed(results, magic, header, dict.fromkeys(blobs, planted))  # every run's findings
@@ -399,19 +399,35 @@ def test_corrupt_result_cache_is_ignored(repo: GitRepo, tmp_path: Path) -> None:
 
 
 _FOUND = Finding("wrap", "W001", "a.md", 3, 1, "joined", "docsync fix")
-_ROW: list[object] = ["wrap", "W001", "a.md", 3, 1, "joined", "docsync fix", "error"]
+_STRINGS: list[object] = ["wrap", "W001", "a.md", "joined", "docsync fix", "error"]
+_ROW: list[object] = [1, 2, 3, 3, 1, 4, 5, 6]  # strings by their place in the table, from 1
+
+
+def _entry(strings: object = _STRINGS, findings: object = None) -> dict[str, object]:
+    return {"strings": strings, "findings": {"key": _ROW} if findings is None else findings}
 
 
 @pytest.mark.parametrize(
     "entry",
     [
         [_ROW],
-        {"key": _ROW},
-        {"key": [_ROW, "not a finding"]},
-        {"key": [_ROW], "other": [[_ROW]]},
-        {"key": [[*_ROW[:3], "3", *_ROW[4:]]]},  # a line that is not a number
-        {"key": [[*_ROW[:7], "fatal"]]},  # a severity docsync has not
-        {"key": [_ROW[:7]]},
+        {"findings": {"key": _ROW}},
+        {**_entry(), "more": 1},
+        _entry(strings="wrap"),
+        _entry(strings=[*_STRINGS[:5], 7]),  # a string that is not one
+        _entry(findings=[_ROW]),
+        _entry(findings={"key": [*_ROW, 1]}),  # not a whole number of rows
+        _entry(findings={"key": [[*_ROW]]}),
+        _entry(findings={"key": [*_ROW[:3], "3", *_ROW[4:]]}),  # a line that is not a number
+        _entry(findings={"key": [*_ROW[:3], True, *_ROW[4:]]}),
+        _entry(findings={"key": [*_ROW[:3], 3.0, *_ROW[4:]]}),
+        _entry(findings={"key": [0, *_ROW[1:]]}),  # a gate that is None
+        _entry(findings={"key": [*_ROW[:5], 0, *_ROW[6:]]}),  # a message that is None
+        _entry(findings={"key": [*_ROW[:2], 7, *_ROW[3:]]}),  # past the table's end
+        _entry(findings={"key": [-1, *_ROW[1:]]}),  # from its end
+        _entry(findings={"key": [*_ROW[:6], -1, _ROW[7]]}),
+        _entry(findings={"key": [*_ROW[:7], 4]}),  # a severity docsync has not ("joined")
+        _entry(findings={"key": [*_ROW[:7], 0]}),  # a severity that is None
     ],
 )
 def test_a_result_entry_of_another_shape_is_not_served(tmp_path: Path, entry: object) -> None:
@@ -421,8 +437,25 @@ def test_a_result_entry_of_another_shape_is_not_served(tmp_path: Path, entry: ob
     good = results.ResultCache(file, {})
     good.put("run", (), {"key": (_FOUND,)})
     assert results.ResultCache(file, results._load_runs(file)).get("run") == ((), {"key": (_FOUND,)})
+    assert plain.decode_findings(json.dumps(_entry()).encode()) == {"key": (_FOUND,)}  # one change away
     spoilt = results.ResultCache(file, {"run": ((), json.dumps(entry).encode())})
     assert spoilt.get("run") is None
+
+
+def test_findings_by_key_round_trip_sharing_their_strings() -> None:
+    """Every field comes back, a missing suggestion and every severity too, a key without
+    findings stays, and equal strings are one string (a warm run's memory)."""
+    found = {
+        f"key-{n}": tuple(
+            replace(_FOUND, line=n, column=i, suggestion=None if i % 2 else "docsync fix", severity=severity)
+            for i, severity in enumerate(Severity)
+        )
+        for n in range(3)
+    }
+    found["empty"] = ()
+    back = plain.decode_findings(plain.encode_findings(found))
+    assert back == found
+    assert back is not None and len({id(f.message) for group in back.values() for f in group}) == 1
 
 
 def test_a_large_result_entry_is_left_alone_by_the_collector_from_then_on(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from .cache import fingerprint
 from .collector import collector_off
 from .indexed import Blob
 
-_RESULTS_MAGIC = b"docsync-gate-results 4\n"
+_RESULTS_MAGIC = b"docsync-gate-results 5\n"
 _RESULTS_KEPT = 4  # runs whose results are kept, newest first
 
 
