@@ -187,16 +187,26 @@ def _planted(kind: str, marker: Path) -> bytes:
     if kind == "suppressions":
         return _packed({"suppressions": ((("disable-file", (), "one", 1),), ())})
     if kind == "deep":
-        return b'{"m":[["links",' + b'{"t":[' * 100_000 + b"]}" * 100_000 + b"]]}"
+        return _laid_out({"links": b'{"t":[' * 100_000 + b"]}" * 100_000})
+    if kind == "lengths":  # the members' lengths are not the bytes that follow
+        return _packed({"links": ("x.md", (), {})})[:-1]
+    if kind == "old-layout":  # one JSON map of every member, as before the lengths
+        return plain.dumps(plain.to_plain({"links": ("x.md", (), {})}))
     return _packed({"another-gate": 1})
 
 
-def _packed(value: object) -> bytes:
-    return plain.dumps(plain.to_plain(value))
+def _packed(value: dict[str, object]) -> bytes:
+    return _laid_out({name: plain.dumps(plain.to_plain(member)) for name, member in value.items()})
+
+
+def _laid_out(parts: dict[str, bytes]) -> bytes:
+    """Members as :meth:`~docsync.workspace.summaries.Combined.pack` lays them out."""
+    return plain.dumps({name: len(part) for name, part in parts.items()}) + b"\n" + b"".join(parts.values())
 
 
 @pytest.mark.parametrize(
-    "kind", ["garbage", "command", "shape", "pending", "anchors", "suppressions", "deep", "foreign-name"]
+    "kind",
+    ["garbage", "command", "shape", "pending", "anchors", "suppressions", "deep", "lengths", "old-layout", "foreign-name"],
 )
 def test_a_corrupt_or_foreign_kept_entry_is_parsed_again(
     tmp_path: Path, parallel: None, monkeypatch: pytest.MonkeyPatch, kind: str
@@ -283,3 +293,45 @@ def test_a_links_and_wrap_check_keeps_summaries_with_and_without_config(
     for results in ("links-results", "wrap-results"):
         (_cache_dir(repo) / results).unlink(missing_ok=True)
     same(_links_and_wrap(repo, config))
+
+
+class _Member:
+    """A kept summarizer that counts what it unpacks."""
+
+    def __init__(self, name: str, unpacked: list[str]) -> None:
+        self.context = name
+        self._name = name
+        self._unpacked = unpacked
+
+    def __call__(self, doc: object) -> object:
+        return (self._name, 1)
+
+    def pack(self, result: object) -> object:
+        return result
+
+    def unpack(self, data: object) -> object | None:
+        self._unpacked.append(self._name)
+        return data if type(data) is tuple and data[:1] == (self._name,) else None
+
+
+def test_kept_summaries_unpack_each_member_only_when_it_is_read() -> None:
+    """A warm run's suppressions and convention hint read one member of each file's
+    summaries: the others (the wrap gate's rows) are neither parsed nor made. A member
+    whose bytes are spoilt reads as absent (its gate reads the document) and the others
+    still serve; bytes not laid out as members read as no summaries at all."""
+    from docsync.workspace.summaries import Combined
+
+    unpacked: list[str] = []
+    combined = Combined({name: _Member(name, unpacked) for name in ("wrap", "hint", "links")})
+    blob = combined.pack(combined(object()))  # type: ignore[arg-type]
+    summary = combined.unpack(blob)
+    assert summary is not None and not unpacked
+    assert summary.get("hint") == ("hint", 1) and unpacked == ["hint"]
+    assert summary.get("hint") == ("hint", 1) and unpacked == ["hint"]  # made once
+    assert dict(summary) == {name: (name, 1) for name in ("hint", "wrap", "links")}
+    spoilt = blob.replace(b'["links",1]', b'["linkz",1]')  # the same length: only its member is spoilt
+    partly = combined.unpack(spoilt)
+    assert partly is not None and partly.get("wrap") == ("wrap", 1) and partly.get("links") is None
+    assert set(partly) == {"wrap", "hint"}
+    for other in (blob[:-1], blob.replace(b"\n", b" ", 1), b'{"wrap":-1}\n', b'{"other":0}\n', b"[]\n"):
+        assert combined.unpack(other) is None

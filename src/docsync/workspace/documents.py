@@ -27,9 +27,9 @@ class Kept:
     (:meth:`docsync.workspace.summaries.Combined.unpack`)."""
 
     packed: dict[str, Blob] = field(default_factory=dict)
-    unpack: Callable[[bytes], dict[str, object] | None] | None = None
+    unpack: Callable[[bytes], Mapping[str, object] | None] | None = None
 
-    def take(self, path: str) -> dict[str, object] | None:
+    def take(self, path: str) -> Mapping[str, object] | None:
         """The path's summaries, once; None when there are none or they do not unpack."""
         blob = self.packed.pop(path, None)
         if blob is None or self.unpack is None:
@@ -80,7 +80,8 @@ class Documents(Mapping[str, Document]):
 
     def _summary(self, path: str) -> object:
         if path in self._kept.packed:
-            self._summaries[path] = self._kept.take(path) or {}
+            taken = self._kept.take(path)  # not ``or``: a mapping's truth would unpack all of it
+            self._summaries[path] = {} if taken is None else taken
         return self._summaries.get(path)
 
     def made(self, name: str) -> Mapping[str, object]:
@@ -101,7 +102,7 @@ class Documents(Mapping[str, Document]):
 
     def made_one(self, path: str, name: str) -> object | None:
         summary = self._summary(path)
-        return summary.get(name) if isinstance(summary, dict) else None
+        return summary.get(name) if isinstance(summary, Mapping) else None
 
     def _unpack_one(self, path: str) -> None:
         document = _unpickled(path, *self._packed.pop(path), self.content_keys.get(path))
@@ -166,7 +167,7 @@ class _Made(Mapping[str, object]):
         return {
             path: summary[name]
             for path, summary in self._documents.summaries.items()
-            if isinstance(summary, dict) and name in summary
+            if isinstance(summary, Mapping) and name in summary
         }
 
     def __iter__(self) -> Iterator[str]:

@@ -17,7 +17,7 @@ then encodes no document at all (see :func:`Combined.context`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Protocol, runtime_checkable
 
 from ..model import Document
@@ -74,38 +74,84 @@ class Combined:
                 share()
 
     def context(self) -> str | None:
-        """The run's summaries' context: a digest of every member's, by name; None when
-        a member is not :class:`Kept` (the cache then keeps documents, as it must)."""
+        """The run's summaries' context: a digest of every member's, by name, and of how
+        :meth:`pack` lays them out; None when a member is not :class:`Kept` (the cache then
+        keeps documents, as it must)."""
         if not self._kept:
             return None
-        digest = hashlib.blake2b(digest_size=16)
+        digest = hashlib.blake2b(f"{_LAYOUT}\0".encode(), digest_size=16)
         for name, member in sorted(self._kept.items()):
             digest.update(f"{name}\0{member.context}\0".encode())
         return digest.hexdigest()
 
     def pack(self, made: object) -> bytes:
-        """One document's summaries (what :meth:`__call__` made) as the parse cache keeps them."""
+        """One document's summaries (what :meth:`__call__` made) as the parse cache keeps them:
+        a line of JSON giving each member's length in bytes, then each member's plain data as
+        JSON, one after the other, so that each is parsed only when it is read."""
         kept = self._kept
         assert kept is not None and isinstance(made, dict)
-        data = {name: kept[name].pack(result) for name, result in made.items()}
-        return plain.dumps(plain.to_plain(data))
+        parts = {name: plain.dumps(plain.to_plain(kept[name].pack(result))) for name, result in made.items()}
+        return plain.dumps({name: len(part) for name, part in parts.items()}) + b"\n" + b"".join(parts.values())
 
-    def unpack(self, blob: bytes) -> dict[str, object] | None:
+    def unpack(self, blob: bytes) -> Summaries | None:
         """:meth:`pack`'s bytes back; None when they are not what it makes (corrupt or
-        foreign)."""
+        foreign). Each member's result is parsed and made only when it is read
+        (:class:`Unpacked`): a warm run's suppressions or convention hint need not make
+        every finding of a file's wrap rows."""
         kept = self._kept
         if kept is None:
             return None
+        head, newline, body = bytes(blob).partition(b"\n")
         try:
-            data = plain.from_plain(plain.loads(blob))
+            lengths = plain.loads(head)
         except ValueError:  # corrupt or foreign: not summaries
             return None
-        if type(data) is not dict or not data.keys() <= kept.keys():
+        if (
+            not newline
+            or type(lengths) is not dict
+            or not lengths.keys() <= kept.keys()
+            or not all(type(n) is int and n >= 0 for n in lengths.values())
+            or sum(lengths.values()) != len(body)
+        ):
             return None
-        made: dict[str, object] = {}
-        for name, packed in data.items():
-            result = kept[name].unpack(packed)
-            if result is None:
-                return None
-            made[name] = result
-        return made
+        parts: dict[str, bytes] = {}
+        at = 0
+        for name, length in lengths.items():
+            parts[name] = body[at : at + length]
+            at += length
+        return Unpacked(kept, parts)
+
+
+_LAYOUT = "length-prefixed members"
+"""How :meth:`Combined.pack` lays a document's summaries out (in their context: a cache of
+another layout is not read)."""
+
+
+class Unpacked(Mapping[str, object]):
+    """One document's kept summaries, each member's parsed and made when first read. A
+    member's bytes that do not unpack read as absent: its gate then reads the document
+    itself, as it does for a document without summaries."""
+
+    def __init__(self, members: Mapping[str, Kept], parts: dict[str, bytes]) -> None:
+        self._members = members
+        self._parts = parts
+        self._made: dict[str, object] = {}
+
+    def __getitem__(self, name: str) -> object:
+        if name not in self._made:
+            packed = self._parts.pop(name)  # KeyError: the summarizer made nothing
+            try:
+                result = self._members[name].unpack(plain.from_plain(plain.loads(packed), 1))
+            except ValueError:  # corrupt or foreign
+                result = None
+            self._made[name] = result
+        result = self._made[name]
+        if result is None:
+            raise KeyError(name)
+        return result
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([name for name in [*self._made, *self._parts] if name in self])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
