@@ -226,18 +226,7 @@ def _fresh(corpus: Corpus, scratch: Path, name: str) -> Path:
     return target
 
 
-def byte_compiled() -> None:
-    """Byte-compile docsync's modules, as installing it does (pip compiles each one).
-
-    An editable install run with ``PYTHONDONTWRITEBYTECODE`` set (as on this
-    project's machines) would otherwise compile every module it imports again
-    in every timed run: about 0.2 s of CPU that no installed docsync spends.
-    """
-    import compileall
-
-    import docsync
-
-    compileall.compile_dir(str(Path(docsync.__file__).parent), quiet=1)
+byte_compiled = bench_corpus.byte_compiled
 
 
 def measure(corpus: Corpus, scratch: Path, repeat: int, pairs: int = 0) -> dict[str, list[Run]]:

@@ -251,6 +251,7 @@ def main(argv: Sequence[str]) -> int:
         if shutil.which(tool) is None:
             print(f"bench: {tool} not found on PATH (pip install -e '.[test]')", file=sys.stderr)
             return 2
+    bench_corpus.byte_compiled()  # as an installed docsync is
     load_before = bench_corpus.load_average()
     corpora: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="docsync-bench-peers-") as tmp:
