@@ -178,3 +178,42 @@ def test_a_check_without_config_whose_prose_follows_none_reads_no_hint(tmp_path:
     assert len(workspace.documents.made("wrap")) == 70  # the workers made the summaries
     assert len(workspace.documents.made(HINT)) == 0
     assert run_check(repo, gates=["wrap"], config=config).hint is None
+
+
+def test_the_hint_counts_the_rows_the_gate_just_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a worker of a run without config, the wrap gate's summarizer and then the hint's
+    read each document: its rows under "none" are made once, not once for each. Another
+    document or config is read afresh."""
+    from docsync.gates.wrap import check as wrap_check
+    from docsync.gates.wrap import hint, violations
+
+    made: list[str] = []
+    joined_rows = violations.joined_rows
+
+    def counted(doc: Document, config: Config) -> object:
+        made.append(doc.path)
+        return joined_rows(doc, config)
+
+    monkeypatch.setattr(violations, "joined_rows", counted)
+    config = Config()
+    first, second = (parse(f"{name}.md", _prose(n, 80, False)) for n, name in enumerate(("a", "b")))
+    rows = wrap_check.rows(first, config)
+    needs = hint.Summarizer.__new__(hint.Summarizer)
+    needs._config, needs._breaking, needs._needed_from = config, _Count(), 1
+    assert needs._needed(first) == (len(rows) >= 1) and made == ["a.md"]
+    assert wrap_check.rows(first, config) == rows and made == ["a.md"]
+    wrap_check.rows(second, config)
+    wrap_check.rows(first, replace(config, jobs=3))
+    assert made == ["a.md", "b.md", "a.md"]
+
+
+class _Count:
+    """multiprocessing's shared count, in one process."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def get_lock(self) -> object:
+        import contextlib
+
+        return contextlib.nullcontext()
