@@ -10,7 +10,8 @@ its shape before it becomes anything else:
 * a :class:`~docsync.model.Document` is one array of fixed shape whose every
   field is checked by type and range (:func:`encode_document`,
   :func:`decode_document`); spans are pairs of numbers in a flat array;
-* the gates' findings are rows of fixed shape (:func:`encode_findings`);
+* the gates' findings are a table of strings and rows of eight numbers
+  (:func:`encode_findings`);
 * other results (the summaries the parse workers make) are tagged plain data
   (:func:`to_plain`, :func:`from_plain`): tuples, lists, string-keyed maps,
   frozensets and findings, at most :data:`MAX_DEPTH` deep, a map's keys
