@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -54,6 +56,16 @@ def hold(git_dir: Path) -> BinaryIO:
         os.close(descriptor)
         raise
     return os.fdopen(descriptor, "rb", buffering=0)
+
+
+@contextmanager
+def released_on_error(held: BinaryIO) -> Iterator[None]:
+    """Let the lock go when the block fails: the run does not start."""
+    try:
+        yield
+    except BaseException:
+        held.close()
+        raise
 
 
 def release(held: BinaryIO | None) -> None:

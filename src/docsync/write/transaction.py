@@ -68,8 +68,7 @@ class Transaction:
     kept: tuple[str, ...] = ()
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
-    _lock: BinaryIO | None = None
-    """The open file holding :mod:`.run_lock` while the run may change anything."""
+    _lock: BinaryIO | None = None  # the open file holding :mod:`.run_lock` while the run may change anything
 
     @classmethod
     def begin(
@@ -80,24 +79,15 @@ class Transaction:
         paths: Iterable[str],
         read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
-        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
-
-        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
-        path it found absent. A path whose journalled state is not that was saved between
-        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
-        From the journal on, every write compares with what the journal recorded."""
+        """Take the run's lock, record HEAD, the index and ``paths`` in the journal; nothing else
+        changes yet. ``read`` is what the plan read, by path (a text, or None: absent); a path
+        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed."""
         git_dir = plumbing.find_repo(root).git_dir
         lock = run_lock.hold(git_dir)
-        try:
-            refuse_pending(git_dir, root)
-            refuse_foreign_lock(root, git_dir)
-            _remove_leftover_journal(git_dir)
-            index = gitrepo.index_file(root)
+        with run_lock.released_on_error(lock):
+            _may_start(root, git_dir)
             txn = cls(root, git_dir, command, redo, plumbing.head_commit(root), _lock=lock)
-            txn.index = index.read_bytes() if index.is_file() else None
-        except BaseException:
-            run_lock.release(lock)
-            raise
+            txn.index = _index_bytes(root)
         try:
             txn.seal = journal_schema.write_seal(git_dir)
             if txn.index is not None:
@@ -226,6 +216,18 @@ def _state(txn: Transaction) -> dict[str, Any]:
         "absent_folders": list(txn.files.absent_folders),
         "seal": txn.seal.record() if txn.seal is not None else None,
     }
+
+
+def _may_start(root: Path, git_dir: Path) -> None:
+    """Refuse to start while a journal is there, or git holds the index; tidy a half-removed journal."""
+    refuse_pending(git_dir, root)
+    refuse_foreign_lock(root, git_dir)
+    _remove_leftover_journal(git_dir)
+
+
+def _index_bytes(root: Path) -> bytes | None:
+    index = gitrepo.index_file(root)
+    return index.read_bytes() if index.is_file() else None
 
 
 def _journal_failed(root: Path, git_dir: Path, exc: BaseException) -> None:
