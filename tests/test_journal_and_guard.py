@@ -54,6 +54,7 @@ def test_the_journal_holds_one_pack_and_abort_restores_every_byte_and_mode(tmp_p
     assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "seal", "state.json"]
     assert (journal / "pack-0").read_bytes() == b"# A\n# C\n"  # a.md and b.md share their bytes
     _change_everything(repo, txn)  # ...and the process dies here
+    txn.release()  # as the kernel does for a process that died
     transaction.abort(repo.root, "fix")
     assert _tree(repo.root) == before
     assert not journal.exists()
@@ -70,6 +71,7 @@ def test_a_second_cover_adds_a_second_pack(tmp_path: Path) -> None:
     assert sorted(p.name for p in journal.iterdir()) == ["index", "pack-0", "pack-1", "seal", "state.json"]
     assert (journal / "pack-1").read_bytes() == b"# C\n"
     _change_everything(repo, txn)
+    txn.release()  # the process dies
     transaction.abort(repo.root, "fix")
     assert _tree(repo.root) == before
 
@@ -101,6 +103,7 @@ def test_an_unsealed_journal_of_an_older_format_is_refused_and_changes_nothing(t
     repo = _repo(tmp_path / "repo")
     txn = transaction.Transaction.begin(repo.root, "fix", {}, PATHS)
     _change_everything(repo, txn)
+    txn.release()  # the process dies
     changed = _tree(repo.root)
     state = repo.root / ".git" / transaction.STATE
     raw = json.loads(state.read_text())

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .regular_file import NotRegular, read_regular
+
 GITHUB = "github"
 GENERATORS = ("mdbook", "mkdocs", "docusaurus", "vitepress")
 SITES = (GITHUB, *GENERATORS)
@@ -136,10 +138,18 @@ def _book_src(text: str) -> str:
     return src if isinstance(src, str) and src.strip() else "src"
 
 
+_CONFIG_CAP = 1 << 20
+"""The most docsync reads of a generator's config file: it wants one key."""
+
+
 def _read(path: Path) -> str:
+    """The generator's config file, or "" when it is a symlink (a tracked one can lead to
+    ``/dev/zero`` or out of the repository), not a regular file, or over the cap."""
+    if path.is_symlink():
+        return ""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_regular(path, _CONFIG_CAP, path.name).decode("utf-8", errors="replace")
+    except NotRegular:
         return ""
 
 

@@ -127,7 +127,11 @@ def with_hook(text: str | None, repo: str) -> str | None:
         style = _Style() if repos.dash is None or repos.gap is None else _Style(" " * repos.dash, " " * repos.gap)
         lines[repos.end : repos.end] = hook_entry(repo, style)
     result = newline.join(lines) + newline
-    if not yamltext.appended_only(text, result):
+    try:
+        appended = yamltext.appended_only(text, result)
+    except yamltext.NotYaml as exc:
+        raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot read it as YAML ({exc}); add the docsync hook by hand") from None
+    if not appended:
         raise DocsyncError(f"{PRE_COMMIT_CONFIG}: cannot add the docsync hook without changing the rest; add it by hand")
     return result
 

@@ -85,9 +85,10 @@ def _has_docsync(repos: Any) -> bool:
 
 
 def appended_only(before: str | None, after: str) -> bool:
-    """Whether ``after`` reads as ``before`` with one more item at the end of ``repos``."""
-    old = _plain(_load(before)) if before else None
-    new = _plain(_load(after))
+    """Whether ``after`` reads as ``before`` with one more item at the end of ``repos``.
+    Raises :class:`NotYaml` for a text whose aliases expand past :data:`MAX_VALUES`."""
+    old = _plain(_load(before), [MAX_VALUES]) if before else None
+    new = _plain(_load(after), [MAX_VALUES])
     if not isinstance(new, dict) or not new.get("repos"):
         return False
     old = old if isinstance(old, dict) else {}
@@ -95,11 +96,20 @@ def appended_only(before: str | None, after: str) -> bool:
     return bool(new == expected)
 
 
-def _plain(value: Any) -> Any:
+MAX_VALUES = 100_000
+"""How many values a YAML text may expand to. Aliases let a few hundred bytes name a
+billion values ("billion laughs"): the loader shares them, a copy would not."""
+
+
+def _plain(value: Any, budget: list[int]) -> Any:
+    """``value`` as plain dicts and lists, counting each value against ``budget[0]``."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise NotYaml(f"its aliases expand to more than {MAX_VALUES:,} values")
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v, budget) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_plain(v, budget) for v in value]
     return value
 
 

@@ -127,8 +127,10 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     if not (abort or resume):
         repo = find_repo(Path.cwd())
         if not no_journal(repo.git_dir):  # else nothing to refuse: the machinery stays unloaded
+            from ..write.run_lock import refuse_busy
             from ..write.transaction import refuse_pending
 
+            refuse_busy(repo.git_dir)  # a live run's journal is no unfinished run's
             refuse_pending(repo.git_dir, repo.root)
         return None
     from ..write.transaction import abort as abort_pending

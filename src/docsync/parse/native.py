@@ -56,7 +56,12 @@ def parse(path: str, text: str, newline: str = "\n", bom: bool = False, piece: i
     known = _in_pieces(collected, text, bounds) if len(bounds) > 2 else None
     if known is None:  # one piece, or a piece's block ran on past its end
         collected = Collected(path, text)
-        walk(collected, _events(text), char_offsets(text))
+        offsets = char_offsets(text)
+        try:  # the events as they come: a list of them costs 500 bytes each (a `[` is one)
+            walk(collected, _first_reading(text), offsets)
+        except _MetadataLater:
+            collected = Collected(path, text)
+            walk(collected, _second_reading(text), offsets)
         known = _known_labels(text)
     found = definitions_in_gaps(text, collected.line_starts, collected.covered, known)
     return collected.document(newline, bom, found)
@@ -145,27 +150,49 @@ def _for_parser(text: str) -> str:
 def events(text: str) -> list[tuple[Any, Any]]:
     """The parser's events of ``text`` with their byte ranges, as :func:`parse` reads them
     (``scripts/bench_floor.py`` times this alone)."""
-    return _events(text)
+    try:
+        return list(_first_reading(text))
+    except _MetadataLater:
+        return list(_second_reading(text))
 
 
-def _events(text: str) -> list[tuple[Any, Any]]:
-    """The events of ``text``, with front matter only at its start, as GitHub reads it.
+class _MetadataLater(Exception):
+    """The first reading met a metadata block after the text's start: read it again."""
+
+
+def _first_reading(text: str) -> Iterator[tuple[Any, Any]]:
+    """The events of ``text``, one at a time, until a metadata block after its start.
 
     pulldown-cmark also takes a ``---`` line after a blank line, up to the next ``---``,
     for a metadata block anywhere in a document (cometbft's ADRs put ``## Status`` between
-    two rules): GitHub renders a rule, a heading and a paragraph there. Such a document is
-    read again without metadata blocks, its leading front matter (blanked, so that no byte
-    moves) kept from the first reading.
+    two rules): GitHub renders a rule, a heading and a paragraph there, and sees front
+    matter only at the start. Such a document raises :class:`_MetadataLater`, and is read
+    again by :func:`_second_reading`. The events are never all kept: a list of them is
+    about 500 bytes per event, and 2 MB of ``[`` are two million events (1.1 GB).
     """
-    found = list(pyromark.events_with_range(_for_parser(text), options=_OPTIONS))
-    if not any(_is_metadata(event) and where["start"] > 0 for event, where in found):
-        return found
-    head = found[: next(i for i, (e, _) in enumerate(found) if "End" in e) + 1] if _is_metadata(found[0][0]) else []
+    for event, where in pyromark.events_with_range(_for_parser(text), options=_OPTIONS):
+        if where["start"] > 0 and _is_metadata(event):
+            raise _MetadataLater
+        yield event, where
+
+
+def _second_reading(text: str) -> Iterator[tuple[Any, Any]]:
+    """The events of ``text`` without metadata blocks, its leading front matter (blanked,
+    so that no byte moves) kept from the first reading."""
+    head: list[tuple[Any, Any]] = []
+    for event, where in pyromark.events_with_range(_for_parser(text), options=_OPTIONS):
+        if not head and not _is_metadata(event):
+            break
+        head.append((event, where))
+        if "End" in event:
+            break
     data = text.encode()
     end = head[-1][1]["end"] if head else 0
     blanked = bytes(b if b == 10 else 32 for b in data[:end]) + data[end:]
-    again = pyromark.events_with_range(_for_parser(blanked.decode()), options=_OPTIONS & ~_O.ENABLE_YAML_STYLE_METADATA_BLOCKS)
-    return head + list(again)
+    yield from head
+    yield from pyromark.events_with_range(
+        _for_parser(blanked.decode()), options=_OPTIONS & ~_O.ENABLE_YAML_STYLE_METADATA_BLOCKS
+    )
 
 
 def _is_metadata(event: Any) -> bool:

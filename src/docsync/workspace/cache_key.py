@@ -24,6 +24,7 @@ That is the user's own account, outside the threat model.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import os
@@ -113,7 +114,9 @@ def _create(folder: Path) -> bytes | None:
     stamp = json.dumps(dict(zip(("device", "inode", "ctime"), _identity(info), strict=True))).encode()
     try:
         writer.write_cache(folder / STAMP, lambda handle: handle.write(stamp))
-    except OSError:
+    except OSError:  # a full disk: the key goes too, or the next run would take it as planted
+        with contextlib.suppress(OSError):
+            writer.remove(folder, KEY)
         return None
     return secret
 

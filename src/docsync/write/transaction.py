@@ -20,6 +20,7 @@ recorded command again to its end).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,11 +30,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..errors import DocsyncError, describe_os_error
 from ..repository import gitrepo, plumbing
-from . import finished, journal_schema, snapshot, undo, writer
+from . import finished, journal_schema, run_lock, snapshot, undo, writer
 from .finished import JOURNAL, STATE
 from .packs import Packs
 from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
@@ -67,6 +68,7 @@ class Transaction:
     kept: tuple[str, ...] = ()
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
+    _lock: BinaryIO | None = None  # the open file holding :mod:`.run_lock` while the run may change anything
 
     @classmethod
     def begin(
@@ -77,19 +79,15 @@ class Transaction:
         paths: Iterable[str],
         read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
-        """Record HEAD, the index and ``paths`` in the journal; nothing else changes yet.
-
-        ``read`` is what the plan read, by path: a text (line ends aside), or None for a
-        path it found absent. A path whose journalled state is not that was saved between
-        the plan's read and the journal: :class:`~.writer.ChangedMeanwhile`, nothing changed.
-        From the journal on, every write compares with what the journal recorded."""
+        """Take the run's lock, record HEAD, the index and ``paths`` in the journal; nothing else
+        changes yet. ``read`` is what the plan read, by path (a text, or None: absent); a path
+        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed."""
         git_dir = plumbing.find_repo(root).git_dir
-        refuse_pending(git_dir, root)
-        refuse_foreign_lock(root, git_dir)
-        _remove_leftover_journal(git_dir)
-        index = gitrepo.index_file(root)
-        txn = cls(root, git_dir, command, redo, plumbing.head_commit(root))
-        txn.index = index.read_bytes() if index.is_file() else None
+        lock = run_lock.hold(git_dir)
+        with run_lock.released_on_error(lock):
+            _may_start(root, git_dir)
+            txn = cls(root, git_dir, command, redo, plumbing.head_commit(root), _lock=lock)
+            txn.index = _index_bytes(root)
         try:
             txn.seal = journal_schema.write_seal(git_dir)
             if txn.index is not None:
@@ -98,8 +96,14 @@ class Transaction:
             _refuse_saved_since_read(txn.files, read or {})
         except BaseException as exc:
             _journal_failed(root, git_dir, exc)
+            txn.release()
             raise
         return txn
+
+    def release(self) -> None:
+        """Let another run start (:mod:`.run_lock`): this one changes nothing more."""
+        run_lock.release(self._lock)
+        self._lock = None
 
     def cover(self, paths: Iterable[str]) -> None:
         """Add ``paths`` to what a rollback puts back (before the first change to them)."""
@@ -161,20 +165,22 @@ class Transaction:
         removed now or, should that fail, by a later run."""
         writer.remove(self.git_dir, STATE)
         finished.record(self.command)
-        try:
+        with contextlib.suppress(Exception):  # the run is done; a later run tidies up
             _remove_leftover_journal(self.git_dir)
-        except Exception:  # the run is done; a later run tidies up
-            return
+        self.release()
 
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
-        with _no_interrupts():
-            failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced.digests)
-            if not failed:
-                try:
-                    _remove_journal(self.git_dir)
-                except (OSError, DocsyncError) as exc:
-                    failed.append(NotRestored(f"(remove) {JOURNAL}", undo.message(self.git_dir, exc)))
+        try:
+            with _no_interrupts():
+                failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced.digests)
+                if not failed:
+                    try:
+                        _remove_journal(self.git_dir)
+                    except (OSError, DocsyncError) as exc:
+                        failed.append(NotRestored(f"(remove) {JOURNAL}", undo.message(self.git_dir, exc)))
+        finally:
+            self.release()
         return failed
 
     def __enter__(self) -> Transaction:
@@ -210,6 +216,18 @@ def _state(txn: Transaction) -> dict[str, Any]:
         "absent_folders": list(txn.files.absent_folders),
         "seal": txn.seal.record() if txn.seal is not None else None,
     }
+
+
+def _may_start(root: Path, git_dir: Path) -> None:
+    """Refuse to start while a journal is there, or git holds the index; tidy a half-removed journal."""
+    refuse_pending(git_dir, root)
+    refuse_foreign_lock(root, git_dir)
+    _remove_leftover_journal(git_dir)
+
+
+def _index_bytes(root: Path) -> bytes | None:
+    index = gitrepo.index_file(root)
+    return index.read_bytes() if index.is_file() else None
 
 
 def _journal_failed(root: Path, git_dir: Path, exc: BaseException) -> None:
@@ -337,18 +355,23 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
     back what the journal recorded, and remove it."""
     repo = plumbing.find_repo(start)
+    run_lock.refuse_busy(repo.git_dir)  # a live run's journal is no unfinished run's
     found = pending(repo.git_dir, repo.root)
     if found is None:
         raise DocsyncError(f"no unfinished `docsync {command}` to {asked}; nothing was changed")
     if found.command != command:
         raise DocsyncError(_pending_message(found.command))
     index = _saved_index(repo.git_dir, found.index)
-    with _no_interrupts():
-        failed, kept = _put_back(repo.root, found.head, index, found.files, found.produced)
-        if failed:
-            raise DocsyncError(
-                f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
-                f"then run `docsync {command} --abort` again"
-            )
-        _remove_journal(repo.git_dir)
+    lock = run_lock.hold(repo.git_dir)
+    try:
+        with _no_interrupts():
+            failed, kept = _put_back(repo.root, found.head, index, found.files, found.produced)
+            if failed:
+                raise DocsyncError(
+                    f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
+                    f"then run `docsync {command} --abort` again"
+                )
+            _remove_journal(repo.git_dir)
+    finally:
+        run_lock.release(lock)
     return replace(found, kept=kept)

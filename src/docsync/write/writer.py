@@ -287,10 +287,15 @@ def create_secret(file: Path, data: bytes) -> os.stat_result:
     make_folders(Path(file.anchor), file.parent)
     mutation_point("write", file)
     descriptor = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        return os.fstat(handle.fileno())
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            return os.fstat(handle.fileno())
+    except BaseException:  # a full disk: the half-written file this call created goes
+        with contextlib.suppress(OSError):
+            os.unlink(file)
+        raise
 
 
 def write_named(path: Path, data: str) -> None:
