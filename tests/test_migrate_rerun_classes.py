@@ -1,0 +1,83 @@
+"""What the corpus showed after a first apply (issue 37): a record's folder read as a folder
+record on the next run (go-proposal's ``design/44167/README.md``), pages left in a legacy
+folder that became the target tree, symlinks in a record tree, a link in another letter case,
+and the program lines a migration changes. Each class on a small real repository."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from typer.testing import CliRunner
+
+from docsync.cli import app
+from docsync.migrate.read.folders import folder_records, moved_companions
+from tests.gitutil import GitRepo
+from tests.test_migrate_read_classes import _write
+
+runner = CliRunner()
+
+
+def _record(title: str, status: str = "Accepted", body: str = "Text.") -> str:
+    return f"# {title}\n\nStatus: {status}\n\n{body}\n"
+
+
+def _apply(repo: GitRepo) -> str:
+    applied = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert applied.exit_code == 0, applied.output
+    return applied.output
+
+
+def _check_green() -> None:
+    checked = runner.invoke(app, ["check"])
+    assert checked.exit_code == 0, checked.output
+
+
+# --------------------------------------------------------------------------- a moved record's folder
+
+PREFIXES = ("", "adr-", "eip-", "CIP-")
+# How a record's own folder is named, from its prefix, number and slug.
+FOLDER_SHAPES = ("{n}", "{prefix}{n}", "{prefix}{n}-{slug}", "{prefix}{n}-plots")
+
+
+def _shapes() -> list[tuple[str, str]]:
+    return list(itertools.product(PREFIXES, FOLDER_SHAPES))
+
+
+@pytest.mark.parametrize(("prefix", "shape"), _shapes())
+def test_a_folder_carrying_a_moved_records_id_stays_that_records(prefix: str, shape: str) -> None:
+    """Once ``design/{prefix}44167-gc.md`` has moved, a folder named by its number (or its
+    whole name) holding a README is its folder, not a record; a folder record of another
+    number, or in another folder, is still a record."""
+    gone = [f"design/{prefix}44167-gc.md", f"design/{prefix}48409-memory.md"]
+    own = shape.format(prefix=prefix, n=44167, slug="gc")
+    pages = [f"design/{own}/README.md", f"design/{shape.format(prefix=prefix, n=48409, slug='memory')}/README.md"]
+    others = [f"design/{prefix}50000-real/README.md", f"notes/{prefix}44167-gc/README.md"]
+    paths = [*pages, *others, "design/44167/plot.png"]
+    found = {page for page, _ in folder_records(paths)}
+    assert set(pages) <= found  # read alone, each is a folder record
+    assert moved_companions(paths, gone) == frozenset(pages)
+
+
+@pytest.mark.parametrize("prefix", ["", "adr-"])
+def test_a_second_apply_leaves_a_moved_records_image_folder_alone(migration_repo: GitRepo, prefix: str) -> None:
+    """go-proposal: ``design/44167-x.md`` and its images in ``design/44167/`` (with a README
+    that says how they are made). The first apply moves the record and leaves the folder;
+    the second is a no-op, and check is green."""
+    files = {
+        f"docs/adr/{prefix}0007-use-plots.md": _record("Use plots", body="![p](0007/plot.svg)"),
+        f"docs/adr/{prefix}0008-use-tables.md": _record("Use tables"),
+        "docs/adr/0007/README.md": "# Design document\n\nThe plots are made by plot.sh.\n",
+        "docs/adr/0007/plot.svg": "<svg/>\n",
+        f"docs/adr/{prefix}0008-use-tables/README.md": "# Design document\n\nThe tables.\n",
+    }
+    _write(migration_repo, files)
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    migration_repo.commit("adopt docsync")
+    _apply(migration_repo)
+    head = migration_repo.git("rev-parse", "HEAD")
+    again = runner.invoke(app, ["migrate", "--apply", "--commit"])
+    assert again.exit_code == 0, again.output
+    assert "nothing" in again.output.lower(), again.output
+    assert migration_repo.git("rev-parse", "HEAD") == head
+    assert (migration_repo.root / "docs/adr/0007/README.md").is_file()
