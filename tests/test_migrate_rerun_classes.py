@@ -6,6 +6,7 @@ and the program lines a migration changes. Each class on a small real repository
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -81,3 +82,52 @@ def test_a_second_apply_leaves_a_moved_records_image_folder_alone(migration_repo
     assert "nothing" in again.output.lower(), again.output
     assert migration_repo.git("rev-parse", "HEAD") == head
     assert (migration_repo.root / "docs/adr/0007/README.md").is_file()
+
+
+# --------------------------------------------------------------------------- a list of ids
+
+SEPARATORS = ("/", ", ", " and ", " & ")
+_LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
+
+
+def _list_cases() -> list[tuple[str, tuple[int, ...]]]:
+    """Lists of ids of one kind: every separator, records and numbers that name none
+    (a year, a count) at each place after the first."""
+    cases = []
+    for separator, numbers in itertools.product(SEPARATORS, ((25, 26, 27, 68), (25, 2019, 26), (25, 26, 3))):
+        cases.append((separator, numbers))
+    return cases
+
+
+@pytest.mark.parametrize(("separator", "numbers"), _list_cases())
+def test_a_list_of_ids_keeps_every_id(separator: str, numbers: tuple[int, ...]) -> None:
+    """``CIP-25, 26, 27, 68``: each number after the first that names a record becomes a
+    link to that record, the first one's link holds the first id's place, and a number
+    that names none ends the list as text. No number and no word is lost."""
+    from docsync.model import apply_edits
+    from docsync.parse.native import parse
+    from docsync.records.model import IdTarget
+    from docsync.rewrite.prose_ids import every_id_edit
+
+    records = {n: IdTarget(f"docs/cip/accepted/2021-01-{n % 28 + 1:02d}-cip-{n}.md", f"Standard {n}") for n in (25, 26, 27, 68, 3)}
+    ids = {("CIP", n, None): target for n, target in records.items()}
+    written = separator.join(str(n) for n in numbers)
+    text = f"# Title\n\nCompatible with all standards (CIP-{written}, etc) while also new.\n"
+    doc = parse("docs/cip/accepted/2022-01-01-x.md", text)
+    edits, _, _ = every_id_edit(doc, doc.path, ids, lambda url: None)
+    new = apply_edits(text, edits)
+    line = new.split("\n")[2]
+    links = [(m.group(1), m.group(2)) for m in _LINK.finditer(line)]
+    named = []
+    for n in numbers:
+        if n not in records or (named and named[-1] is None):
+            named.append(None)
+            continue
+        named.append(n)
+    linked = [n for n in named if n is not None]
+    assert [title for title, _ in links] == [f"Standard {n}" for n in linked], new
+    assert [dest.rsplit("/", 1)[-1] for _, dest in links] == [records[n].path.rsplit("/", 1)[-1] for n in linked]
+    rest = _LINK.sub("L", line)
+    assert rest.startswith("Compatible with all standards (L") and rest.endswith(", etc) while also new.")
+    left = [str(n) for n, link in zip(numbers, named, strict=True) if link is None]
+    assert re.findall(r"\d+", rest) == left, new
