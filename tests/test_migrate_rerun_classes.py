@@ -131,3 +131,45 @@ def test_a_list_of_ids_keeps_every_id(separator: str, numbers: tuple[int, ...]) 
     assert rest.startswith("Compatible with all standards (L") and rest.endswith(", etc) while also new.")
     left = [str(n) for n, link in zip(numbers, named, strict=True) if link is None]
     assert re.findall(r"\d+", rest) == left, new
+
+
+# --------------------------------------------------------------------------- a link in a code comment
+
+COMMENTS = {"mempool/nop.go": "// {}", "tools/gen.py": "# {}", "src/lib.rs": "/// {}"}
+LINK_TEXTS = ("ADR-0007", "ADR 7", "the plots ADR", "ADR-0007 plots")
+
+
+def test_a_markdown_link_in_a_code_comment_is_rewritten_whole_or_left_whole(migration_repo: GitRepo) -> None:
+    """cometbft's ``// See [ADR-111](../docs/architecture/adr-111-nop-mempool.md).``: a link
+    in a comment is no link for GitHub, but a doc tool may render it. When it leads to a
+    moved record, its destination follows the record and an id-only text becomes the title;
+    when it leads nowhere (broken before), text and destination stay as written. Never an
+    id turned into a path inside a link's text."""
+    files = {
+        "docs/adr/0007-use-plots.md": _record("Use plots"),
+        "docs/adr/0008-use-tables.md": _record("Use tables"),
+    }
+    lines: dict[str, list[str]] = {}
+    for (path, comment), text in itertools.product(COMMENTS.items(), LINK_TEXTS):
+        up = "../" * path.count("/")
+        lines.setdefault(path, []).extend(
+            [comment.format(f"See [{text}]({up}docs/adr/0007-use-plots.md#context)."),
+             comment.format(f"See [{text}]({up}docs/architecture/0007-use-plots.md).")]
+        )  # fmt: skip
+    files.update({path: "\n".join(found) + "\n" for path, found in lines.items()})
+    _write(migration_repo, files)
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    migration_repo.commit("adopt docsync")
+    _apply(migration_repo)
+    (record,) = [p.name for p in migration_repo.root.glob("docs/adr/implemented/*use-plots.md")]
+    for path, found in lines.items():
+        up = "../" * path.count("/")
+        after = (migration_repo.root / path).read_text().splitlines()
+        for before, now in zip(found, after, strict=True):
+            text = re.search(r"\[([^\]]*)\]", before).group(1)  # type: ignore[union-attr]
+            if "docs/architecture/" in before:
+                assert now == before  # broken before: left whole
+                continue
+            sole = re.fullmatch(r"ADR[- ]0*7", text) is not None
+            assert f"[{'Use plots' if sole else text}]({up}docs/adr/implemented/{record}#context)" in now, now
+    _check_green()
