@@ -173,3 +173,37 @@ def test_a_markdown_link_in_a_code_comment_is_rewritten_whole_or_left_whole(migr
             sole = re.fullmatch(r"ADR[- ]0*7", text) is not None
             assert f"[{'Use plots' if sole else text}]({up}docs/adr/implemented/{record}#context)" in now, now
     _check_green()
+
+
+# --------------------------------------------------------------------------- pages left in the tree
+
+# Non-record files of a legacy folder that becomes the target tree, as the corpus keeps them.
+PAGES = {
+    "notes.md": "Notes\n\nSome notes about the decisions.\n",
+    "diagrams/README.md": "# Diagrams\n\nThe sources of the diagrams.\n",
+    "images/README.md": "The images, made with draw.io.\n",
+    "guides/how-to-write.md": "---\ntitle: How to write one\n---\n\n# How to write one\n\nCopy the last one.\n",
+}
+
+
+def test_pages_left_in_a_legacy_folder_that_became_the_tree_are_no_findings(migration_repo: GitRepo) -> None:
+    """``docs/adr/`` holds records and pages; it becomes the target. The pages stay where
+    they are, check right after is green, and a file there that reads as a record (a status,
+    a record's name) is still a misplaced record (Y001)."""
+    files = {f"docs/adr/{n:04d}-topic-{n}.md": _record(f"Topic {n}", body="See ![d](images/d.png).") for n in (1, 2)}
+    pages = list(PAGES)
+    files.update({f"docs/adr/{p}": PAGES[p] for p in pages})
+    files["docs/adr/images/d.png"] = "png\n"
+    _write(migration_repo, files)
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    migration_repo.commit("adopt docsync")
+    dry = runner.invoke(app, ["migrate"])
+    assert "docs/adr" in dry.output and "not a record" not in dry.output, dry.output
+    _apply(migration_repo)
+    assert all((migration_repo.root / "docs/adr" / p).is_file() for p in pages)
+    _check_green()
+    for stray, text in (("use-x.md", "# Use X\n\nStatus: accepted\n"), ("0009-use-y.md", "# Use Y\n\nText.\n")):
+        migration_repo.write(f"docs/adr/{stray}", text)
+        checked = runner.invoke(app, ["check", "--select", "Y"])
+        assert checked.exit_code == 1 and checked.output.startswith(f"docs/adr/{stray}\n  1:1  Y001"), checked.output
+        (migration_repo.root / "docs/adr" / stray).unlink()
