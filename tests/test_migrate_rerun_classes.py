@@ -207,3 +207,34 @@ def test_pages_left_in_a_legacy_folder_that_became_the_tree_are_no_findings(migr
         checked = runner.invoke(app, ["check", "--select", "Y"])
         assert checked.exit_code == 1 and checked.output.startswith(f"docs/adr/{stray}\n  1:1  Y001"), checked.output
         (migration_repo.root / "docs/adr" / stray).unlink()
+
+
+# --------------------------------------------------------------------------- symlinks in a tree
+
+# Names a symlink in a record tree may carry: plain, a terminal escape, a letter beyond ASCII (a
+# name that is not UTF-8 is a question of its own, before any symlink line).
+LINK_NAMES = (b"0003-linked.md", b"0004-\x1b[31mred.md", "0005-naïve.md".encode())
+
+
+def test_the_dry_run_names_each_symlink_it_skips(migration_repo: GitRepo) -> None:
+    """A symlink where a record would be is neither read nor moved; the dry run names each
+    one on a line of its own, escaped, and the apply leaves it where it is."""
+    import os
+
+    _write(migration_repo, {f"docs/adr/000{n}-topic-{n}.md": _record(f"Topic {n}") for n in (1, 2)})
+    folder = os.fsencode(migration_repo.root / "docs/adr")
+    for name in LINK_NAMES:
+        os.symlink(b"0001-topic-1.md", os.path.join(folder, name))
+    os.symlink(b"0001-topic-1.md", os.path.join(folder, b"notes.md"))  # no record's name: not named
+    migration_repo.git("add", "-A")
+    migration_repo.commit("links")
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    migration_repo.commit("adopt docsync")
+    dry = runner.invoke(app, ["migrate"])
+    lines = [line for line in dry.output.splitlines() if line.startswith("symlink skipped")]
+    assert len(lines) == len(LINK_NAMES), dry.output
+    assert "\x1b" not in dry.output and "notes.md" not in dry.output
+    shown = ["0003-linked.md", "0004-\\x1b[31mred.md", "0005-naïve.md"]
+    assert all(any(line.endswith(f"docs/adr/{name}") for line in lines) for name in shown), lines
+    _apply(migration_repo)
+    assert all(os.path.islink(os.path.join(folder, name)) for name in LINK_NAMES)

@@ -46,6 +46,7 @@ from .read.former import former_ids, without_moved_companions
 from .read.inputs import Inputs
 from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
+from .read.symlinks import skipped_symlinks
 from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ class _Found:
     former: dict[str, str]
     problems: tuple[Problem, ...]
     kept: dict[str, str]  # another tool's pages in a legacy tree → why they are kept
+    symlinks: tuple[str, ...] = ()  # where a record would be: neither read nor moved
 
 
 def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -> _Found:
@@ -115,7 +117,9 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
     from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
     listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
-    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
+    every = set(listing.tracked) | listing.untracked
+    links = sorted(p for p in every if listing.is_symlink(p))
+    paths = sorted(every.difference(links))
     paths = without_moved_companions(root, config.target, paths)
     trees = find_trees(paths, config.sources, lifecycle_folders(config.target, config.states.values()))
     lifecycle = set(tree_paths(config.target, config.states, paths))
@@ -141,7 +145,8 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         if posixpath.dirname(p) != config.target
     }
     problems.extend(_misnamed(workspace))
-    return _Found(workspace, records, indexes, tree, former, tuple(problems), kept)
+    symlinks = skipped_symlinks(trees, paths, links)
+    return _Found(workspace, records, indexes, tree, former, tuple(problems), kept, symlinks)
 
 
 def _misnamed(workspace: Workspace) -> list[Problem]:
@@ -187,6 +192,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
         kept=found.kept,
+        symlinks=found.symlinks,
         superseded=superseded(found.records, config.relations),
     )
 
