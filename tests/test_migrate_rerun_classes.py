@@ -238,3 +238,27 @@ def test_the_dry_run_names_each_symlink_it_skips(migration_repo: GitRepo) -> Non
     assert all(any(line.endswith(f"docs/adr/{name}") for line in lines) for name in shown), lines
     _apply(migration_repo)
     assert all(os.path.islink(os.path.join(folder, name)) for name in LINK_NAMES)
+
+
+# --------------------------------------------------------------------------- a link in another letter case
+
+MOVED = {
+    "docs/adr/0007-use-cache.md": "docs/adr/implemented/2020-01-01-use-cache.md",
+    "docs/adr/0008-use-queue.md": "docs/adr/proposed/2020-02-02-use-queue.md",
+}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+@pytest.mark.parametrize("flips", [0b1, 0b1010_1010_1010, 0b1111_0000_1111_0000_1111, (1 << 40) - 1, 0b1 << 20])
+def test_a_link_in_another_letter_case_leads_to_the_moved_record(old: str, flips: int) -> None:
+    """Class 12: a link that spells a moved record's path in other letters (it opens on
+    macOS and Windows) leads to the moved record, in the record's own case, and a link to a
+    file that exists as written is never folded (generated: letters of the path flipped by
+    the bits of ``flips``)."""
+    from docsync.rewrite.destinations import Moves
+
+    spelt = "".join(c.swapcase() if flips >> i & 1 else c for i, c in enumerate(old))
+    moves = Moves("docs/guide.md", "docs/guide.md", MOVED, {}, exists=lambda p: p == "docs/guide.md")
+    assert moves.target(spelt) == MOVED[old]
+    exact = Moves("docs/guide.md", "docs/guide.md", MOVED, {}, exists=lambda p: p == spelt)
+    assert exact.target(spelt) == (MOVED[old] if spelt == old else spelt)
