@@ -960,15 +960,16 @@ def drop_ids(text: str, kinds: Iterable[str]) -> str:
     An id becomes a space and the line breaks it spanned, so the lines keep
     their numbers: an id that starts at a line's end (``[RFC`` then
     ``1560](…)``) is dropped from both lines, as it is from the new text.
-    The numbers after it that name more records (``EIP-2929/2930``) go with
-    it. A word of a path or address (``/rfc2119``, ``x.rfc66``) is not an id.
+    The numbers after it that name more records go with it, in every shape of
+    a list: ``EIP-2929/2930``, ``CIP-25, 26, 27``, ``ADR 12 and 13``, ``RFC 3 & 4``,
+    ``PEP 8 or 9``. A word of a path or address (``/rfc2119``, ``x.rfc66``) is not an id.
     """
     kinds = sorted(set(kinds), key=len, reverse=True)
     if not kinds:
         return text
     alternatives = "|".join(re.escape(k) for k in kinds)
     return re.sub(
-        rf"(?i)(?<![/.])\b(?:{alternatives})[\s_-]*\d+(?:/\d+)*\b",
+        rf"(?i)(?<![/.])\b(?:{alternatives})[\s_-]*\d+(?:(?:/|,[ \t]*|[ \t]+(?:and|&|or)[ \t]+)\d+)*\b",
         lambda m: " " + "\n" * m[0].count("\n"),
         text,
     )

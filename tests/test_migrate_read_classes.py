@@ -153,7 +153,10 @@ def _program(kind: str, where: int, what: str, length: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-PROGRAMS = list(itertools.product(("sh", "py", "yml"), (2, 5), ("ADR 0002", "docs/adr/0002-use-yarn.md")))
+# An id, a repository path, and a Markdown link in a comment (its destination follows the record).
+PROGRAMS = list(itertools.product(
+    ("sh", "py", "yml"), (2, 5), ("ADR 0002", "docs/adr/0002-use-yarn.md", "[ADR 0002](../docs/adr/0002-use-yarn.md)")
+))  # fmt: skip
 
 
 def test_the_verbose_dry_run_names_every_program_line_it_changes(migration_repo: GitRepo) -> None:

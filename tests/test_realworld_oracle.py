@@ -124,3 +124,17 @@ def test_a_legacy_index_maps_to_the_new_index(realworld: ModuleType) -> None:
         "adr/adr-1-a.md": "docs/rfc/implemented/2023-01-01-a.md",
         "adr/README.md": "docs/rfc/README.md",
     }
+
+
+@pytest.mark.parametrize("separator", ["/", ", ", " and ", " & ", " or "])
+@pytest.mark.parametrize("kind", ["CIP-", "ADR ", "RFC"])
+def test_a_list_of_ids_rewritten_to_links_is_not_lost(realworld: ModuleType, separator: str, kind: str) -> None:
+    """cips: ``(CIP-25, 26, 27, 68, etc)`` became four title links: every number of the list
+    went with its id, as ``EIP-2929/2930`` does; a word beside the list is still counted."""
+    numbers = separator.join(["25", "26", "27", "68"])
+    old = f"# T\n\nCompatible with all existing standards ({kind}{numbers}, etc) while also new.\n"
+    links = separator.join(f"[Standard {n}](2021-{n}.md)" for n in ("twenty", "six", "seven", "eight"))
+    new = f"# T\n\nCompatible with all existing standards ({links}, etc) while also new.\n"
+    kinds = [kind.strip(" -")]
+    assert realworld.lost_lines(old, new, kinds) == []
+    assert len(realworld.lost_lines(old, new.replace("etc", "so on"), kinds)) == 1

@@ -154,6 +154,8 @@ class Plan:
     problems: tuple[Problem, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     pages: tuple[KeptPage, ...] = ()
+    symlinks: tuple[str, ...] = ()
+    """Symlinks where a record would be: neither read nor moved (the dry run names each)."""
 
     @property
     def removed_pages(self) -> tuple[str, ...]:

@@ -42,9 +42,11 @@ from .read.discover import (
     record_paths,
 )
 from .read.folders import metadata_statuses, prose
+from .read.former import former_ids, without_moved_companions
 from .read.inputs import Inputs
 from .read.kinds import kind_question, with_kinds
 from .read.supersession import superseded
+from .read.symlinks import skipped_symlinks
 from .read.tree import read_tree_record, tree_paths
 
 if TYPE_CHECKING:
@@ -106,6 +108,7 @@ class _Found:
     former: dict[str, str]
     problems: tuple[Problem, ...]
     kept: dict[str, str]  # another tool's pages in a legacy tree → why they are kept
+    symlinks: tuple[str, ...] = ()  # where a record would be: neither read nor moved
 
 
 def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -> _Found:
@@ -114,7 +117,10 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
     from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
     listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
-    paths = sorted(p for p in set(listing.tracked) | listing.untracked if not listing.is_symlink(p))
+    every = set(listing.tracked) | listing.untracked
+    links = sorted(p for p in every if listing.is_symlink(p))
+    paths = sorted(every.difference(links))
+    paths = without_moved_companions(root, config.target, paths)
     trees = find_trees(paths, config.sources, lifecycle_folders(config.target, config.states.values()))
     lifecycle = set(tree_paths(config.target, config.states, paths))
     trees, unknown = with_kinds(trees, paths, workspace.documents, config.sources)
@@ -131,7 +137,7 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         if not _own_index(root, config, p, config.max_file_size)
     )
     tree = tuple(_tree(workspace, paths, config))
-    former = _former_ids(root, config.target, indexes)
+    former = former_ids(root, config.target, indexes)
     kept = {
         p: kept_reason(tree_, paths)
         for tree_ in trees
@@ -139,7 +145,8 @@ def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -
         if posixpath.dirname(p) != config.target
     }
     problems.extend(_misnamed(workspace))
-    return _Found(workspace, records, indexes, tree, former, tuple(problems), kept)
+    symlinks = skipped_symlinks(trees, paths, links)
+    return _Found(workspace, records, indexes, tree, former, tuple(problems), kept, symlinks)
 
 
 def _misnamed(workspace: Workspace) -> list[Problem]:
@@ -185,6 +192,7 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
         tree_slugs={r.slug: r.path for r in found.tree},
         former=found.former,
         kept=found.kept,
+        symlinks=found.symlinks,
         superseded=superseded(found.records, config.relations),
     )
 
@@ -288,19 +296,6 @@ def _tree(workspace: Workspace, paths: list[str], config: Config) -> Iterator[Re
         record = read_tree_record(path, workspace.documents.get(path), config.states)
         if record is not None:
             yield record
-
-
-def _former_ids(root: Path, target: str, legacy: tuple[str, ...]) -> dict[str, str]:
-    """The former-id table of an index an earlier migration wrote, as repository paths."""
-    from ..records.index import INDEX_NAMES, parse_former_ids
-
-    for name in INDEX_NAMES:
-        path = posixpath.join(target, name)
-        text = read_text(root, path, 10_000_000)
-        if text is not None and path not in legacy:
-            found = parse_former_ids(text)
-            return {k: posixpath.normpath(posixpath.join(target, v)) for k, v in found.items()}
-    return {}
 
 
 # --------------------------------------------------------------------------- the plan

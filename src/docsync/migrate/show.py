@@ -54,6 +54,13 @@ def page_line(page: KeptPage) -> str:
     return f"keep {page.path}: {page.reason}; to remove it, list it in the plan's [pages] remove"
 
 
+def symlink_line(path: str) -> str:
+    """A symlink where a record would be: named, its bytes escaped (:func:`shown`)."""
+    from ..untrusted_text import shown
+
+    return f"symlink skipped (neither read nor moved; git mv its target, or replace it by a file): {shown(path)}"
+
+
 def _count(number: int, one: str, many: str = "") -> str:
     return f"{number} {one if number == 1 else many or one + 's'}"
 
@@ -185,6 +192,7 @@ def report(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> list[
     parts.extend(Line(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(_suggestion_lines(plan, width, verbose=verbose))
     parts.extend(Line(page_line(page)) for page in plan.pages)
+    parts.extend(Line(symlink_line(link), style="yellow") for link in plan.symlinks)
     parts.extend(_summary(outcome, verbose))
     return [_escaped(line) for line in parts]
 
@@ -348,6 +356,7 @@ def as_json(outcome: Outcome) -> str:
             {"path": p.path, "reason": p.reason, "action": "remove" if p.removed else "keep"}
             for p in plan.pages
         ],
+        "symlinks": list(plan.symlinks),
         "problems": [{"path": p.path, "message": p.message} for p in outcome.problems],
         "suggestions": [
             {"first": s.first, "second": s.second, "reason": s.reason} for s in plan.suggestions

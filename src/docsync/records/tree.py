@@ -25,6 +25,7 @@ from . import graph
 from .index import INDEX_NAMES, parse_former_ids, render_index
 from .model import IdTarget, Record, parse_id, tree_exists
 from .relations import Edge, Mention, read_mentions
+from .status_lines import status_lines
 from .templates import is_template_name
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
@@ -104,6 +105,17 @@ class Tree:
         return frozenset(f.path for f in self.files if owners.intersection(_ancestors(f.path)))
 
     @cached_property
+    def pages(self) -> frozenset[str]:
+        """The tree's pages that are no records: outside the lifecycle folders, with neither a
+        record's name nor a status (notes, a folder of diagrams' README left in a legacy
+        folder that became the tree). See :func:`reads_as_record`."""
+        return frozenset(
+            f.path
+            for f in self.files
+            if f.state is None and not reads_as_record(f.path, self.workspace.documents.get(f.path))
+        )
+
+    @cached_property
     def ids(self) -> dict[IdKey, IdTarget]:
         """The former-id table as the rewriter's id map."""
         titles = {r.path: r.title for r in self.records}
@@ -160,6 +172,23 @@ class Tree:
             self.index_text,
             edges=self.edges,
         )
+
+
+# A record's name: a date (2020-01-31-, 20200131-) or a number, alone or after a kind (0007-, adr-12-).
+_RECORD_NAME = re.compile(r"(?:\d{4}-?\d{2}-?\d{2}|(?:[A-Za-z]{1,6}[-_ ]?)?\d{1,5})(?:[-_. ]|$)")
+_STATUS_WORD_AT_TOP = re.compile(r"(?im)^status[ \t]*:")
+
+
+def reads_as_record(path: str, doc: Document | None) -> bool:
+    """Whether a Markdown file of the tree outside its lifecycle folders reads as a record
+    (then misplaced, Y001): it has a record's name, a ``Status:`` line or a front matter
+    ``status:``. Anything else is a page of the tree: notes, a folder's README."""
+    if _RECORD_NAME.match(posixpath.basename(path)):
+        return True
+    if doc is None:
+        return True  # unread: the gate says what it can
+    front = doc.text[: doc.text.find("\n---", 3) + 1] if doc.text.startswith("---") else ""
+    return bool(status_lines(doc)) or _STATUS_WORD_AT_TOP.search(front) is not None
 
 
 def _tree_file(path: str, target: str, folder_states: Mapping[str, str]) -> TreeFile:

@@ -178,10 +178,11 @@ def bare_code_ids(
     With ``everywhere`` false, only ids inside the comments Pygments' lexer
     for ``path`` finds (every id when no lexer knows the file name).
     """
+    texts = markdown_link_texts(text) if "](" in text else ()
     found = [
         BareId(m.replace, m.written, m.target)
         for m in mentions(text, 0, len(text), ids, pattern_for(ids))
-        if m.target is not None
+        if m.target is not None and not _inside(m.span, texts)
     ]
     if everywhere or not found:
         return found
@@ -189,6 +190,16 @@ def bare_code_ids(
     if comments is None:
         return found
     return [b for b in found if _inside(b.span, comments)]
+
+
+# A Markdown link written in program text (a doc comment's ``[ADR-111](../docs/adr-111.md)``).
+MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\[\]\n]*)\]\((?P<destination>[^()\s]*)\)")
+
+
+def markdown_link_texts(text: str) -> tuple[Span, ...]:
+    """The texts of the Markdown links in program text: an id there is the link's text, not
+    a bare id (the link and its destination are rewritten together, or left as written)."""
+    return tuple(Span(m.start("text"), m.end("text")) for m in MARKDOWN_LINK.finditer(text))
 
 
 def program_text_ids(text: str, ids: Mapping[IdKey, IdTarget], *, path: str) -> list[BareId]:

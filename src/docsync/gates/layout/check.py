@@ -176,7 +176,7 @@ def check_layout(tree: Tree) -> list[Finding]:
     selected = set(tree.workspace.selected)
     findings: list[Finding] = []
     for file in tree.files:
-        if file.path not in selected or file.path in tree.companions:
+        if file.path not in selected or file.path in tree.companions or file.path in tree.pages:
             continue
         findings.extend(_placement(tree, file))
         doc = tree.workspace.documents.get(file.path)

@@ -83,6 +83,7 @@ def resolve(spec: PlanSpec, inputs: Inputs) -> Plan:
             KeptPage(path, reason, path in spec.remove_pages)
             for path, reason in sorted((inputs.kept or {}).items())
         ),
+        symlinks=inputs.symlinks,
     )
 
 

@@ -47,21 +47,53 @@ def folder_records(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
     record among ``paths``: a record-named folder's first page of :data:`PAGES`."""
     present = set(paths)
     files = {_key(posixpath.dirname(p), parsed) for p in present if (parsed := record_name(posixpath.basename(p)))}
+    numbers = {(parent, number) for parent, _, number in files}
     for path in sorted(present):
         folder, page = posixpath.split(path)
         parsed = folder_name(folder) if page in PAGES and folder else None
         if parsed is None or any(posixpath.join(folder, p) in present for p in PAGES[: PAGES.index(page)]):
             continue  # README.md before index.md
-        if folder + ".md" in present or (parsed.number is not None and _key(posixpath.dirname(folder), parsed) in files):
+        if folder + ".md" in present or _carries(folder, parsed, files, numbers):
             continue  # ``L73-x.md`` or ``A69-x.md`` is the record, ``L73-x/`` or ``A69_graphics/`` its companion
         if _in_assets(folder):
             continue  # EIPs' ``assets/eip-7701/``: the assets of ``EIPS/eip-7701.md``
         yield path, posixpath.basename(folder) + ".md"
 
 
+def moved_companions(paths: Iterable[str], gone: Iterable[str]) -> frozenset[str]:
+    """The pages of :func:`folder_records` whose folder carries the name or the id of a record
+    file that has moved away (``gone``: the former record paths of the tree's index). After the
+    move, ``design/44167/README.md`` is still the image folder of ``design/44167-x.md``, which now
+    lives in the tree: it belongs to that record, as it did before the move."""
+    gone = list(gone)
+    keys = {_key(posixpath.dirname(p), parsed) for p in gone if (parsed := record_name(posixpath.basename(p)))}
+    stems = {p.removesuffix(".md") for p in gone}
+    numbers = {(parent, number) for parent, _, number in keys}
+    found: set[str] = set()
+    for page, _ in folder_records(paths):
+        folder = posixpath.dirname(page)
+        parsed = folder_name(folder)
+        if folder in stems or (parsed is not None and _carries(folder, parsed, keys, numbers)):
+            found.add(page)
+    return frozenset(found)
+
+
 def _in_assets(folder: str) -> bool:
     """Whether ``folder`` lies inside a folder of assets (``assets/``, ``images/``)."""
     return any(part.lower() in ASSET_WORDS for part in posixpath.dirname(folder).split("/"))
+
+
+Keys = set[tuple[str, str, int | None]]
+
+
+def _carries(folder: str, parsed: RecordName, files: Keys, numbers: set[tuple[str, int | None]]) -> bool:
+    """Whether ``folder`` (named ``parsed``) carries the id of a record file beside it
+    (``files``, and their (folder, number) pairs ``numbers``): its prefix and number, or its
+    number alone (``design/44167/`` of ``design/adr-44167-x.md``)."""
+    if parsed.number is None:
+        return False
+    parent = posixpath.dirname(folder)
+    return _key(parent, parsed) in files or (not parsed.prefix and (parent, parsed.number) in numbers)
 
 
 def _key(parent: str, parsed: RecordName) -> tuple[str, str, int | None]:

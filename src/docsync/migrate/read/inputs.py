@@ -38,6 +38,7 @@ class Inputs:
     tree_slugs: Mapping[str, str] | None = None
     former: Mapping[str, str] | None = None
     kept: Mapping[str, str] | None = None  # another tool's pages in a legacy tree → why kept
+    symlinks: tuple[str, ...] = ()  # symlinks where a record would be: neither read nor moved
     superseded: Mapping[str, tuple[str, ...]] | None = None
     """Each legacy record another supersedes → those records (:mod:`.supersession`)."""
 

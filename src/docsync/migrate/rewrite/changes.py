@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from ...gates.links.check import markdown_url, resolve_url
 from ...model import Document
 from ...parse.native import parse
+from ...records.tree import reads_as_record
 from ...write.writer import FileWrite
 from ..model import ChangeSet, Plan, Problem, Topic
 from ..read.discover import LegacyRecord
@@ -190,11 +191,15 @@ def _reads(
 def _outside_lifecycle(
     plan: Plan, records: Mapping[str, LegacyRecord], view: RepoView
 ) -> tuple[str, ...]:
-    """Markdown files left in the tree but outside its lifecycle folders (layout gate, Y001)."""
+    """Markdown files left in the tree but outside its lifecycle folders that read as records
+    (layout gate, Y001); a page that does not (notes, a folder's README) stays, a page of the tree."""
     folders = {posixpath.join(plan.target, f) for f in view.states.values()}
     skip = set(records) | set(plan.indexes) | {index_path(plan)} | view.exempt
     inside = (p for p in sorted(view.documents) if p.startswith(plan.target + "/"))
-    return tuple(p for p in inside if p not in skip and posixpath.dirname(p) not in folders)
+    return tuple(
+        p for p in inside
+        if p not in skip and posixpath.dirname(p) not in folders and reads_as_record(p, view.documents[p])
+    )  # fmt: skip
 
 
 def _label_clashes(topic: Topic, assembled: Assembled) -> Iterator[Problem]:
