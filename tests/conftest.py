@@ -7,12 +7,30 @@ repositories the tests build; see :mod:`tests.gitutil`.
 
 from __future__ import annotations
 
+import compileall
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.gitutil import GitRepo, isolate_git_environ
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "docsync"
+
+# pytest rewrites the asserts of every test module as it imports it, and keeps the result as
+# bytecode only where bytecode is written: under ``PYTHONDONTWRITEBYTECODE`` each test
+# process would rewrite all of them again (most of a collection's 9 s of CPU).
+sys.dont_write_bytecode = False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """docsync's bytecode, compiled once before the test processes start (up to date, this
+    is a check of each file's time). Where ``PYTHONDONTWRITEBYTECODE`` is set, as on the
+    project's machine, no process writes it, and every ``docsync`` process a test starts
+    (a few hundred) would compile the package again: a third of a short run's CPU."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(SOURCE, quiet=1)
 
 
 @pytest.fixture(autouse=True)
