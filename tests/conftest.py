@@ -8,6 +8,7 @@ repositories the tests build; see :mod:`tests.gitutil`.
 from __future__ import annotations
 
 import compileall
+import json
 import os
 import sys
 import tempfile
@@ -48,6 +49,26 @@ def _temporary_files_in_memory() -> None:
         return
     os.environ["TMPDIR"] = str(shm)
     tempfile.tempdir = None  # read TMPDIR again
+
+
+# CPU seconds each test module took in a whole run (the tests' own and their processes'),
+# measured on 2026-12-07; only the order matters, so it need not be current to the second.
+MODULE_SECONDS = Path(__file__).with_name("durations.json")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The costliest modules first, each module's tests kept together and in their order.
+
+    pytest-xdist's worksteal gives each worker a run of the collection and lets an idle
+    worker take the end of another's queue; with the long modules (pre-commit environments,
+    a fault at every step) at the front, what is left at the end is short tests, and no
+    core waits on one long test at the tail. Modules not in the file go last, as found."""
+    seconds: dict[str, float] = json.loads(MODULE_SECONDS.read_text()) if MODULE_SECONDS.exists() else {}
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    order = sorted(modules, key=lambda module: -seconds.get(module, 0.0))
+    items[:] = [item for module in order for item in modules[module]]
 
 
 @pytest.fixture(autouse=True)
