@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import subprocess
 import sys
@@ -15,10 +16,20 @@ from tests.gitutil import git_environ
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "docsync"
 
 
+@functools.cache
+def _parsed(text: str) -> tuple[ast.AST, ...]:
+    """Every node of a module's source, parsed and walked once per distinct text: the checks
+    below each read the whole package, and parsing it is most of their time."""
+    return tuple(ast.walk(ast.parse(text)))
+
+
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    return _parsed(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -54,8 +65,7 @@ def test_core_never_exits_or_prints() -> None:
     for path in _modules():
         if path.name in ("cli.py", "__main__.py"):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in _nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in ("print", "exit", "quit"), f"{path.name}:{node.lineno}"
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
@@ -180,7 +190,7 @@ _MUTATING_METHODS = {
 
 def _mutations(path: Path) -> list[str]:
     found: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -239,7 +249,7 @@ def _imported_modules(path: Path, known: set[str], root: Path = PACKAGE) -> set[
     name = _module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -351,8 +361,7 @@ def test_package_inits_hold_no_imports() -> None:
     """Importing a package runs only its docstring: start-up pays for no module it does not use."""
     for path in _modules():
         if path.name == "__init__.py":
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+            imports = [n for n in _nodes(path) if isinstance(n, ast.Import | ast.ImportFrom)]
             assert imports == [], path.relative_to(PACKAGE).as_posix()
 
 
@@ -375,7 +384,7 @@ def _oversized(root: Path = PACKAGE) -> dict[str, int]:
         text = path.read_text(encoding="utf-8")
         if len(text.splitlines()) > MODULE_LINES:
             found[name] = len(text.splitlines())
-        for node in ast.walk(ast.parse(text)):
+        for node in _parsed(text):
             if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
                 length = node.end_lineno - node.lineno + 1
                 if length > CLASS_LINES:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import pickle
 import shutil
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,7 +27,8 @@ from docsync.parse import native
 from docsync.workspace import cache, parsing, plain
 from docsync.workspace import documents as documents_module
 from docsync.workspace.load import load_workspace
-from tests.gitutil import git, git_environ
+from tests import forked
+from tests.gitutil import git
 from tests.planted import RunsACommand
 from tests.test_links_two_phase import _bench
 from tests.test_worker_gates import SUPPRESSED
@@ -117,10 +116,8 @@ def test_a_links_only_check_keeps_summaries_and_reports_the_same(
 
 
 def _cli(repo: Path, form: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "docsync", "check", "--gate", "links", "--format", form],
-        cwd=repo, env=git_environ(), capture_output=True, text=True, check=False,
-    )
+    """A real ``docsync`` process, forked from one that has imported docsync (32 runs)."""
+    done = forked.docsync(repo, "check", "--gate", "links", "--format", form)
     assert done.returncode == 1, done.stderr
     return done.stdout
 
