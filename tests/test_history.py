@@ -662,7 +662,8 @@ def test_history_is_read_with_a_constant_number_of_git_commands(
     read_history(repo.root)
     traced = [line.split("built-in: git ", 1)[1] for line in trace.read_text().splitlines()]
     commands = sorted(line.split()[0] for line in traced if not line.startswith("version"))
-    assert commands == ["log", "rev-parse"]  # one pass; rev-parse: where the repository is
+    # one log, and one diff-tree beside it for the merges; rev-parse: where the repository is
+    assert commands == ["diff-tree", "log", "rev-parse"]
 
 
 def test_cat_file_reads_blobs_and_answers_none_for_what_git_lacks(repo: GitRepo) -> None:

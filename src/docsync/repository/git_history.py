@@ -8,37 +8,36 @@ The commands and their arguments are the ones
 environment (git's messages in English, ``LC_ALL=C``, since some are read)
 and the same answers: a shallow clone and skipped rename detection are
 errors, a repository without commits has no history, merges get their diffs
-against every parent from the same ``git log -m`` pass (``git diff-tree
---stdin`` only for a merge whose blocks cannot be placed), and blobs come
-from one ``git cat-file --batch`` process.
+against every parent from one ``git diff-tree --stdin`` that runs beside the
+``git log`` (fed each merge as the log names it, so the two git processes and
+the parse of the log share the cores), and blobs come from one ``git cat-file
+--batch`` process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 from ..errors import GitError
-from .commits import UNSHALLOW_FIX, CommitChanges
+from .commits import UNSHALLOW_FIX, CommitChanges, FileChange
 from .git_output import (
-    LOG_CONFIG,
     LOG_FORMAT,
     LOG_OPTIONS,
     RAW_DIFF,
     check_warnings,
     commit_counter,
-    merge_parents,
     missing_object,
     missing_object_error,
     parse_log,
     parse_merge_diffs,
-    resolve_merges,
     with_merge_diffs,
 )
 from .plumbing import NO_MONITOR, executable, find_repo, head_commit
@@ -103,33 +102,89 @@ def read_history(
             f"{repo.root} is a shallow clone, so git history does not reach "
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
         )
-    try:
-        tokens = _stream_log(repo.root)
-        log = parse_log(tokens, _commit_counter(repo.root, progress))
-    except GitError:
-        if head_commit(repo.root) is None:
-            return []
-        raise
-    history, unplaced = resolve_merges(log)
-    if not unplaced:
-        return history
-    return _with_diff_tree(repo.root, history, set(unplaced))
-
-
-def _with_diff_tree(root: Path, history: list[CommitChanges], which: set[str]) -> list[CommitChanges]:
-    """``history`` with the diffs of the merges in ``which`` against each parent, from one
-    ``git diff-tree --stdin``."""
-    merges = merge_parents(history, which)
-    if not merges:
-        return history
-    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    done = _git(root, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines.encode())
-    err = _decoded(done.stderr)
-    if done.returncode != 0:
-        raise GitError(f"git diff-tree failed: {err.strip()}")
-    check_warnings(err)
-    diffs = parse_merge_diffs(iter(_decoded(done.stdout).split("\0")), merges)
+    with MergeDiffs(repo.root) as merges:
+        try:
+            tokens = _stream_log(repo.root)
+            history = parse_log(tokens, _commit_counter(repo.root, progress), merges.ask)
+        except GitError:
+            if head_commit(repo.root) is None:
+                return []
+            raise
+        diffs = merges.read()
     return [with_merge_diffs(c, diffs) if c.sha in diffs else c for c in history]
+
+
+class MergeDiffs:
+    """Each merge's diffs against every parent, from one ``git diff-tree --stdin`` started at
+    the first merge asked about. Its output goes to a file, so it never waits for the log's
+    reader; :meth:`read` ends its input and reads what it wrote."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._asked: list[tuple[str, str]] = []
+        self._process: subprocess.Popen[bytes] | None = None
+        self._files = contextlib.ExitStack()
+        self._out: IO[bytes] | None = None
+        self._err: IO[bytes] | None = None
+
+    def ask(self, sha: str, parents: Sequence[str]) -> None:
+        process = self._process or self._start()
+        lines = "".join(f"{sha} {parent}\n" for parent in parents)
+        self._asked += [(sha, parent) for parent in parents]
+        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
+        with contextlib.suppress(OSError):  # git ended early: read() gives its message
+            stdin.write(lines.encode("ascii"))
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        files = self._files  # closed by __exit__
+        self._out = out = files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+        self._err = err = files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+        self._process = subprocess.Popen(
+            [executable(), *NO_MONITOR, "diff-tree", "--stdin", "--always", *RAW_DIFF],
+            cwd=self._root,
+            env=_environment(),
+            stdin=subprocess.PIPE,
+            stdout=out,
+            stderr=err,
+        )
+        return self._process
+
+    def read(self) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+        process = self._process
+        out, err_file = self._out, self._err
+        if process is None or out is None or err_file is None:
+            return {}
+        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
+        with contextlib.suppress(OSError):
+            stdin.close()
+        process.wait()
+        err_file.seek(0)
+        err = err_file.read().decode("utf-8", "replace")
+        if process.returncode != 0:
+            failed = GitError(f"git diff-tree failed: {err.strip()}")
+            raise _missing_object(self._root, err) or failed
+        check_warnings(err)
+        out.seek(0)
+        return parse_merge_diffs(iter(_decoded(out.read()).split("\0")), self._asked)
+
+    def __enter__(self) -> MergeDiffs:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    process.stdin.close()
+        self._files.close()
 
 
 def _stream_log(root: Path) -> Iterator[str]:
@@ -140,7 +195,7 @@ def _stream_log(root: Path) -> Iterator[str]:
     """
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
-            [executable(), *NO_MONITOR, *LOG_CONFIG, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
+            [executable(), *NO_MONITOR, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
             cwd=root,
             env=_environment(),
             stdin=subprocess.DEVNULL,
