@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
-from docsync.repository.commits import CommitChanges
+from docsync.repository.commits import CommitChanges, FileChange
 from docsync.repository.git_history import read_history
-from docsync.repository.git_output import RAW_DIFF, parse_raw
+from docsync.repository.git_output import RAW_DIFF, merge_diffs, parse_raw
 from tests.gitutil import GitRepo
 
 
@@ -125,3 +125,26 @@ def test_what_git_refuses_in_a_merge_diff_is_an_error(tmp_path: Path, fault: str
         expected = f"git object {blobs[0]} is missing"
     with pytest.raises(GitError, match=expected):
         read_history(repo.root)
+
+
+_A = (FileChange("A", "a.md", None, "1" * 40),)
+
+
+@pytest.mark.parametrize(
+    ("printed", "fits"),
+    [
+        (["m1", "m1", "m2"], True),
+        (["m1", "m2"], False),  # a block missing
+        (["m1", "m1", "m2", "m2"], False),  # a block too many
+        (["m1", "m2", "m1"], False),  # out of input order
+        ([], False),
+    ],
+)
+def test_merge_diffs_fit_the_lines_given_or_are_an_error(printed: list[str], fits: bool) -> None:
+    asked = [("m1", "p1"), ("m1", "p2"), ("m2", "p1")]
+    blocks = [(sha, _A if i == 1 else ()) for i, sha in enumerate(printed)]
+    if not fits:
+        with pytest.raises(GitError, match="unexpected output"):
+            merge_diffs(blocks, asked)
+        return
+    assert merge_diffs(blocks, asked) == {"m1": ((), _A), "m2": ((),)}

@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -34,10 +35,11 @@ from .git_output import (
     RAW_DIFF,
     check_warnings,
     commit_counter,
+    merge_diffs,
     missing_object,
     missing_object_error,
+    parse_blocks,
     parse_log,
-    parse_merge_diffs,
     with_merge_diffs,
 )
 from .plumbing import NO_MONITOR, executable, find_repo, head_commit
@@ -116,16 +118,19 @@ def read_history(
 
 class MergeDiffs:
     """Each merge's diffs against every parent, from one ``git diff-tree --stdin`` started at
-    the first merge asked about. Its output goes to a file, so it never waits for the log's
-    reader; :meth:`read` ends its input and reads what it wrote."""
+    the first merge asked about. A thread reads and parses what it prints while the log is
+    still read, so neither git waits for the other's reader; :meth:`read` ends its input
+    and returns the diffs by merge."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
         self._asked: list[tuple[str, str]] = []
         self._process: subprocess.Popen[bytes] | None = None
         self._files = contextlib.ExitStack()
-        self._out: IO[bytes] | None = None
         self._err: IO[bytes] | None = None
+        self._reader: threading.Thread | None = None
+        self._blocks: list[tuple[str, tuple[FileChange, ...]]] = []
+        self._failure: Exception | None = None
 
     def ask(self, sha: str, parents: Sequence[str]) -> None:
         process = self._process or self._start()
@@ -136,27 +141,36 @@ class MergeDiffs:
             stdin.write(lines.encode("ascii"))
 
     def _start(self) -> subprocess.Popen[bytes]:
-        files = self._files  # closed by __exit__
-        self._out = out = files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
-        self._err = err = files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
-        self._process = subprocess.Popen(
+        self._err = err = self._files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+        self._process = process = subprocess.Popen(
             [executable(), *NO_MONITOR, "diff-tree", "--stdin", "--always", *RAW_DIFF],
             cwd=self._root,
             env=_environment(),
             stdin=subprocess.PIPE,
-            stdout=out,
+            stdout=subprocess.PIPE,
             stderr=err,
         )
-        return self._process
+        stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
+        self._reader = threading.Thread(target=self._parse, args=(stdout,), daemon=True)
+        self._reader.start()
+        return process
+
+    def _parse(self, stdout: IO[bytes]) -> None:
+        try:
+            self._blocks = parse_blocks(_fields(stdout))
+        except Exception as error:  # raised again by read(), in the caller's thread
+            self._failure = error
+            while stdout.read(1 << 16):  # let git finish
+                pass
 
     def read(self) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
-        process = self._process
-        out, err_file = self._out, self._err
-        if process is None or out is None or err_file is None:
+        process, reader, err_file = self._process, self._reader, self._err
+        if process is None or reader is None or err_file is None:
             return {}
         stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
         with contextlib.suppress(OSError):
             stdin.close()
+        reader.join()
         process.wait()
         err_file.seek(0)
         err = err_file.read().decode("utf-8", "replace")
@@ -164,8 +178,9 @@ class MergeDiffs:
             failed = GitError(f"git diff-tree failed: {err.strip()}")
             raise _missing_object(self._root, err) or failed
         check_warnings(err)
-        out.seek(0)
-        return parse_merge_diffs(iter(_decoded(out.read()).split("\0")), self._asked)
+        if self._failure is not None:
+            raise self._failure
+        return merge_diffs(self._blocks, self._asked)
 
     def __enter__(self) -> MergeDiffs:
         return self
@@ -180,11 +195,26 @@ class MergeDiffs:
         if process is not None:
             if process.poll() is None:
                 process.kill()
-            process.wait()
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
                     process.stdin.close()
+            if self._reader is not None:
+                self._reader.join()
+            process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
         self._files.close()
+
+
+def _fields(stdout: IO[bytes]) -> Iterator[str]:
+    """The NUL-separated fields of a git command's output, as git writes them."""
+    rest = b""
+    while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
+        done, separator, rest = (rest + chunk).rpartition(b"\0")
+        if separator:
+            yield from _decoded(done).split("\0")
+    if rest:
+        yield _decoded(rest)
 
 
 def _stream_log(root: Path) -> Iterator[str]:
@@ -204,13 +234,7 @@ def _stream_log(root: Path) -> Iterator[str]:
         )
         with process:
             stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
-            rest = b""
-            while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
-                done, separator, rest = (rest + chunk).rpartition(b"\0")
-                if separator:
-                    yield from _decoded(done).split("\0")
-            if rest:
-                yield _decoded(rest)
+            yield from _fields(stdout)
         errors.seek(0)
         err = errors.read().decode("utf-8", "replace")
     if process.returncode != 0:

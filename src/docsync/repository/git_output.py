@@ -90,16 +90,29 @@ def parse_log(
     return commits
 
 
-def parse_merge_diffs(
-    tokens: Iterator[str], merges: list[tuple[str, str]]
-) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
-    """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
-    found: dict[str, list[tuple[FileChange, ...]]] = {}
+def parse_blocks(tokens: Iterator[str]) -> list[tuple[str, tuple[FileChange, ...]]]:
+    """What `diff-tree --stdin --always` prints: each input line's commit, then its diff."""
+    blocks: list[tuple[str, tuple[FileChange, ...]]] = []
     header = next(tokens, None)
-    for sha, _parent in merges:
-        if header is None or header.strip() != sha:
-            raise GitError(f"unexpected output from git diff-tree for merge {sha}")
-        changes, header = parse_raw(tokens)
+    while header is not None:
+        if not header.strip():
+            header = next(tokens, None)
+            continue
+        changes, following = parse_raw(tokens)
+        blocks.append((header.strip(), changes))
+        header = following
+    return blocks
+
+
+def merge_diffs(
+    blocks: list[tuple[str, tuple[FileChange, ...]]], merges: list[tuple[str, str]]
+) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+    """The blocks of diff by merge, in parent order; ``merges`` is (merge, parent) for each
+    line given to `diff-tree --stdin`, which prints one block per line, in input order."""
+    if [sha for sha, _ in blocks] != [sha for sha, _ in merges]:
+        raise GitError("unexpected output from git diff-tree for the merges")
+    found: dict[str, list[tuple[FileChange, ...]]] = {}
+    for sha, changes in blocks:
         found.setdefault(sha, []).append(changes)
     return {sha: tuple(diffs) for sha, diffs in found.items()}
 
