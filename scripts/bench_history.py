@@ -241,7 +241,7 @@ def describe(root: Path, records: list[str]) -> str:
 
 def _dates(root: Path, records: list[str]) -> dict[str, Origin]:
     with CatFile(root) as read_blob:
-        return first_proposed(read_history(root), records, read_blob)
+        return first_proposed(read_history(root), records, read_blob, read_ahead=read_blob.read_ahead)
 
 
 def bench(root: Path, repeat: int, sample: int, quiet: bool = False) -> dict[str, object]:

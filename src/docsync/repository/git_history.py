@@ -10,25 +10,26 @@ and the same answers: a shallow clone and skipped rename detection are
 errors, a repository without commits has no history, merges get their diffs
 against every parent from one ``git diff-tree --stdin`` that runs beside the
 ``git log`` (fed each merge as the log names it, so the two git processes and
-the parse of the log share the cores), and blobs come from one ``git cat-file
---batch`` process.
+the parse of the log share the cores), and blobs come from ``git cat-file
+--batch`` (:mod:`docsync.repository.git_blobs`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 from ..errors import GitError
 from .commits import UNSHALLOW_FIX, CommitChanges, FileChange
+from .git_blobs import CatFile as CatFile
+from .git_blobs import environment as _environment
+from .git_blobs import read_blobs as read_blobs
 from .git_output import (
     LOG_FORMAT,
     LOG_OPTIONS,
@@ -43,13 +44,6 @@ from .git_output import (
     with_merge_diffs,
 )
 from .plumbing import NO_MONITOR, executable, find_repo, head_commit
-
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-
-
-def _environment() -> dict[str, str]:
-    """git's messages untranslated, as GitPython asked for them: some are read."""
-    return {**os.environ, "LANGUAGE": "C", "LC_ALL": "C"}
 
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -263,69 +257,3 @@ def _commit_counter(
     except ValueError:
         total = None
     return None if total is None else commit_counter(total, progress)
-
-
-def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by id (those git has), through one cat-file process."""
-    with CatFile(root) as read:
-        found = {sha: read(sha) for sha in dict.fromkeys(shas)}
-    return {sha: data for sha, data in found.items() if data is not None}
-
-
-class CatFile:
-    """The content of a blob by id (None if missing), through one ``git cat-file
-    --batch`` process, started on first use and ended by :meth:`close`."""
-
-    def __init__(self, root: Path) -> None:
-        self._root = root
-        self._process: subprocess.Popen[bytes] | None = None
-
-    def __call__(self, blob: str) -> bytes | None:
-        if not _OBJECT_ID.fullmatch(blob):
-            return None
-        process = self._started()
-        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
-        stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
-        try:
-            stdin.write(blob.encode("ascii") + b"\n")
-            stdin.flush()
-            header = stdout.readline().split()
-            if len(header) != 3:  # "<id> missing", or git is gone
-                return None
-            data = stdout.read(int(header[2]))
-            stdout.read(1)  # the newline after the content
-        except (OSError, ValueError):
-            return None
-        return data
-
-    def _started(self) -> subprocess.Popen[bytes]:
-        if self._process is None:
-            self._process = subprocess.Popen(
-                [executable(), *NO_MONITOR, "cat-file", "--batch"],
-                cwd=self._root,
-                env=_environment(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        return self._process
-
-    def close(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            if process.stdin is not None:
-                process.stdin.close()
-            if process.stdout is not None:
-                process.stdout.close()
-            process.wait()
-
-    def __enter__(self) -> CatFile:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
