@@ -139,7 +139,7 @@ def _history_row(history: dict[str, Any]) -> list[str]:
             f"{h['commits']:,} commits ({h['merges']:,} merges), {h['records']} records",
             f"{h['docsync_seconds']:.2f} s, {h['docsync_cpu']:.2f} s CPU, {h['docsync_peak_mb']:.0f} MB",
             f"one `git log --name-status -M`: {h['floor_seconds']:.2f} s, {h['floor_cpu']:.2f} s CPU, "
-            f"{h['floor_peak_mb']:.0f} MB (the reader's own `git log -m`: {h.get('git_m_seconds', 0):.2f} s, "
+            f"{h['floor_peak_mb']:.0f} MB (every merge diffed, `git log -m`: {h.get('git_m_seconds', 0):.2f} s, "
             f"{h.get('git_m_cpu', 0):.2f} s CPU)", f"{h['docsync_over_floor']:.2f}x ({h['docsync_over_floor_cpu']:.2f}x CPU)",
             _verdict(h["docsync_over_floor"], 2.0)]
 

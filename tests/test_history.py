@@ -662,7 +662,8 @@ def test_history_is_read_with_a_constant_number_of_git_commands(
     read_history(repo.root)
     traced = [line.split("built-in: git ", 1)[1] for line in trace.read_text().splitlines()]
     commands = sorted(line.split()[0] for line in traced if not line.startswith("version"))
-    assert commands == ["log", "rev-parse"]  # one pass; rev-parse: where the repository is
+    # one log, and one diff-tree beside it for the merges; rev-parse: where the repository is
+    assert commands == ["diff-tree", "log", "rev-parse"]
 
 
 def test_cat_file_reads_blobs_and_answers_none_for_what_git_lacks(repo: GitRepo) -> None:
@@ -678,6 +679,23 @@ def test_cat_file_reads_blobs_and_answers_none_for_what_git_lacks(repo: GitRepo)
         assert read("not an id\nHEAD") is None
         assert read(blobs["a.md"]) == (repo.root / "a.md").read_bytes()  # the process still answers
     assert read_blobs(repo.root, [absent, blobs["empty.md"], blobs["empty.md"]]) == {blobs["empty.md"]: b""}
+
+
+@pytest.mark.parametrize("ahead", [[], ["a.md"], ["a.md", "gone", "empty.md"], ["gone", "b.md", "a.md"]])
+def test_blobs_read_ahead_are_the_blobs_read_one_by_one(repo: GitRepo, ahead: list[str]) -> None:
+    repo.write("a.md", "# A\n\nfirst\r\nsecond, no newline at the end")
+    repo.write("b.md", "".join(f"line {i}\n" for i in range(5000)))  # more than a pipe holds
+    (repo.root / "empty.md").write_bytes(b"")
+    repo.commit()
+    names = ["a.md", "b.md", "empty.md"]
+    blobs = {path: repo.git("rev-parse", f"HEAD:{path}").strip() for path in names}
+    blobs["gone"] = "0" * 40
+    expected = {path: (repo.root / path).read_bytes() for path in names} | {"gone": None}
+    with CatFile(repo.root) as read:
+        read.read_ahead([blobs[path] for path in ahead] + ["not an id"])
+        # every blob, in another order than read ahead, and each asked twice
+        answers = [(path, read(blobs[path])) for path in ["empty.md", "gone", *names, "gone"]]
+    assert answers == [(path, expected[path]) for path, _ in answers]
 
 
 # Renames for `docsync fix`.

@@ -1,20 +1,18 @@
-"""A merge's diffs against each parent, from the one ``git log -m`` pass over history.
-
-git prints no block for a parent whose diff is empty, so the blocks are placed by
-tree ids: in order, on the parents whose tree differs from the merge's. The oracle
-is what the reader did before, one ``git diff-tree --stdin`` for every merge.
+"""A merge's diffs against each parent, from the ``git diff-tree --stdin`` that runs beside
+the history's ``git log``. The oracle is ``git diff`` of each parent and the merge, one
+command each.
 """
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import pytest
 
+from docsync.errors import GitError
 from docsync.repository.commits import CommitChanges, FileChange
-from docsync.repository.git_history import _with_diff_tree, read_history
-from docsync.repository.git_output import Log, resolve_merges
+from docsync.repository.git_history import read_history
+from docsync.repository.git_output import RAW_DIFF, merge_diffs, parse_raw
 from tests.gitutil import GitRepo
 
 
@@ -71,7 +69,7 @@ def test_every_merge_gets_the_diffs_diff_tree_gives(tmp_path: Path) -> None:
     history = read_history(repo.root)
     merges = {c.sha: c for c in history if len(c.parents) > 1}
     assert set(shapes.values()) <= set(merges)
-    assert history == _with_diff_tree(repo.root, history, set(merges))
+    assert [_diffed(repo, c) for c in merges.values()] == list(merges.values())
     assert merges[shapes["ours"]].changes == ()
     assert merges[shapes["ours"]].merge_changes != ((),)
     assert merges[shapes["side tree"]].merge_changes == ((),)
@@ -81,38 +79,72 @@ def test_every_merge_gets_the_diffs_diff_tree_gives(tmp_path: Path) -> None:
     assert ("R", "docs/again.md") in {(c.status, c.path) for c in merges[shapes["renamed in the merge"]].changes}
 
 
-def _commit(sha: str, parents: tuple[str, ...]) -> CommitChanges:
-    return CommitChanges(sha, date(2020, 1, 1), "+0000", parents, ())
+def _diffed(repo: GitRepo, merge: CommitChanges) -> CommitChanges:
+    """``merge`` with its diffs as ``git diff <parent> <merge>`` prints them, one command each."""
+    diffs = []
+    for parent in merge.parents:
+        tokens = iter(repo.git("diff", *RAW_DIFF, parent, merge.sha).split("\0"))
+        changes, rest = parse_raw(tokens)
+        assert rest in (None, "")
+        diffs.append(changes)
+    return CommitChanges(
+        merge.sha, merge.author_date, merge.author_tz, merge.parents, diffs[0], tuple(diffs[1:])
+    )
 
 
-BLOCK = (FileChange("A", "a.md", None, "1" * 40),)
-OTHER = (FileChange("M", "b.md", None, "2" * 40, "3" * 40),)
+def _renamed_in_a_merge_only(repo: GitRepo, files: int) -> list[str]:
+    """Records renamed and edited by a merge commit itself, so that only the merge's diffs (not
+    the log's) detect the renames; the blobs they were renamed from."""
+    body = "".join(f"line {n} of a record long enough to be renamed\n" for n in range(20))
+    for i in range(files):
+        repo.write(f"docs/{i}.md", f"# {i}\n{body}")
+    repo.commit(when="2020-01-01 10:00")
+    blobs = [repo.git("rev-parse", f"HEAD:docs/{i}.md").strip() for i in range(files)]
+    repo.branch("side")
+    repo.write("src/x.py", "x = 1\n")
+    repo.commit(when="2020-01-02 10:00")
+    repo.switch("master")
+    repo.merge("side", when="2020-01-03 10:00", commit=False)
+    for i in range(files):
+        repo.move(f"docs/{i}.md", f"docs/moved-{i}.md")
+        repo.write(f"docs/moved-{i}.md", f"# {i}\n{body}one more line\n")
+    repo.commit(when="2020-01-03 10:00")
+    return blobs
+
+
+@pytest.mark.parametrize("fault", ["rename limit", "missing object"])
+def test_what_git_refuses_in_a_merge_diff_is_an_error(tmp_path: Path, fault: str) -> None:
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.git("checkout", "-q", "-b", "master")
+    blobs = _renamed_in_a_merge_only(repo, 3)
+    if fault == "rename limit":
+        repo.git("config", "diff.renameLimit", "1")
+        expected = r"diff\.renameLimit"
+    else:
+        (repo.root / ".git" / "objects" / blobs[0][:2] / blobs[0][2:]).unlink()
+        expected = f"git object {blobs[0]} is missing"
+    with pytest.raises(GitError, match=expected):
+        read_history(repo.root)
+
+
+_A = (FileChange("A", "a.md", None, "1" * 40),)
 
 
 @pytest.mark.parametrize(
-    ("parent_trees", "blocks", "placed"),
+    ("printed", "fits"),
     [
-        (["t1", "t2"], [BLOCK, OTHER], (BLOCK, OTHER)),
-        (["tm", "t2"], [OTHER], ((), OTHER)),  # the first diff empty
-        (["t1", "tm"], [BLOCK], (BLOCK, ())),  # the side diff empty
-        (["tm", "tm"], [()], ((), ())),  # every diff empty: one empty block
-        (["t1", "t2", "tm"], [BLOCK, OTHER], (BLOCK, OTHER, ())),
-        (["t1", "t2"], [BLOCK], None),  # a block missing: read again
-        (["tm", "t2"], [BLOCK, OTHER], None),  # a block too many
-        (["t1", "t2"], [BLOCK, ()], None),  # an empty block where trees differ
-        (["tm", "tm"], [BLOCK], None),
-        (["t1", None], [BLOCK, OTHER], None),  # a parent's tree unknown
+        (["m1", "m1", "m2"], True),
+        (["m1", "m2"], False),  # a block missing
+        (["m1", "m1", "m2", "m2"], False),  # a block too many
+        (["m1", "m2", "m1"], False),  # out of input order
+        ([], False),
     ],
 )
-def test_blocks_are_placed_on_the_parents_whose_tree_differs(
-    parent_trees: list[str | None], blocks: list[tuple[FileChange, ...]], placed: tuple[tuple[FileChange, ...], ...] | None
-) -> None:
-    parents = tuple(f"p{i}" for i in range(len(parent_trees)))
-    merge = _commit("m", parents)
-    trees = {"m": "tm", **{p: t for p, t in zip(parents, parent_trees, strict=True) if t is not None}}
-    history, unplaced = resolve_merges(Log([merge, *(_commit(p, ()) for p in parents)], trees, {"m": blocks}))
-    if placed is None:
-        assert (unplaced, history[0]) == (["m"], merge)
-    else:
-        assert unplaced == []
-        assert (history[0].changes, *history[0].merge_changes) == placed
+def test_merge_diffs_fit_the_lines_given_or_are_an_error(printed: list[str], fits: bool) -> None:
+    asked = [("m1", "p1"), ("m1", "p2"), ("m2", "p1")]
+    blocks = [(sha, _A if i == 1 else ()) for i, sha in enumerate(printed)]
+    if not fits:
+        with pytest.raises(GitError, match="unexpected output"):
+            merge_diffs(blocks, asked)
+        return
+    assert merge_diffs(blocks, asked) == {"m1": ((), _A), "m2": ((),)}

@@ -8,47 +8,42 @@ The commands and their arguments are the ones
 environment (git's messages in English, ``LC_ALL=C``, since some are read)
 and the same answers: a shallow clone and skipped rename detection are
 errors, a repository without commits has no history, merges get their diffs
-against every parent from the same ``git log -m`` pass (``git diff-tree
---stdin`` only for a merge whose blocks cannot be placed), and blobs come
-from one ``git cat-file --batch`` process.
+against every parent from one ``git diff-tree --stdin`` that runs beside the
+``git log`` (fed each merge as the log names it, so the two git processes and
+the parse of the log share the cores), and blobs come from ``git cat-file
+--batch`` (:mod:`docsync.repository.git_blobs`).
 """
 
 from __future__ import annotations
 
-import os
-import re
+import contextlib
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 from ..errors import GitError
-from .commits import UNSHALLOW_FIX, CommitChanges
+from .commits import UNSHALLOW_FIX, CommitChanges, FileChange
+from .git_blobs import CatFile as CatFile
+from .git_blobs import environment as _environment
+from .git_blobs import read_blobs as read_blobs
 from .git_output import (
-    LOG_CONFIG,
     LOG_FORMAT,
     LOG_OPTIONS,
     RAW_DIFF,
     check_warnings,
     commit_counter,
-    merge_parents,
+    merge_diffs,
     missing_object,
     missing_object_error,
+    parse_blocks,
     parse_log,
-    parse_merge_diffs,
-    resolve_merges,
     with_merge_diffs,
 )
 from .plumbing import NO_MONITOR, executable, find_repo, head_commit
-
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-
-
-def _environment() -> dict[str, str]:
-    """git's messages untranslated, as GitPython asked for them: some are read."""
-    return {**os.environ, "LANGUAGE": "C", "LC_ALL": "C"}
 
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -103,33 +98,117 @@ def read_history(
             f"{repo.root} is a shallow clone, so git history does not reach "
             f"back to when records were first proposed; {UNSHALLOW_FIX}"
         )
-    try:
-        tokens = _stream_log(repo.root)
-        log = parse_log(tokens, _commit_counter(repo.root, progress))
-    except GitError:
-        if head_commit(repo.root) is None:
-            return []
-        raise
-    history, unplaced = resolve_merges(log)
-    if not unplaced:
-        return history
-    return _with_diff_tree(repo.root, history, set(unplaced))
-
-
-def _with_diff_tree(root: Path, history: list[CommitChanges], which: set[str]) -> list[CommitChanges]:
-    """``history`` with the diffs of the merges in ``which`` against each parent, from one
-    ``git diff-tree --stdin``."""
-    merges = merge_parents(history, which)
-    if not merges:
-        return history
-    lines = "".join(f"{sha} {parent}\n" for sha, parent in merges)
-    done = _git(root, "diff-tree", "--stdin", "--always", *RAW_DIFF, stdin=lines.encode())
-    err = _decoded(done.stderr)
-    if done.returncode != 0:
-        raise GitError(f"git diff-tree failed: {err.strip()}")
-    check_warnings(err)
-    diffs = parse_merge_diffs(iter(_decoded(done.stdout).split("\0")), merges)
+    with MergeDiffs(repo.root) as merges:
+        try:
+            tokens = _stream_log(repo.root)
+            history = parse_log(tokens, _commit_counter(repo.root, progress), merges.ask)
+        except GitError:
+            if head_commit(repo.root) is None:
+                return []
+            raise
+        diffs = merges.read()
     return [with_merge_diffs(c, diffs) if c.sha in diffs else c for c in history]
+
+
+class MergeDiffs:
+    """Each merge's diffs against every parent, from one ``git diff-tree --stdin`` started at
+    the first merge asked about. A thread reads and parses what it prints while the log is
+    still read, so neither git waits for the other's reader; :meth:`read` ends its input
+    and returns the diffs by merge."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._asked: list[tuple[str, str]] = []
+        self._process: subprocess.Popen[bytes] | None = None
+        self._files = contextlib.ExitStack()
+        self._err: IO[bytes] | None = None
+        self._reader: threading.Thread | None = None
+        self._blocks: list[tuple[str, tuple[FileChange, ...]]] = []
+        self._failure: Exception | None = None
+
+    def ask(self, sha: str, parents: Sequence[str]) -> None:
+        process = self._process or self._start()
+        lines = "".join(f"{sha} {parent}\n" for parent in parents)
+        self._asked += [(sha, parent) for parent in parents]
+        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
+        with contextlib.suppress(OSError):  # git ended early: read() gives its message
+            stdin.write(lines.encode("ascii"))
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        self._err = err = self._files.enter_context(tempfile.TemporaryFile())  # noqa: SIM115
+        self._process = process = subprocess.Popen(
+            [executable(), *NO_MONITOR, "diff-tree", "--stdin", "--always", *RAW_DIFF],
+            cwd=self._root,
+            env=_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+        )
+        stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
+        self._reader = threading.Thread(target=self._parse, args=(stdout,), daemon=True)
+        self._reader.start()
+        return process
+
+    def _parse(self, stdout: IO[bytes]) -> None:
+        try:
+            self._blocks = parse_blocks(_fields(stdout))
+        except Exception as error:  # raised again by read(), in the caller's thread
+            self._failure = error
+            while stdout.read(1 << 16):  # let git finish
+                pass
+
+    def read(self) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+        process, reader, err_file = self._process, self._reader, self._err
+        if process is None or reader is None or err_file is None:
+            return {}
+        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
+        with contextlib.suppress(OSError):
+            stdin.close()
+        reader.join()
+        process.wait()
+        err_file.seek(0)
+        err = err_file.read().decode("utf-8", "replace")
+        if process.returncode != 0:
+            failed = GitError(f"git diff-tree failed: {err.strip()}")
+            raise _missing_object(self._root, err) or failed
+        check_warnings(err)
+        if self._failure is not None:
+            raise self._failure
+        return merge_diffs(self._blocks, self._asked)
+
+    def __enter__(self) -> MergeDiffs:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    process.stdin.close()
+            if self._reader is not None:
+                self._reader.join()
+            process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        self._files.close()
+
+
+def _fields(stdout: IO[bytes]) -> Iterator[str]:
+    """The NUL-separated fields of a git command's output, as git writes them."""
+    rest = b""
+    while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
+        done, separator, rest = (rest + chunk).rpartition(b"\0")
+        if separator:
+            yield from _decoded(done).split("\0")
+    if rest:
+        yield _decoded(rest)
 
 
 def _stream_log(root: Path) -> Iterator[str]:
@@ -140,7 +219,7 @@ def _stream_log(root: Path) -> Iterator[str]:
     """
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
-            [executable(), *NO_MONITOR, *LOG_CONFIG, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
+            [executable(), *NO_MONITOR, "log", LOG_FORMAT, *LOG_OPTIONS, "HEAD", "--"],
             cwd=root,
             env=_environment(),
             stdin=subprocess.DEVNULL,
@@ -149,13 +228,7 @@ def _stream_log(root: Path) -> Iterator[str]:
         )
         with process:
             stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
-            rest = b""
-            while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
-                done, separator, rest = (rest + chunk).rpartition(b"\0")
-                if separator:
-                    yield from _decoded(done).split("\0")
-            if rest:
-                yield _decoded(rest)
+            yield from _fields(stdout)
         errors.seek(0)
         err = errors.read().decode("utf-8", "replace")
     if process.returncode != 0:
@@ -184,69 +257,3 @@ def _commit_counter(
     except ValueError:
         total = None
     return None if total is None else commit_counter(total, progress)
-
-
-def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by id (those git has), through one cat-file process."""
-    with CatFile(root) as read:
-        found = {sha: read(sha) for sha in dict.fromkeys(shas)}
-    return {sha: data for sha, data in found.items() if data is not None}
-
-
-class CatFile:
-    """The content of a blob by id (None if missing), through one ``git cat-file
-    --batch`` process, started on first use and ended by :meth:`close`."""
-
-    def __init__(self, root: Path) -> None:
-        self._root = root
-        self._process: subprocess.Popen[bytes] | None = None
-
-    def __call__(self, blob: str) -> bytes | None:
-        if not _OBJECT_ID.fullmatch(blob):
-            return None
-        process = self._started()
-        stdin: IO[bytes] = process.stdin  # type: ignore[assignment]
-        stdout: IO[bytes] = process.stdout  # type: ignore[assignment]
-        try:
-            stdin.write(blob.encode("ascii") + b"\n")
-            stdin.flush()
-            header = stdout.readline().split()
-            if len(header) != 3:  # "<id> missing", or git is gone
-                return None
-            data = stdout.read(int(header[2]))
-            stdout.read(1)  # the newline after the content
-        except (OSError, ValueError):
-            return None
-        return data
-
-    def _started(self) -> subprocess.Popen[bytes]:
-        if self._process is None:
-            self._process = subprocess.Popen(
-                [executable(), *NO_MONITOR, "cat-file", "--batch"],
-                cwd=self._root,
-                env=_environment(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        return self._process
-
-    def close(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            if process.stdin is not None:
-                process.stdin.close()
-            if process.stdout is not None:
-                process.stdout.close()
-            process.wait()
-
-    def __enter__(self) -> CatFile:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

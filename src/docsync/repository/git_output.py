@@ -3,20 +3,18 @@
 Pure text in, plain data out; :mod:`docsync.repository.git_history` runs the
 history commands.
 
-History is one `git log -m` over every commit reachable from HEAD: a merge
-gets one block of diff per parent. git omits a parent's block when that diff
-is empty, so each commit's tree id comes along, and a merge's blocks belong,
-in order, to the parents whose tree differs from the merge's. A merge whose
-blocks do not fit that count (a configuration that hides some changes) gets
-its diffs from one `git diff-tree --stdin` instead, as every merge did
-before. Only flags that git 2.25 knows are used.
+History is one `git log` over every commit reachable from HEAD, which prints
+no diff for a merge (as the `git log --name-status -M` people run does not),
+and one `git diff-tree --stdin` beside it, fed each merge and parent as the
+log names them, for a merge's diff against every parent. The two run at once.
+Only flags that git 2.25 knows are used.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 
 from ..errors import GitError
@@ -25,12 +23,9 @@ from .commits import CommitChanges, FileChange
 HISTORY = "Reading git history"
 
 RAW_DIFF = ("-z", "--raw", "--no-abbrev", "-M", "-r")
-LOG_FORMAT = "--format=%H %T %P%x00%ai"
-# `-m` means `--diff-merges=on`, which git 2.31 and later read from log.diffMerges
-LOG_CONFIG = ("-c", "log.diffMerges=separate")
+LOG_FORMAT = "--format=%H %P%x00%ai"
 LOG_OPTIONS = (
     *RAW_DIFF,
-    "-m",
     "--topo-order",
     "--root",
     "--no-color",
@@ -64,88 +59,60 @@ def with_merge_diffs(
     return replace(commit, changes=first, merge_changes=tuple(others))
 
 
-@dataclass(frozen=True, slots=True)
-class Log:
-    """What one ``git log -m`` said: the commits (a merge with its first block of diff for
-    now), each commit's tree, and each merge's blocks of diff in the order git printed them."""
-
-    commits: list[CommitChanges]
-    trees: dict[str, str]
-    blocks: dict[str, list[tuple[FileChange, ...]]]
-
-
-def parse_log(tokens: Iterator[str], seen: Callable[[int], None] | None = None) -> Log:
+def parse_log(
+    tokens: Iterator[str],
+    seen: Callable[[int], None] | None = None,
+    merge: Callable[[str, Sequence[str]], None] | None = None,
+) -> list[CommitChanges]:
+    """The commits of ``git log``'s output, newest first. A merge gets no changes here:
+    ``merge`` hears its id and parents, to ask for its diffs against each parent."""
     commits: list[CommitChanges] = []
-    trees: dict[str, str] = {}
-    blocks: dict[str, list[tuple[FileChange, ...]]] = {}
+    merges: set[str] = set()
     header = next(tokens, None)
     while header is not None:
         if not header.strip():
             header = next(tokens, None)
             continue
-        sha, tree, *parents = header.split()
+        sha, *parents = header.split()
         stamp = next(tokens)
         changes, header = parse_raw(tokens)
         if len(parents) > 1:
-            found = blocks.get(sha)
-            if found is not None:
-                found.append(changes)  # a merge's diff against a later parent
-                continue
-            blocks[sha] = [changes]
-        trees[sha] = tree
+            if sha in merges:
+                continue  # a block of diff against a later parent (a configured `-m`)
+            merges.add(sha)
+            changes = ()
+            if merge is not None:
+                merge(sha, parents)
         day = date.fromisoformat(stamp[:10])
         commits.append(CommitChanges(sha, day, stamp[-5:], tuple(parents), changes))
         if seen is not None:
             seen(len(commits))
-    return Log(commits, trees, blocks)
+    return commits
 
 
-def resolve_merges(log: Log) -> tuple[list[CommitChanges], list[str]]:
-    """The history with each merge's diffs placed per parent, and the merges whose blocks
-    could not be placed (their diffs are still to read)."""
-    history: list[CommitChanges] = []
-    unplaced: list[str] = []
-    for commit in log.commits:
-        if len(commit.parents) > 1:
-            diffs = _placed(log, commit)
-            if diffs is None:
-                unplaced.append(commit.sha)
-            else:
-                commit = replace(commit, changes=diffs[0], merge_changes=tuple(diffs[1:]))
-        history.append(commit)
-    return history, unplaced
-
-
-def _placed(log: Log, commit: CommitChanges) -> list[tuple[FileChange, ...]] | None:
-    """A merge's blocks, one per parent whose tree differs from the merge's (empty for the
-    others), or None when they do not fit: git prints no block for an empty diff, and one
-    empty block when every diff is empty."""
-    tree = log.trees[commit.sha]
-    parent_trees = [log.trees.get(parent) for parent in commit.parents]
-    if None in parent_trees:
-        return None
-    differing = [i for i, parent_tree in enumerate(parent_trees) if parent_tree != tree]
-    blocks = log.blocks[commit.sha]
-    diffs: list[tuple[FileChange, ...]] = [()] * len(commit.parents)
-    if not differing:
-        return diffs if blocks == [()] else None
-    if len(blocks) != len(differing) or not all(blocks):
-        return None
-    for index, block in zip(differing, blocks, strict=True):
-        diffs[index] = block
-    return diffs
-
-
-def parse_merge_diffs(
-    tokens: Iterator[str], merges: list[tuple[str, str]]
-) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
-    """`diff-tree --stdin --always` prints each input line's commit, then its diff, in input order."""
-    found: dict[str, list[tuple[FileChange, ...]]] = {}
+def parse_blocks(tokens: Iterator[str]) -> list[tuple[str, tuple[FileChange, ...]]]:
+    """What `diff-tree --stdin --always` prints: each input line's commit, then its diff."""
+    blocks: list[tuple[str, tuple[FileChange, ...]]] = []
     header = next(tokens, None)
-    for sha, _parent in merges:
-        if header is None or header.strip() != sha:
-            raise GitError(f"unexpected output from git diff-tree for merge {sha}")
-        changes, header = parse_raw(tokens)
+    while header is not None:
+        if not header.strip():
+            header = next(tokens, None)
+            continue
+        changes, following = parse_raw(tokens)
+        blocks.append((header.strip(), changes))
+        header = following
+    return blocks
+
+
+def merge_diffs(
+    blocks: list[tuple[str, tuple[FileChange, ...]]], merges: list[tuple[str, str]]
+) -> dict[str, tuple[tuple[FileChange, ...], ...]]:
+    """The blocks of diff by merge, in parent order; ``merges`` is (merge, parent) for each
+    line given to `diff-tree --stdin`, which prints one block per line, in input order."""
+    if [sha for sha, _ in blocks] != [sha for sha, _ in merges]:
+        raise GitError("unexpected output from git diff-tree for the merges")
+    found: dict[str, list[tuple[FileChange, ...]]] = {}
+    for sha, changes in blocks:
         found.setdefault(sha, []).append(changes)
     return {sha: tuple(diffs) for sha, diffs in found.items()}
 
@@ -209,18 +176,6 @@ def commit_counter(total: int, progress: Callable[[str, int, int], None]) -> Cal
             progress(HISTORY, done, total)
 
     return seen
-
-
-def merge_parents(
-    history: Sequence[CommitChanges], merges: set[str] | None = None
-) -> list[tuple[str, str]]:
-    """(merge, parent) for every parent of every merge (of those in ``merges``), in history order."""
-    return [
-        (c.sha, parent)
-        for c in history
-        if len(c.parents) > 1 and (merges is None or c.sha in merges)
-        for parent in c.parents
-    ]
 
 
 def z_list(output: str) -> list[str]:

@@ -99,6 +99,7 @@ def first_proposed(
     *,
     template: Callable[[str], bool] | None = None,
     record: Callable[[str], bool] | None = None,
+    read_ahead: Callable[[Sequence[str]], None] | None = None,
 ) -> dict[str, Origin]:
     """The origin of each of ``paths`` (repository-relative, as at HEAD).
 
@@ -110,12 +111,16 @@ def first_proposed(
     names are templates, whose content starts and continues no lineage.
     ``record`` says which paths at HEAD are records (default: every file): a
     file left as a stub restarts only when its content went to one of them.
+    ``read_ahead``, given the blobs ``read_blob`` will be asked for, may start reading them
+    (:meth:`docsync.repository.git_blobs.CatFile.read_ahead`).
     """
     replayer = Replayer(history, track_homes=False, template=template)
     head = replayer.run()
     roots = {path: root for path in paths if (root := head.get(path)) is not None}
     if read_blob is not None:
         resurrect = Resurrection(replayer, read_blob)
+        if read_ahead is not None:
+            read_ahead(resurrect.blobs_ahead(roots.values()))
         homes = {r for p, r in head.items() if record is None or record(p)}
         roots = {
             path: resurrect.earliest(resurrect.restarted(path, r, homes))

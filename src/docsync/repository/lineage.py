@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from .kinship import Lines, Texts, renumbered
 from .replay import Grave, Replayer, Root, Split
@@ -57,6 +57,12 @@ class Resurrection:
                     found = min(found, self.earliest(grave.root))
         self._done[root] = found
         return found
+
+    def blobs_ahead(self, roots: Iterable[Root]) -> list[str]:
+        """The blobs :meth:`earliest` reads for ``roots``: each new record's, and with the
+        first of them every grave's (their sizes), in about the order it reads them."""
+        fresh = [found[0] for root in roots if (found := self._fresh.get(root)) is not None]
+        return [*fresh[:1], *(grave.blob for grave in self._graves), *fresh[1:]] if fresh else []
 
     def _may_restore(self, blob: str, size: int | None) -> bool:
         """Whether git's measure can find any grave similar to ``blob``: one holds that very

@@ -60,7 +60,12 @@ def read_origins(
     kept = frozenset(records)
     with git_history.CatFile(root) as read_blob:
         origins = history.first_proposed(
-            commits, paths, read_blob, template=is_template, record=kept.__contains__
+            commits,
+            paths,
+            read_blob,
+            template=is_template,
+            record=kept.__contains__,
+            read_ahead=read_blob.read_ahead,
         )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
