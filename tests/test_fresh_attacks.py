@@ -188,3 +188,20 @@ def test_no_command_runs_the_file_system_monitor_a_git_config_names(tmp_path: Pa
     code, out, err = _run(repo.root, *args)
     assert code in (0, 1), (out, err)
     assert not marker.exists(), f"docsync {' '.join(args)} ran core.fsmonitor"
+
+
+# A committed `jobs` is the repository's, so a pull request can set it: it must not
+# fork more worker processes than the machine has cores, whatever it says.
+@pytest.mark.parametrize("jobs", [0, 1, 2, 3, 64, 10**6, 2**62])
+def test_a_committed_jobs_never_forks_more_than_the_cores(jobs: int) -> None:
+    import os
+
+    from docsync.config import Config
+    from docsync.migrate.rewrite.fanout import workers_for
+    from docsync.workspace.parsing import _workers
+
+    cores = os.cpu_count() or 1
+    assert 1 <= _workers(Config(jobs=jobs), 10**7) <= cores
+    assert workers_for(jobs, 10**7) <= cores
+    if jobs >= cores:  # asked for at least every core, it gets every core (where fork is safe)
+        assert _workers(Config(jobs=jobs), 10**7) == cores

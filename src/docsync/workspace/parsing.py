@@ -139,7 +139,8 @@ def _parse_forked(summarize: Summarize | None, keep_summaries: bool, batch: Sequ
 def _workers(config: Config, pending: int) -> int:
     if pending < _PARALLEL_THRESHOLD:
         return 1
-    cores = config.jobs or os.cpu_count() or 1
+    machine = os.cpu_count() or 1
+    cores = min(config.jobs or machine, machine)  # a committed `jobs` cannot fork more than the cores
     return max(1, min(cores, pending // 32))
 
 

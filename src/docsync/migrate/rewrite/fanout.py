@@ -39,9 +39,10 @@ dry run's whole share, so it never waits to send (Linux; elsewhere the pipe's de
 
 def workers_for(jobs: int, tasks: int) -> int:
     """How many processes share ``tasks`` tasks, this one included (0: no fork, each runs
-    here): one per core (``jobs``, 0 meaning every core), when ``fork`` is there and no
+    here): one per core (``jobs``, 0 meaning every core, never more than the cores), when ``fork`` is there and no
     other thread is."""
-    cores = min(jobs or os.cpu_count() or 1, tasks)
+    machine = os.cpu_count() or 1
+    cores = min(jobs or machine, machine, tasks)  # a committed `jobs` cannot fork more than the cores
     return cores if cores > 1 and fork_safe() else 0
 
 
