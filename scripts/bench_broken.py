@@ -59,7 +59,7 @@ def generate(root: Path, files: int, links: int, seed: int) -> int:
             lines.append(f"[x](missing-{n}.md)")
         lines.append("")
     (root / "big.md").write_text("\n".join(lines))
-    (root / ".docsync.toml").write_text("max_file_size = 100000000\n")
+    (root / ".docsync.toml").write_text("max_file_size = 8000000\n")
     bench_corpus.commit(root)
     return links
 

@@ -205,3 +205,23 @@ def test_a_committed_jobs_never_forks_more_than_the_cores(jobs: int) -> None:
     assert workers_for(jobs, 10**7) <= cores
     if jobs >= cores:  # asked for at least every core, it gets every core (where fork is safe)
         assert _workers(Config(jobs=jobs), 10**7) == cores
+
+
+# `max_file_size` bounds a file's memory, and the committed config is the repository's:
+# it may lower the cap, never raise it past the ceiling.
+@pytest.mark.parametrize("offset", [-1, 0, 1, 10**9, 10**30])
+def test_a_committed_max_file_size_cannot_pass_the_ceiling(tmp_path: Path, offset: int) -> None:
+    from docsync.config_values import FILE_SIZE_CEILING
+
+    repo = GitRepo.init(tmp_path)
+    repo.write("a.md", "# A\n")
+    repo.write(".docsync.toml", f"max_file_size = {FILE_SIZE_CEILING + offset}\n")
+    repo.commit("a")
+    with chdir(tmp_path):
+        result = CliRunner().invoke(app, ["check"])
+    if offset <= 0:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2
+        assert f"at most {FILE_SIZE_CEILING}" in result.output
+        assert "Traceback" not in result.output

@@ -176,7 +176,7 @@ _KEYS: dict[str, tuple[_Parser, str]] = {
     "wrap_lists": (config_values.boolean, "true or false"),
     "wrap_blockquotes": (config_values.boolean, "true or false"),
     "wrap_strict": (config_values.boolean, "true or false"),
-    "max_file_size": (config_values.count, "a number of bytes"),
+    "max_file_size": (config_values.file_size, f"a number of bytes, at most {config_values.FILE_SIZE_CEILING}"),
     "cache": (config_values.boolean, "true or false"),
     "jobs": (config_values.count, "a number of worker processes (0: one per core)"),
     "target": (config_values.folder, "a folder path inside the repository"),

@@ -43,6 +43,17 @@ def count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
+FILE_SIZE_CEILING = 8_000_000
+"""The most ``max_file_size`` may say. It is a key of the committed config, so a pull
+request could raise it, and a file's memory grows with its size (up to about 130 bytes
+per byte); GitHub renders no Markdown preview of a file over about 2 MB."""
+
+
+def file_size(value: Any) -> int | None:
+    size = count(value)
+    return size if size is not None and size <= FILE_SIZE_CEILING else None
+
+
 def string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
