@@ -705,7 +705,9 @@ class _History:
             self._place(state, change, lineage, commit)
         for side, side_index in views:
             self._meet_unchanged(state, index, side, side_index)
+        buried = len(self.graveyard)
         self._bury_left_out(state, gone, views, commit)
+        self._restore_from_left_out(state, index, commit, buried)
         for parent in sides:
             self._release(parent)
         return state
@@ -762,6 +764,25 @@ class _History:
             if self._root(lineage) not in alive:
                 self._bury(change, lineage, commit.sha)
 
+    def _restore_from_left_out(
+        self, state: State, index: dict[str, _Change], commit: _Commit, buried: int
+    ) -> None:
+        """A file the merge adds continues content the same merge leaves out of a parent
+        (a branch's ``0000-x.md`` landed as ``0534-x.md``, rewrapped below git's 50%): the
+        adds were placed before the merge's graves were dug, so they look again."""
+        graves = self.graveyard[buried:]
+        if not graves:
+            return
+        for path, change in index.items():
+            lineage = state.get(path)
+            if lineage is None or self.start[lineage] != commit.sha or not _markdown(path):
+                continue
+            if lineage not in self.first_blob:
+                continue  # a template's text, or nothing: no restore
+            restored = self._resurrect(change, commit.sha, graves)
+            if restored is not None:
+                self._join(lineage, restored)
+
     # -- lineages
 
     def _new(self, commit: _Commit) -> int:
@@ -814,12 +835,14 @@ class _History:
         if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
             self.graveyard.append((change.old_blob, lineage, change.path, sha))
 
-    def _resurrect(self, change: _Change, sha: str) -> int | None:
+    def _resurrect(
+        self, change: _Change, sha: str, graves: list[tuple[str, int, str, str]] | None = None
+    ) -> int | None:
         """The earliest lineage among contents deleted on this add's line of history that
         are similar to its content and the same record."""
         found: int | None = None
         blob = change.new_blob
-        for dead, lineage, path, killed in self.graveyard:
+        for dead, lineage, path, killed in self.graveyard if graves is None else graves:
             if found is not None and self._key(lineage) >= self._key(found):
                 continue
             if killed == sha and self.kin.renumbered(path, dead, change.path, blob):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -488,3 +489,49 @@ def test_a_record_renumbered_and_rewritten_in_one_commit_keeps_its_date(
     assert not any(status.startswith("R") for status in moved[::2])  # git sees no rename
     expected = ("2018-06-08", "adr/adr-010-monitoring.md") if all(same) else ("2018-06-13", new)
     assert dates(repo, [new]) == {new: expected}
+
+
+# A draft renumbered in the merge that lands it, rewrapped on the way (rust-lang/rfcs
+# 0534-deriving2derive: the merge deletes the branch's ``0000-…`` and adds ``0534-…``,
+# 41% by git's measure, so git sees no rename).
+
+LONG = [
+    f"Paragraph {i} of the draft says its piece on one long line, the way it was first "
+    f"typed, with no wrapping at all, so that rewrapping it changes every one of its lines.\n\n"
+    for i in range(6)
+]
+
+
+def landed_renumbered_by_the_merge(repo: GitRepo, slug: str) -> str:
+    """The branch adds ``text/0000-deriving.md`` (12-19); main moves on; the merge (12-31)
+    deletes it and adds ``text/0534-<slug>.md``, its text rewrapped at 72 columns."""
+    head = "- Start Date: 2014-12-19\n- RFC PR: (leave this empty)\n\n# Summary\n\nRename it.\n\n"
+    repo.branch("deriving")
+    repo.write("text/0000-deriving.md", head + "".join(LONG))
+    repo.commit(when="2014-12-19 16:22", tz="-0500")
+    repo.switch("main")
+    repo.write("README.md", "# RFCs\n\nAnother RFC was accepted.\n")
+    repo.commit(when="2014-12-31 16:03", tz="+1300")
+    repo.merge("deriving", when="2014-12-31 16:14", tz="+1300", commit=False)
+    repo.git("rm", "-q", "--cached", "text/0000-deriving.md")
+    (repo.root / "text/0000-deriving.md").unlink()
+    wrapped = "".join(textwrap.fill(p.strip(), 72) + "\n\n" for p in LONG)
+    new = f"text/0534-{slug}.md"
+    repo.write(new, head.replace("(leave this empty)", "[534](#534)") + wrapped)
+    repo.commit(when="2014-12-31 16:14", tz="+1300")
+    return new
+
+
+@pytest.mark.parametrize(
+    ("slug", "expected"),
+    [("deriving", ("2014-12-19", "text/0000-deriving.md")), ("derive", ("2014-12-31", None))],
+    ids=["same-slug", "another-slug"],
+)
+def test_a_draft_renumbered_by_the_merge_that_lands_it_keeps_its_date(
+    repo: GitRepo, slug: str, expected: tuple[str, str | None]
+) -> None:
+    new = landed_renumbered_by_the_merge(repo, slug)
+    merged = repo.git("show", "-m", "--format=", "--name-status", "-M", "HEAD").split()
+    assert not any(status.startswith("R") for status in merged[::2])  # git sees no rename
+    day, original = expected
+    assert dates(repo, [new]) == {new: (day, original or new)}
