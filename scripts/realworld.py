@@ -485,7 +485,16 @@ def _markdown(path: str) -> bool:
 
 
 def _template(path: str) -> bool:
-    return _markdown(path) and bool(_TEMPLATE_NAME.search(path.rpartition("/")[2]))
+    """A file named ``template`` (``0000-template.md``), or the page of a folder so named
+    (``keps/NNNN-kep-template/README.md``: every KEP starts as a copy of that folder); a
+    name numbered or dated like a record (``0114-template-compiler``) is a record's."""
+    if not _markdown(path):
+        return False
+    folder, _, name = path.rpartition("/")
+    if name.lower() in ("readme.md", "index.md"):
+        name = folder.rpartition("/")[2]
+    numbered = _NUMBERED_NAME.match(name)
+    return bool(_TEMPLATE_NAME.search(name)) and (numbered is None or not int(numbered.group(1)))
 
 
 State = dict[str, int]  # path → lineage id
@@ -1069,10 +1078,14 @@ def _found_in_order(ws: list[str], positions: dict[str, list[int]], gap: int = 4
 
 
 def broken_links(repo: Path) -> tuple[set[tuple[str, str]], str]:
-    """lychee's broken local links: (source file, target path#fragment), and any error."""
-    files = [f for f in git(repo, "ls-files", "-z", "*.md", "*.markdown").split("\0") if f]
+    """lychee's broken local links: (source file, target path#fragment), and any error.
+
+    A tracked symbolic link is a link too (keps' ``sig-release/20190331-release-notes.md``
+    points at ``1733-release-notes/README.md``): it is broken when what it points at is not
+    there, and lychee, which cannot read a dangling one, is given regular files only."""
+    files, found = _markdown_files(repo)
     if not files:
-        return set(), ""
+        return found, ""
     exe = shutil.which("lychee") or "lychee"
     done = run(
         [exe, "--offline", "--include-fragments", "--no-progress", "--format", "json",
@@ -1082,14 +1095,31 @@ def broken_links(repo: Path) -> tuple[set[tuple[str, str]], str]:
     try:
         report = json.loads(done.out)
     except json.JSONDecodeError:
-        return set(), f"lychee: {done.err.strip()[:200]}"
-    found: set[tuple[str, str]] = set()
+        return found, f"lychee: {done.err.strip()[:200]}"
     prefix = "file://" + str(repo.resolve()) + "/"
     for source, fails in (report.get("error_map") or report.get("fail_map") or {}).items():
         for fail in fails:
             url = str(fail.get("url", ""))
             found.add((_relative(source, repo), url.removeprefix(prefix)))
     return found, ""
+
+
+def _markdown_files(repo: Path) -> tuple[list[str], set[tuple[str, str]]]:
+    """The tracked Markdown files that are regular files, and (link, target) of each tracked
+    symbolic link whose target is missing, as a path from the repository's root."""
+    files: list[str] = []
+    dangling: set[tuple[str, str]] = set()
+    for entry in git(repo, "ls-files", "-s", "-z", "*.md", "*.markdown").split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        if not meta.startswith("120000"):
+            files.append(path)
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(repo / path)))
+        if not (repo / target).exists():
+            dangling.add((path, target))
+    return files, dangling
 
 
 def _relative(path: str, repo: Path) -> str:

@@ -29,11 +29,11 @@ from pathlib import Path
 from types import TracebackType
 
 from ...config import Config
+from ...records.templates import is_template_path
 from ...repository import git_history, history, plumbing
 from ...workspace.forked import fork_safe
 from .discover import find_trees, lifecycle_folders, record_paths
 from .inputs import Dated
-from .names import is_template
 from .tree import tree_paths
 
 Progress = Callable[[str, int, int], None]
@@ -60,7 +60,7 @@ def read_origins(
     kept = frozenset(records)
     with git_history.CatFile(root) as read_blob:
         origins = history.first_proposed(
-            commits, paths, read_blob, template=is_template, record=kept.__contains__
+            commits, paths, read_blob, template=is_template_path, record=kept.__contains__
         )
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
