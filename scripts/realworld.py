@@ -1143,6 +1143,11 @@ def newly_broken(
     def mapped(link: tuple[str, str]) -> set[tuple[str, str]]:
         source, target = link
         path, hash_, fragment = target.partition("#")
+        # a query stays with the path it follows (keps: ``[Test Plan](?tab=t.0#bookmark=…)``,
+        # a link to the page itself that lychee reads as ``README.md?tab=t.0``)
+        path, mark, query = path.partition("?")
+        fragment = f"{mark}{query}{hash_}{fragment}" if mark else fragment
+        hash_ = "" if mark else hash_
         new_source = moves.get(source, source)
         # no normpath: it would make lychee's "(https://…)" read "(https:/…)"
         folder, new_folder = posixpath.dirname(source), posixpath.dirname(new_source)
