@@ -372,7 +372,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       against or renamed from; else a file it takes unchanged from side
       parents has theirs (a stub a side branch wrote at a record's old path is
       the stub); else it has the lineages of every parent that holds it
-      (modified or renamed); a file no parent holds is added by the merge.
+      (modified or renamed); a file no parent holds is added by the merge, and may
+      continue content the same merge leaves out (as any add may).
       Where lineages meet, the earliest wins;
     * a delete ends the path's lineage and remembers its content, and so does a
       merge that leaves a parent's file out, unless that lineage lives on in
@@ -381,8 +382,10 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       similar and the same record (as above), when the commit that began the
       deleted lineage is an ancestor of the one that began the live file (a
       copy, then the original removed);
-    * a template's content (a file named ``template``, ``0000-template``, …) is
-      remembered by no delete, and adding it again restores nothing; only
+    * a template's content (a file named ``template``, ``0000-template``, …, or the
+      page of a folder so named, ``NNNN-kep-template/README.md``; not a name numbered
+      or dated like a record's) is remembered by no delete, and adding it again
+      restores nothing; only
       Markdown content is remembered and restored;
     * copies are adds.
     """
