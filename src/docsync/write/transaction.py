@@ -153,6 +153,12 @@ class Transaction:
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
 
+    def relink(self, links: Sequence[tuple[str, str]]) -> None:
+        """Point each symlink (path, target) elsewhere; the journal holds its old target."""
+        self.cover([path for path, _ in links])
+        for path, target in links:
+            writer.relink(self.root, path, target)
+
     # ----------------------------------------------------------------- the end
 
     def finish(self) -> None:
