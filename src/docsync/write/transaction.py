@@ -154,8 +154,7 @@ class Transaction:
             self._expected[new] = self._expected.pop(old, None)
 
     def relink(self, links: Sequence[tuple[str, str]]) -> None:
-        """Point each symlink (path, target) elsewhere; the journal holds its old target."""
-        self.cover([path for path, _ in links])
+        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target."""
         for path, target in links:
             writer.relink(self.root, path, target)
 
