@@ -64,23 +64,18 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo.root
 
 
-@pytest.mark.parametrize(
-    "args", [["migrate"], ["migrate", "--verbose"], ["migrate", "--format", "json"]]
-)
+@pytest.mark.parametrize("args", [["migrate"], ["migrate", "--verbose"], ["migrate", "--format", "json"]])
 def test_a_record_that_is_a_symlink_out_is_never_read(linked: Path, args: list[str]) -> None:
     code, out, err = _run(linked, *args)
     assert SECRET not in out + err
     assert code in (0, 1, 2), err
     if args[-1] == "json":
         shown = json.loads(out)
-        assert {k["path"] for k in shown.pop("symlinks_kept")} == {
-            f"docs/adr/{n}" for n in LINKS
-        } - {"docs/adr/0005-chain.md"}
+        kept = {k["path"] for k in shown.pop("symlinks_kept")}
+        assert kept == {f"docs/adr/{n}" for n in LINKS} - {"docs/adr/0005-chain.md"}
         out = json.dumps(shown)
     else:  # each link out is named as left alone (issue #37), and nowhere else
-        out = "\n".join(
-            line for line in out.splitlines() if not line.startswith("symlink left alone: ")
-        )
+        out = "\n".join(line for line in out.splitlines() if not line.startswith("symlink left alone: "))
     # a symlink is no record: none is planned, so none is read (not even for its title)
     assert not [name for name in LINKS if name.removesuffix(".md") in out], out
 
@@ -155,9 +150,7 @@ def symlinked_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("key", ["target", "conventions"])
 @pytest.mark.parametrize("spelling", SPELLINGS, ids=lambda s: repr(s[:20]))
-def test_every_fresh_path_spelling_is_refused_in_one_line(
-    symlinked_folder: Path, key: str, spelling: str
-) -> None:
+def test_every_fresh_path_spelling_is_refused_in_one_line(symlinked_folder: Path, key: str, spelling: str) -> None:
     value = spelling if key == "target" else f"{spelling}/c.md"
     config = symlinked_folder / ".docsync.toml"
     config.write_text(f"{key} = {json.dumps(value)}\n")
@@ -174,18 +167,10 @@ def test_every_fresh_path_spelling_is_refused_in_one_line(
 
 @pytest.mark.parametrize(
     "args",
-    [
-        ["check"],
-        ["check", "--staged"],
-        ["fix"],
-        ["migrate", "--apply", "--commit"],
-        ["new", "Use Y"],
-    ],
+    [["check"], ["check", "--staged"], ["fix"], ["migrate", "--apply", "--commit"], ["new", "Use Y"]],
     ids=" ".join,
 )
-def test_no_command_runs_the_file_system_monitor_a_git_config_names(
-    tmp_path: Path, args: list[str]
-) -> None:
+def test_no_command_runs_the_file_system_monitor_a_git_config_names(tmp_path: Path, args: list[str]) -> None:
     """``core.fsmonitor`` in a ``.git/config`` unpacked from an archive (or included from
     a tracked file) names a command git runs on ``status`` and ``check-ignore``: docsync
     runs git with the monitor off, as it runs no hook."""
