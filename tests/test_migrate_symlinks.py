@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 from docsync.cli import app
 from docsync.errors import DocsyncError
 from docsync.migrate.apply.apply import apply
+from docsync.migrate.model import Relink
+from docsync.migrate.rewrite.relinks import relinks
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
 from tests.gitutil import GitRepo
@@ -134,3 +136,26 @@ class _AfterRelinks:
         ):
             self.failed = True
             raise OSError(28, "No space left on device")
+
+
+FOLDER_CASES = [  # (moves, tracked, where a link to the folder "a/f" points after them)
+    ({"a/f/x.md": "b/g/x.md", "a/f/y.png": "b/g/y.png"}, ("a/f/x.md", "a/f/y.png"), "b/g"),
+    ({"a/f/README.md": "b/f.md"}, ("a/f/README.md",), "b/f.md"),
+    ({"a/f/README.md": "b/f.md"}, ("a/f/README.md", "a/f/kep.yaml"), None),  # the folder stays
+    ({"a/f/x.md": "b/g/x.md", "a/f/y.png": "c/y.png"}, ("a/f/x.md", "a/f/y.png"), None),
+    ({"a/other.md": "b/other.md"}, ("a/other.md", "a/f/z.md"), None),
+]
+
+
+@pytest.mark.parametrize(("moves", "tracked", "place"), FOLDER_CASES)
+@pytest.mark.parametrize("link", ["a/to-f", "to-f", "c/d/to-f", "a/f2/to-f"])
+def test_a_link_to_a_folder_follows_it_only_when_all_of_it_moved(
+    moves: dict[str, str], tracked: tuple[str, ...], place: str | None, link: str
+) -> None:
+    target = posixpath.relpath("a/f", posixpath.dirname(link) or ".")
+    changed, kept = relinks({link: target}, moves.items(), tracked)
+    assert kept == ()
+    if place is None:
+        assert changed == ()
+    else:
+        assert changed == (Relink(link, target, posixpath.relpath(place, posixpath.dirname(link) or ".")),)

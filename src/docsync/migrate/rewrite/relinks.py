@@ -24,8 +24,10 @@ def _moved_to(resolved: str, moves: Mapping[str, str], tracked: Iterable[str]) -
     names, or, a record folder whose README became a file, to that file."""
     if resolved in moves:
         return moves[resolved]
+    if not any(old.startswith(resolved + "/") for old in moves):  # the moves are few; the files many
+        return None
     inside = [p for p in tracked if p.startswith(resolved + "/")]
-    if not inside or any(p not in moves for p in inside):
+    if any(p not in moves for p in inside):
         return None
     places = {
         moves[p][: len(moves[p]) - len(p) + len(resolved)]
