@@ -372,7 +372,8 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       against or renamed from; else a file it takes unchanged from side
       parents has theirs (a stub a side branch wrote at a record's old path is
       the stub); else it has the lineages of every parent that holds it
-      (modified or renamed); a file no parent holds is added by the merge.
+      (modified or renamed); a file no parent holds is added by the merge, and may
+      continue content the same merge leaves out (as any add may).
       Where lineages meet, the earliest wins;
     * a delete ends the path's lineage and remembers its content, and so does a
       merge that leaves a parent's file out, unless that lineage lives on in
@@ -381,8 +382,10 @@ def oracle_dates(repo: Path, paths: Iterable[str], rev: str = "HEAD") -> dict[st
       similar and the same record (as above), when the commit that began the
       deleted lineage is an ancestor of the one that began the live file (a
       copy, then the original removed);
-    * a template's content (a file named ``template``, ``0000-template``, …) is
-      remembered by no delete, and adding it again restores nothing; only
+    * a template's content (a file named ``template``, ``0000-template``, …, or the
+      page of a folder so named, ``NNNN-kep-template/README.md``; not a name numbered
+      or dated like a record's) is remembered by no delete, and adding it again
+      restores nothing; only
       Markdown content is remembered and restored;
     * copies are adds.
     """
@@ -485,7 +488,16 @@ def _markdown(path: str) -> bool:
 
 
 def _template(path: str) -> bool:
-    return _markdown(path) and bool(_TEMPLATE_NAME.search(path.rpartition("/")[2]))
+    """A file named ``template`` (``0000-template.md``), or the page of a folder so named
+    (``keps/NNNN-kep-template/README.md``: every KEP starts as a copy of that folder); a
+    name numbered or dated like a record (``0114-template-compiler``) is a record's."""
+    if not _markdown(path):
+        return False
+    folder, _, name = path.rpartition("/")
+    if name.lower() in ("readme.md", "index.md"):
+        name = folder.rpartition("/")[2]
+    numbered = _NUMBERED_NAME.match(name)
+    return bool(_TEMPLATE_NAME.search(name)) and (numbered is None or not int(numbered.group(1)))
 
 
 State = dict[str, int]  # path → lineage id
@@ -705,7 +717,9 @@ class _History:
             self._place(state, change, lineage, commit)
         for side, side_index in views:
             self._meet_unchanged(state, index, side, side_index)
+        buried = len(self.graveyard)
         self._bury_left_out(state, gone, views, commit)
+        self._restore_from_left_out(state, index, commit, buried)
         for parent in sides:
             self._release(parent)
         return state
@@ -762,6 +776,25 @@ class _History:
             if self._root(lineage) not in alive:
                 self._bury(change, lineage, commit.sha)
 
+    def _restore_from_left_out(
+        self, state: State, index: dict[str, _Change], commit: _Commit, buried: int
+    ) -> None:
+        """A file the merge adds continues content the same merge leaves out of a parent
+        (a branch's ``0000-x.md`` landed as ``0534-x.md``, rewrapped below git's 50%): the
+        adds were placed before the merge's graves were dug, so they look again."""
+        graves = self.graveyard[buried:]
+        if not graves:
+            return
+        for path, change in index.items():
+            lineage = state.get(path)
+            if lineage is None or self.start[lineage] != commit.sha or not _markdown(path):
+                continue
+            if lineage not in self.first_blob:
+                continue  # a template's text, or nothing: no restore
+            restored = self._resurrect(change, commit.sha, graves)
+            if restored is not None:
+                self._join(lineage, restored)
+
     # -- lineages
 
     def _new(self, commit: _Commit) -> int:
@@ -814,12 +847,14 @@ class _History:
         if _markdown(change.path) and not _template(change.path) and change.old_blob != _EMPTY:
             self.graveyard.append((change.old_blob, lineage, change.path, sha))
 
-    def _resurrect(self, change: _Change, sha: str) -> int | None:
+    def _resurrect(
+        self, change: _Change, sha: str, graves: list[tuple[str, int, str, str]] | None = None
+    ) -> int | None:
         """The earliest lineage among contents deleted on this add's line of history that
         are similar to its content and the same record."""
         found: int | None = None
         blob = change.new_blob
-        for dead, lineage, path, killed in self.graveyard:
+        for dead, lineage, path, killed in self.graveyard if graves is None else graves:
             if found is not None and self._key(lineage) >= self._key(found):
                 continue
             if killed == sha and self.kin.renumbered(path, dead, change.path, blob):
@@ -1047,10 +1082,14 @@ def _found_in_order(ws: list[str], positions: dict[str, list[int]], gap: int = 4
 
 
 def broken_links(repo: Path) -> tuple[set[tuple[str, str]], str]:
-    """lychee's broken local links: (source file, target path#fragment), and any error."""
-    files = [f for f in git(repo, "ls-files", "-z", "*.md", "*.markdown").split("\0") if f]
+    """lychee's broken local links: (source file, target path#fragment), and any error.
+
+    A tracked symbolic link is a link too (keps' ``sig-release/20190331-release-notes.md``
+    points at ``1733-release-notes/README.md``): it is broken when what it points at is not
+    there, and lychee, which cannot read a dangling one, is given regular files only."""
+    files, found = _markdown_files(repo)
     if not files:
-        return set(), ""
+        return found, ""
     exe = shutil.which("lychee") or "lychee"
     done = run(
         [exe, "--offline", "--include-fragments", "--no-progress", "--format", "json",
@@ -1060,14 +1099,31 @@ def broken_links(repo: Path) -> tuple[set[tuple[str, str]], str]:
     try:
         report = json.loads(done.out)
     except json.JSONDecodeError:
-        return set(), f"lychee: {done.err.strip()[:200]}"
-    found: set[tuple[str, str]] = set()
+        return found, f"lychee: {done.err.strip()[:200]}"
     prefix = "file://" + str(repo.resolve()) + "/"
     for source, fails in (report.get("error_map") or report.get("fail_map") or {}).items():
         for fail in fails:
             url = str(fail.get("url", ""))
             found.add((_relative(source, repo), url.removeprefix(prefix)))
     return found, ""
+
+
+def _markdown_files(repo: Path) -> tuple[list[str], set[tuple[str, str]]]:
+    """The tracked Markdown files that are regular files, and (link, target) of each tracked
+    symbolic link whose target is missing, as a path from the repository's root."""
+    files: list[str] = []
+    dangling: set[tuple[str, str]] = set()
+    for entry in git(repo, "ls-files", "-s", "-z", "*.md", "*.markdown").split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        if not meta.startswith("120000"):
+            files.append(path)
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(repo / path)))
+        if not (repo / target).exists():
+            dangling.add((path, target))
+    return files, dangling
 
 
 def _relative(path: str, repo: Path) -> str:
@@ -1091,6 +1147,11 @@ def newly_broken(
     def mapped(link: tuple[str, str]) -> set[tuple[str, str]]:
         source, target = link
         path, hash_, fragment = target.partition("#")
+        # a query stays with the path it follows (keps: ``[Test Plan](?tab=t.0#bookmark=…)``,
+        # a link to the page itself that lychee reads as ``README.md?tab=t.0``)
+        path, mark, query = path.partition("?")
+        fragment = f"{mark}{query}{hash_}{fragment}" if mark else fragment
+        hash_ = "" if mark else hash_
         new_source = moves.get(source, source)
         # no normpath: it would make lychee's "(https://…)" read "(https:/…)"
         folder, new_folder = posixpath.dirname(source), posixpath.dirname(new_source)

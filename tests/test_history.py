@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsync.errors import GitError
-from docsync.migrate.read.names import is_template
+from docsync.records.templates import is_template_path
 from docsync.repository.commits import CommitChanges, FileChange
 from docsync.repository.git_history import CatFile, is_shallow, read_blobs, read_history
 from docsync.repository.history import first_proposed, rename_map
@@ -28,7 +28,7 @@ def dates(repo: GitRepo) -> dict[str, tuple[str, str]]:
     tracked = repo.git("ls-files", "-z").split("\0")
     with CatFile(repo.root) as read_blob:
         origins = first_proposed(
-            read_history(repo.root), [p for p in tracked if p], read_blob, template=is_template
+            read_history(repo.root), [p for p in tracked if p], read_blob, template=is_template_path
         )
     return {path: (str(o.date), o.original_path) for path, o in origins.items()}
 

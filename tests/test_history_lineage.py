@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -33,7 +34,7 @@ import pytest
 from docsync.config import load as load_config
 from docsync.migrate import run as migration
 from docsync.migrate.read.dating import EarlyDates
-from docsync.migrate.read.discover import is_template
+from docsync.records.templates import is_template_path
 from docsync.repository.git_history import CatFile, read_history
 from docsync.repository.history import first_proposed
 from docsync.repository.kinship import number, title
@@ -72,7 +73,7 @@ def dates(repo: GitRepo, records: Sequence[str] = ()) -> dict[str, tuple[str, st
     kept = frozenset(asked)
     with CatFile(repo.root) as read_blob:
         origins = first_proposed(
-            read_history(repo.root), asked, read_blob, template=is_template, record=kept.__contains__
+            read_history(repo.root), asked, read_blob, template=is_template_path, record=kept.__contains__
         )
     found = {path: (str(o.date), o.original_path) for path, o in origins.items()}
     born = oracle().oracle_dates(repo.root, asked)
@@ -488,3 +489,142 @@ def test_a_record_renumbered_and_rewritten_in_one_commit_keeps_its_date(
     assert not any(status.startswith("R") for status in moved[::2])  # git sees no rename
     expected = ("2018-06-08", "adr/adr-010-monitoring.md") if all(same) else ("2018-06-13", new)
     assert dates(repo, [new]) == {new: expected}
+
+
+# A draft renumbered in the merge that lands it, rewrapped on the way (rust-lang/rfcs
+# 0534-deriving2derive: the merge deletes the branch's ``0000-…`` and adds ``0534-…``,
+# 41% by git's measure, so git sees no rename).
+
+LONG = [
+    f"Paragraph {i} of the draft says its piece on one long line, the way it was first "
+    f"typed, with no wrapping at all, so that rewrapping it changes every one of its lines.\n\n"
+    for i in range(6)
+]
+
+
+def landed_renumbered_by_the_merge(repo: GitRepo, slug: str) -> str:
+    """The branch adds ``text/0000-deriving.md`` (12-19); main moves on; the merge (12-31)
+    deletes it and adds ``text/0534-<slug>.md``, its text rewrapped at 72 columns."""
+    head = "- Start Date: 2014-12-19\n- RFC PR: (leave this empty)\n\n# Summary\n\nRename it.\n\n"
+    repo.branch("deriving")
+    repo.write("text/0000-deriving.md", head + "".join(LONG))
+    repo.commit(when="2014-12-19 16:22", tz="-0500")
+    repo.switch("main")
+    repo.write("README.md", "# RFCs\n\nAnother RFC was accepted.\n")
+    repo.commit(when="2014-12-31 16:03", tz="+1300")
+    repo.merge("deriving", when="2014-12-31 16:14", tz="+1300", commit=False)
+    repo.git("rm", "-q", "--cached", "text/0000-deriving.md")
+    (repo.root / "text/0000-deriving.md").unlink()
+    wrapped = "".join(textwrap.fill(p.strip(), 72) + "\n\n" for p in LONG)
+    new = f"text/0534-{slug}.md"
+    repo.write(new, head.replace("(leave this empty)", "[534](#534)") + wrapped)
+    repo.commit(when="2014-12-31 16:14", tz="+1300")
+    return new
+
+
+@pytest.mark.parametrize(
+    ("slug", "expected"),
+    [("deriving", ("2014-12-19", "text/0000-deriving.md")), ("derive", ("2014-12-31", None))],
+    ids=["same-slug", "another-slug"],
+)
+def test_a_draft_renumbered_by_the_merge_that_lands_it_keeps_its_date(
+    repo: GitRepo, slug: str, expected: tuple[str, str | None]
+) -> None:
+    new = landed_renumbered_by_the_merge(repo, slug)
+    merged = repo.git("show", "-m", "--format=", "--name-status", "-M", "HEAD").split()
+    assert not any(status.startswith("R") for status in merged[::2])  # git sees no rename
+    day, original = expected
+    assert dates(repo, [new]) == {new: (day, original or new)}
+
+
+# A template that is a folder (kubernetes/enhancements: every KEP starts as a copy of
+# ``keps/NNNN-kep-template/``, whose page is a README.md of 700 lines). Told by its file name
+# alone, the page is no template, so any new KEP is alike to any deleted draft of another:
+# both docsync and the oracle dated 26 KEPs of 2024 and 2025 from drafts of 2021 and 2022.
+
+KEP_BOILER = [f"KEP template line {i:02d}: describe this part of your enhancement.\n" for i in range(30)]
+
+
+def kep(name: str, own: int) -> str:
+    mine = "".join(f"{name} explains, in its own words, point {i}.\n" for i in range(own))
+    return f"# KEP: {name}\n\n" + "".join(KEP_BOILER) + mine
+
+
+def kep_after_another_draft_deleted(repo: GitRepo, folder: str, page: str, own: int) -> str:
+    """The template folder (2019); a draft KEP from it (2021-06-27), deleted on the line of
+    history (2021-08-01); a new KEP from the template years later (2024-05-17)."""
+    repo.write(f"keps/{folder}/{page}", "# KEP: <title>\n\n" + "".join(KEP_BOILER))
+    repo.write(f"keps/{folder}/kep.yaml", "title: <title>\nstatus: provisional\n")
+    repo.commit(when="2019-01-10 10:00")
+    repo.write(f"keps/sig-a/0000-stability-classes/{page}", kep("Stability classes", own))
+    repo.commit(when="2021-06-27 10:04", tz="-0700")
+    repo.remove(f"keps/sig-a/0000-stability-classes/{page}")
+    repo.commit(when="2021-08-01 10:00")
+    new = f"keps/sig-node/4639-oci-volume-source/{page}"
+    repo.write(new, kep("OCI volume source", own))
+    repo.commit(when="2024-05-17 10:17", tz="-0400")
+    return new
+
+
+@pytest.mark.parametrize("own", OWN_LINES)
+@pytest.mark.parametrize("page", ["README.md", "index.md"])
+@pytest.mark.parametrize("folder", ["NNNN-kep-template", "0000-template", "template"])
+def test_a_new_record_from_a_template_folder_restores_no_other_draft(
+    repo: GitRepo, folder: str, page: str, own: int
+) -> None:
+    new = kep_after_another_draft_deleted(repo, folder, page, own)
+    assert is_template_path(f"keps/{folder}/{page}")
+    assert dates(repo, [new]) == {new: ("2024-05-17", new)}
+
+
+def test_a_record_folder_whose_slug_holds_template_is_a_record(repo: GitRepo) -> None:
+    """``0114-template-compiler/README.md`` is numbered like the records: a record, whose
+    move in two commits (copied, the original deleted later) keeps its first day."""
+    old, new = "text/0114-template-compiler/README.md", "text/0115-template-compiler/README.md"
+    assert not is_template_path(old)
+    repo.write(old, draft("Template compiler", 12))
+    repo.commit(when="2016-01-06 10:00")
+    repo.write(new, draft("Template compiler", 12).replace("point 1.", "point one."))
+    repo.commit(when="2016-02-05 10:00")
+    repo.remove(old)
+    repo.commit(when="2016-02-18 10:00")
+    assert dates(repo, [new]) == {new: ("2016-01-06", old)}
+
+
+# A record renamed and rewritten, the change reverted, then made again the same day
+# (kubernetes/enhancements KEP 0019 "Cloud Provider Documentation", 2018-07-30: on 2019-02-12
+# renamed to ``20180731-cloud-provider-documentation.md`` and rewritten, 11% alike, same title;
+# reverted; then ``20180731-cloud-provider-docs.md``, 79% like the reverted rewrite).
+
+
+def rewritten_reverted_and_redone(repo: GitRepo, minute: int) -> str:
+    first = "---\ntitle: Cloud Provider Documentation\n---\n\n" + "".join(
+        f"The first text, line {i}, as the KEP was proposed in 2018.\n" for i in range(30)
+    )
+    rewrite = "---\ntitle: Cloud Provider Documentation\n---\n\n" + "".join(
+        f"The rewrite, line {i}, which says it differently and shorter.\n" for i in range(20)
+    )
+    old = "keps/0019-cloud-provider-documentation.md"
+    repo.write(old, first)
+    repo.commit(when="2018-07-30 23:46", tz="-0700")
+    renamed = "keps/20180731-cloud-provider-documentation.md"
+    repo.remove(old)
+    repo.write(renamed, rewrite)
+    repo.commit(when=f"2019-02-12 16:{minute:02d}", tz="-0500")
+    repo.remove(renamed)
+    repo.write(old, first)
+    repo.commit(when=f"2019-02-12 16:{minute + 1:02d}", tz="-0500")
+    new = "keps/20180731-cloud-provider-docs.md"
+    repo.remove(old)
+    repo.write(new, rewrite.replace("line 3,", "line three,"))
+    repo.commit(when=f"2019-02-12 16:{minute + 2:02d}", tz="-0500")
+    return new
+
+
+@pytest.mark.parametrize("minute", range(0, 40, 5))
+def test_a_source_that_began_the_same_day_is_still_followed(repo: GitRepo, minute: int) -> None:
+    """The redo continues the reverted rewrite (similar, the same number and title), which
+    continues the 2018 record (renumbered, the same slug and title): both began on
+    2019-02-12, and which of the two commit ids sorts first decides nothing."""
+    new = rewritten_reverted_and_redone(repo, minute)
+    assert dates(repo, [new]) == {new: ("2018-07-30", "keps/0019-cloud-provider-documentation.md")}

@@ -73,6 +73,37 @@ def test_a_record_named_for_templates_migrates_and_the_template_stays_out_of_the
     assert "ADR 0002" in index or "ADR-0002" in index or "0002" in index
 
 
+TEMPLATE_PLACES = (
+    "templates/adr-template.md",  # a folder of templates inside the tree
+    "0000-template/README.md",  # a template that is a folder, as records may be
+    "NNNN-adr-template/index.md",
+    "template/README.md",
+)
+
+
+@pytest.mark.parametrize(
+    ("slug", "place"), list(itertools.product(("template-compiler", "use-templates"), TEMPLATE_PLACES))
+)
+def test_a_template_below_the_tree_or_a_template_folder_is_no_record(
+    migration_repo: GitRepo, slug: str, place: str
+) -> None:
+    """The template is told by its path, not only its file name: a template folder's page or
+    a template in a subfolder is not a record (it stays, `check` is green), while a numbered
+    record folder whose slug holds "template" is a record and moves."""
+    files = {
+        "docs/adr/0001-use-markdown.md": _record("1. Use Markdown"),
+        f"docs/adr/0002-{slug}/README.md": _record(f"2. {slug.replace('-', ' ').capitalize()}"),
+        f"docs/adr/{place}": _record("NNNN. Title of the decision", "proposed | accepted"),
+    }
+    _write(migration_repo, files, 'target = "docs/adr"\n')
+    _, outcome = run(migration_repo.root, Options())
+    moved = {str(t.parts[0]) for t in outcome.plan.topics}
+    assert moved == {"docs/adr/0001-use-markdown.md", f"docs/adr/0002-{slug}/README.md"}
+    assert outcome.plan.problems == ()
+    _apply_and_check(migration_repo)
+    assert (migration_repo.root / "docs" / "adr" / place).exists()
+
+
 # --------------------------------------------------------------------------- 2. dates are not ids
 
 

@@ -138,3 +138,27 @@ def test_a_list_of_ids_rewritten_to_links_is_not_lost(realworld: ModuleType, sep
     kinds = [kind.strip(" -")]
     assert realworld.lost_lines(old, new, kinds) == []
     assert len(realworld.lost_lines(old, new.replace("etc", "so on"), kinds)) == 1
+def test_a_link_to_its_own_page_with_a_query_is_the_same_break(realworld: ModuleType) -> None:
+    """keps: ``[Test Plan](?tab=t.0#bookmark=id.x)``, pasted from a shared document, names
+    the page itself with a query; lychee reads it as ``README.md?tab=t.0``, broken before
+    the move and after it, from the page's new path."""
+    old = "keps/sig-x/5073-validation/README.md"
+    new = "docs/rfc/implemented/2025-02-13-validation.md"
+    before = {(old, f"{old}?tab=t.0#bookmark=id.x")}
+    assert realworld.newly_broken(before, {(new, f"{new}?tab=t.0#bookmark=id.x")}, {old: new}) == []
+    assert realworld.newly_broken(before, {(new, f"{new}?tab=t.1")}, {old: new}) != []
+
+
+def test_a_dangling_symlink_is_a_broken_link_and_no_lychee_input(
+    realworld: ModuleType, tmp_path: Path
+) -> None:
+    """keps: ``sig-release/20190331-release-notes.md`` links to ``1733-release-notes/README.md``;
+    once the page moves the symlink dangles, and lychee stops on a dangling input."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("keps/1733-notes/README.md", "# Notes\n")
+    (repo.root / "keps" / "20190331-notes.md").symlink_to("1733-notes/README.md")
+    (repo.root / "keps" / "gone.md").symlink_to("1734-gone/README.md")
+    repo.commit()
+    files, dangling = realworld._markdown_files(repo.root)
+    assert files == ["keps/1733-notes/README.md"]
+    assert dangling == {("keps/gone.md", "keps/1734-gone/README.md")}

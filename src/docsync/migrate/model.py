@@ -204,6 +204,16 @@ class Stats:
     """Each line of a file that is not Markdown the rewrite changes: ``path:line``, before, after."""
 
 
+@dataclass(frozen=True, slots=True)
+class Relink:
+    """A tracked symlink pointed at what moved: its path once the moves are done, its
+    target as it was, and the new one (relative; see :mod:`.rewrite.relinks`)."""
+
+    path: str
+    old: str
+    new: str
+
+
 @dataclass(frozen=True)
 class ChangeSet:
     moves: tuple[tuple[str, str], ...] = ()
@@ -220,21 +230,24 @@ class ChangeSet:
     parsed: Mapping[str, Document] = field(default_factory=dict)
     """Writes whose new text was parsed on the way (to verify its rewrite), by path;
     the closing check reads them from the parse cache instead of parsing them again."""
+    relinks: tuple[Relink, ...] = ()
+    symlinks_kept: tuple[tuple[str, str], ...] = ()
+    """Symlinks out of the repository or into ``.git``: left alone, and why."""
 
     @property
     def empty(self) -> bool:
-        return not (self.moves or self.removals or self.writes)
+        return not (self.moves or self.removals or self.writes or self.relinks)
 
     @property
     def to_stage(self) -> list[str]:
         """Written files git should track: everything but untracked files whose links changed."""
-        return [w.path for w in self.writes if w.path not in self.untracked]
+        return [w.path for w in self.writes if w.path not in self.untracked] + [r.path for r in self.relinks]
 
     @property
     def touched(self) -> tuple[str, ...]:
         """Every path the change set creates, changes or removes."""
         paths = [p for move in self.moves for p in move] + list(self.removals)
-        paths += [w.path for w in self.writes]
+        paths += [w.path for w in self.writes] + [r.path for r in self.relinks]
         return tuple(dict.fromkeys(paths))
 
 

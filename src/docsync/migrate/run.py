@@ -198,11 +198,10 @@ def _inputs(root: Path, config: Config, found: _Found, dates: EarlyDates) -> Inp
 
 
 def _view(root: Path, config: Config, found: _Found) -> RepoView:
-    from .read.repo_view import RepoView  # imported while the files parsed
+    from .read.repo_view import RepoView, symlink_targets  # imported while the files parsed
 
-    documents = {**found.workspace.documents, **{r.path: r.doc for r in found.records.values()}}
     return RepoView(
-        documents=documents,
+        documents={**found.workspace.documents, **{r.path: r.doc for r in found.records.values()}},
         tracked=frozenset(found.workspace.listing.tracked),
         read_text=lambda path, needles: read_text(root, path, config.max_file_size, needles),
         states=config.states,
@@ -214,6 +213,7 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
         exempt=frozenset(p for p in (config.conventions, config.template) if p),
         refs_exclude=config.refs_exclude,
         excluded=excluded_documents(found.workspace, skip=found.records),  # legacy records migrate
+        symlinks=symlink_targets(root, found.workspace.listing),
     )
 
 

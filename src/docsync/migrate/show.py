@@ -124,6 +124,10 @@ def _summary(outcome: Outcome, verbose: bool = False) -> Iterator[Line]:
     yield from _listed(kept, "ids in program text", "yellow", verbose)
     broken = [f"broken link after migration: {p}: '{d}'" for p, d in stats.dangling]
     yield from _listed(broken, "links the migration breaks", "yellow", verbose)
+    for r in changes.relinks:  # each one named: a symlink is no record the report lists
+        yield Line(f"symlink retargeted: {r.path} -> {r.new} (was {r.old})", style="cyan")
+    for path, why in changes.symlinks_kept:
+        yield Line(f"symlink left alone: {path}: {why}", style="yellow")
     if stats.already_broken:
         yield Line(
             f"{_count(stats.already_broken, 'link was', 'links were')} broken before the "
@@ -378,6 +382,8 @@ def as_json(outcome: Outcome) -> str:
         "dangling": [{"path": p, "destination": d} for p, d in changes.stats.dangling],
         "already_broken": changes.stats.already_broken,
         "tool_pointers": list(changes.stats.tool_pointers),
+        "relinks": [{"path": r.path, "old": r.old, "new": r.new} for r in changes.relinks],
+        "symlinks_kept": [{"path": p, "why": w} for p, w in changes.symlinks_kept],
         "outside_lifecycle": list(changes.stats.outside),
         "relation_notes": [{"path": p, "note": n} for p, n in changes.stats.relation_notes],
         "adoption_record": changes.adoption_record,

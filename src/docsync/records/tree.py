@@ -26,7 +26,7 @@ from .index import INDEX_NAMES, parse_former_ids, render_index
 from .model import IdTarget, Record, parse_id, tree_exists
 from .relations import Edge, Mention, read_mentions
 from .status_lines import status_lines
-from .templates import is_template_name
+from .templates import is_template_path
 
 _NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)\.md")
 
@@ -213,11 +213,12 @@ def _ancestors(path: str) -> Iterator[str]:
 
 
 def _exempt(config: Config, target: str, present: set[str]) -> set[str]:
-    """The index, the conventions doc, the template the config names, and any file at the
-    target's top level named as a template is (``adr-template.md``): none is a record."""
+    """The index, the conventions doc, the template the config names, and any template in the
+    target (``adr-template.md``, ``templates/rfc-template.md``, the page of a template folder,
+    ``NNNN-template/README.md``; not ``0114-template-compiler.md``): none is a record."""
     exempt = {f"{target}/{name}" for name in INDEX_NAMES}
     exempt.update(p for p in (config.conventions, config.template) if p)
-    exempt.update(p for p in present if posixpath.dirname(p) == target and is_template_name(posixpath.basename(p)))
+    exempt.update(p for p in present if p.startswith(target + "/") and is_template_path(p))
     return exempt
 
 

@@ -57,8 +57,9 @@ Decisions, each with a test in ``tests/test_history.py``:
 * A rename git misses because the record was also rewritten (a delete and an
   add in one commit, under 50%): one record when both names have the same
   slug in one folder and the same title once their numbers are set aside.
-* Templates (the names ``template`` says are templates, as discovery reads
-  them) start and continue no lineage: a deleted template is no grave, and
+* Templates (the paths ``template`` says are templates, as discovery reads
+  them: ``0000-template.md``, and the page of a template folder,
+  ``keps/NNNN-kep-template/README.md``) start and continue no lineage: a deleted template is no grave, and
   content a template held is no restore, so an RFC whose first commit is the
   template's text begins with that commit.
 * Squash and merge: a file that a merge takes unchanged from every parent
@@ -108,7 +109,7 @@ def first_proposed(
     track (not committed yet) are left out of the result. With ``read_blob``
     (blob id → content), a file re-added with content similar to a deleted
     one continues its lineage (see the module). ``template`` says which file
-    names are templates, whose content starts and continues no lineage.
+    paths are templates, whose content starts and continues no lineage.
     ``record`` says which paths at HEAD are records (default: every file): a
     file left as a stub restarts only when its content went to one of them.
     ``read_ahead``, given the blobs ``read_blob`` will be asked for, may start reading them

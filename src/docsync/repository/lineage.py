@@ -41,15 +41,15 @@ class Resurrection:
         if fresh is not None:
             blob, _ = fresh
             for split in self._splits.get(root, ()):
-                if split.root < found and self._moved_out(split, blob):
+                if _not_later(split.root, found) and self._moved_out(split, blob):
                     found = min(found, self.earliest(split.root))
             for grave in self._renumbered(root, blob):
-                if grave.root < found:
+                if _not_later(grave.root, found):
                     found = min(found, self.earliest(grave.root))
             size = self._texts.size(blob)
             graves = zip(self._graves, self._grave_sizes(), strict=True)
             for grave, grave_size in graves if self._may_restore(blob, size) else ():
-                if grave.root == root or not grave.root < found:
+                if grave.root == root or not _not_later(grave.root, found):
                     continue
                 if grave.blob != blob and not _comparable(grave_size, size):
                     continue  # git's measure cannot find them similar: it would say so
@@ -143,6 +143,13 @@ class Resurrection:
         ):
             return False
         return self._lines.ordered(grave, root)
+
+
+def _not_later(source: Root, found: Root) -> bool:
+    """Whether ``source`` may lead to a day before ``found``: it began that day or earlier.
+    Not its commit id: a source that began the same day may continue an older lineage
+    (KEP 0019, renamed and rewritten, reverted and redone on one day)."""
+    return source != found and source.date <= found.date
 
 
 def _comparable(a: int | None, b: int | None) -> bool:

@@ -158,7 +158,7 @@ class Replayer:
 
     def _is_template(self, path: str) -> bool:
         template = self._template
-        return template is not None and _is_markdown(path) and template(path.rpartition("/")[2])
+        return template is not None and _is_markdown(path) and template(path)
 
     def _bury(self, state: State, commit: CommitChanges) -> None:
         """Remember Markdown content the commit deletes, for a similar re-add to continue."""

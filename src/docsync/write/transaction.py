@@ -72,11 +72,7 @@ class Transaction:
 
     @classmethod
     def begin(
-        cls,
-        root: Path,
-        command: str,
-        redo: Mapping[str, Any],
-        paths: Iterable[str],
+        cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str],
         read: Mapping[str, str | None] | None = None,
     ) -> Transaction:
         """Take the run's lock, record HEAD, the index and ``paths`` in the journal; nothing else
@@ -157,6 +153,11 @@ class Transaction:
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
 
+    def relink(self, links: Sequence[tuple[str, str]]) -> None:
+        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target."""
+        for path, target in links:
+            writer.relink(self.root, path, target)
+
     # ----------------------------------------------------------------- the end
 
     def finish(self) -> None:
@@ -187,10 +188,7 @@ class Transaction:
         return self
 
     def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         if exc is None:
             try:

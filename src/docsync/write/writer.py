@@ -369,6 +369,17 @@ def make_symlink(full: Path, target: str) -> None:
     os.symlink(target, full)
 
 
+def relink(root: Path, path: str, target: str) -> None:
+    """Point the tracked symlink ``path`` at ``target``: the link itself is replaced
+    (removed, then made anew), never written through; anything but a symlink is refused."""
+    full = guarded(root, path, final_link=True)
+    if not is_link(full):
+        raise Refused(f"{path} is no longer a symlink; not relinked")
+    mutation_point("unlink", full)
+    os.unlink(full)
+    make_symlink(full, target)
+
+
 def move_back(source: Path, full: Path) -> None:
     """Rename ``source`` to ``full`` (both already guarded): a restore that needs no free space."""
     mutation_point("rename", source)

@@ -113,6 +113,7 @@ def _execute(
     if commit and moves:
         commits.append(gitrepo.commit_index(root, MOVE_MESSAGE))
     txn.write_all(list(changes.writes))
+    txn.relink([(r.path, r.new) for r in changes.relinks])
     gitrepo.remove_files(root, [p for p in changes.removals if (root / p).exists()])
     forced = gitrepo.stage(root, changes.to_stage)
     if commit:

@@ -29,11 +29,11 @@ from pathlib import Path
 from types import TracebackType
 
 from ...config import Config
+from ...records.templates import is_template_path
 from ...repository import git_history, history, plumbing
 from ...workspace.forked import fork_safe
 from .discover import find_trees, lifecycle_folders, record_paths
 from .inputs import Dated
-from .names import is_template
 from .tree import tree_paths
 
 Progress = Callable[[str, int, int], None]
@@ -63,7 +63,7 @@ def read_origins(
             commits,
             paths,
             read_blob,
-            template=is_template,
+            template=is_template_path,
             record=kept.__contains__,
             read_ahead=read_blob.read_ahead,
         )

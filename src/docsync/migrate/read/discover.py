@@ -27,8 +27,9 @@ from functools import cache
 from ...config import DEFAULT_STATUSES, Source
 from ...model import Document, Heading
 from ...records.model import RecordId
+from ...records.templates import is_template_path
 from .folders import folder_records, named_children, tree_names
-from .names import RecordName, ascii_slug, is_template, record_name
+from .names import RecordName, ascii_slug, record_name
 from .status import StatusReading, read_status
 from .titles import front_matter_title, title_heading
 
@@ -309,8 +310,17 @@ def _shared_number(names: Sequence[RecordName]) -> int | None:
 
 
 def template_paths(tree: Tree, paths: Iterable[str]) -> list[str]:
-    """The tree's templates (``template.md``, ``0000-template.md``): not records."""
-    return [p for p in children_of(tree.path, paths) if is_template(posixpath.basename(p))]
+    """The tree's templates (``template.md``, ``0000-template.md``, the page of a template
+    folder: ``NNNN-kep-template/README.md``): not records."""
+    prefix = f"{tree.path}/" if tree.path else ""
+    return sorted(
+        p
+        for p in paths
+        if p.startswith(prefix)
+        and p[len(prefix) :].count("/") <= 1
+        and is_template_path(p)
+        and (p[len(prefix) :].count("/") == 0 or posixpath.basename(p).lower() in INDEX_NAMES)
+    )
 
 
 def default_status(tree: Tree, path: str) -> str:

@@ -28,6 +28,7 @@ from ..read.tool_pointers import tool_pointers
 from . import rewrite_tasks as tasks
 from .assemble import Assembled, Mispredicted, assemble
 from .fanout import Fanout, workers_for
+from .relinks import relinks
 from .rewrite_tasks import Context, Done
 from .routes import index_path, plan_routes
 from .stats import Tally
@@ -161,9 +162,11 @@ def compute(
         tool_pointers=tuple(tool_pointers(plan, records, view)),
     )
     problems = tuple(tally.problems)
+    relinked, kept = relinks(view.symlinks, moves, view.tracked)
     return ChangeSet(
         tuple(moves), tuple(removals), tuple(writes), stats, problems, untracked,
         read=_reads(view, moves, removals, writes, created), parsed=parsed,
+        relinks=relinked, symlinks_kept=kept,
     )
 
 
