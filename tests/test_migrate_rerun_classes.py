@@ -223,9 +223,11 @@ def test_the_dry_run_names_each_symlink_it_skips(migration_repo: GitRepo) -> Non
 
     _write(migration_repo, {f"docs/adr/000{n}-topic-{n}.md": _record(f"Topic {n}") for n in (1, 2)})
     folder = os.fsencode(migration_repo.root / "docs/adr")
-    for name in LINK_NAMES:
-        os.symlink(b"0001-topic-1.md", os.path.join(folder, name))
-    os.symlink(b"0001-topic-1.md", os.path.join(folder, b"notes.md"))  # no record's name: not named
+    migration_repo.write("docs/notes.txt", "kept where it is\n")
+    for name in LINK_NAMES:  # to a file the migration does not move: skipped, and named so
+        os.symlink(b"../notes.txt", os.path.join(folder, name))
+    # to a record that moves: retargeted (issue #37), named on that line and not as skipped
+    os.symlink(b"0001-topic-1.md", os.path.join(folder, b"notes.md"))
     migration_repo.git("add", "-A")
     migration_repo.commit("links")
     assert runner.invoke(app, ["init"]).exit_code == 0
@@ -233,7 +235,8 @@ def test_the_dry_run_names_each_symlink_it_skips(migration_repo: GitRepo) -> Non
     dry = runner.invoke(app, ["migrate"])
     lines = [line for line in dry.output.splitlines() if line.startswith("symlink skipped")]
     assert len(lines) == len(LINK_NAMES), dry.output
-    assert "\x1b" not in dry.output and "notes.md" not in dry.output
+    assert "\x1b" not in dry.output and not [line for line in lines if "notes.md" in line]
+    assert "symlink retargeted: docs/adr/notes.md -> implemented/" in dry.output, dry.output
     shown = ["0003-linked.md", "0004-\\x1b[31mred.md", "0005-naïve.md"]
     assert all(any(line.endswith(f"docs/adr/{name}") for line in lines) for name in shown), lines
     _apply(migration_repo)

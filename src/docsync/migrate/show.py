@@ -61,6 +61,12 @@ def symlink_line(path: str) -> str:
     return f"symlink skipped (neither read nor moved; git mv its target, or replace it by a file): {shown(path)}"
 
 
+def skipped_symlinks(outcome: Outcome) -> list[str]:
+    """Symlinks where records would be, left as they are (one to a moved record is retargeted)."""
+    retargeted = {r.path for r in outcome.changes.relinks}
+    return [path for path in outcome.plan.symlinks if path not in retargeted]
+
+
 def _count(number: int, one: str, many: str = "") -> str:
     return f"{number} {one if number == 1 else many or one + 's'}"
 
@@ -196,7 +202,7 @@ def report(outcome: Outcome, *, width: int = 80, verbose: bool = False) -> list[
     parts.extend(Line(line) for r in plan.retirements for line in _retirement_lines(r))
     parts.extend(_suggestion_lines(plan, width, verbose=verbose))
     parts.extend(Line(page_line(page)) for page in plan.pages)
-    parts.extend(Line(symlink_line(link), style="yellow") for link in plan.symlinks)
+    parts.extend(Line(symlink_line(link), style="yellow") for link in skipped_symlinks(outcome))
     parts.extend(_summary(outcome, verbose))
     return [_escaped(line) for line in parts]
 
@@ -360,7 +366,7 @@ def as_json(outcome: Outcome) -> str:
             {"path": p.path, "reason": p.reason, "action": "remove" if p.removed else "keep"}
             for p in plan.pages
         ],
-        "symlinks": list(plan.symlinks),
+        "symlinks": skipped_symlinks(outcome),
         "problems": [{"path": p.path, "message": p.message} for p in outcome.problems],
         "suggestions": [
             {"first": s.first, "second": s.second, "reason": s.reason} for s in plan.suggestions
