@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -52,6 +53,13 @@ per byte); GitHub renders no Markdown preview of a file over about 2 MB."""
 def file_size(value: Any) -> int | None:
     size = count(value)
     return size if size is not None and size <= FILE_SIZE_CEILING else None
+
+
+def worker_cores(jobs: int) -> int:
+    """The worker processes ``jobs`` asks for: 0 is one per core, and never more than the
+    cores, since ``jobs`` is a key of the committed config a pull request can set."""
+    machine = os.cpu_count() or 1
+    return min(jobs or machine, machine)
 
 
 def string(value: Any) -> str | None:

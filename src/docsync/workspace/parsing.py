@@ -7,7 +7,6 @@ for a large set, with the cyclic garbage collector kept off the documents.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -15,6 +14,7 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
+from ..config_values import worker_cores
 from ..model import Document, Finding
 from .document_json import encode_document as dumps
 
@@ -139,9 +139,7 @@ def _parse_forked(summarize: Summarize | None, keep_summaries: bool, batch: Sequ
 def _workers(config: Config, pending: int) -> int:
     if pending < _PARALLEL_THRESHOLD:
         return 1
-    machine = os.cpu_count() or 1
-    cores = min(config.jobs or machine, machine)  # a committed `jobs` cannot fork more than the cores
-    return max(1, min(cores, pending // 32))
+    return max(1, min(worker_cores(config.jobs), pending // 32))
 
 
 def parse_pending(

@@ -18,7 +18,6 @@ results (tests compare both).
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -27,6 +26,7 @@ from multiprocessing.reduction import ForkingPickler
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
+from ...config_values import worker_cores
 from ...workspace.collector import collector_off
 from ...workspace.forked import fork_safe
 
@@ -41,8 +41,7 @@ def workers_for(jobs: int, tasks: int) -> int:
     """How many processes share ``tasks`` tasks, this one included (0: no fork, each runs
     here): one per core (``jobs``, 0 meaning every core, never more than the cores), when ``fork`` is there and no
     other thread is."""
-    machine = os.cpu_count() or 1
-    cores = min(jobs or machine, machine, tasks)  # a committed `jobs` cannot fork more than the cores
+    cores = min(worker_cores(jobs), tasks)
     return cores if cores > 1 and fork_safe() else 0
 
 
