@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,7 @@ def _floor() -> ModuleType:
 def test_the_floor_uses_the_processes_docsync_uses(
     files: int, cores: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parsing.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)  # what worker_cores reads
     assert _floor().processes(files, cores) == parsing._workers(Config(), files)
 
 
