@@ -24,7 +24,7 @@ from ...workspace.load import Workspace
 from ...workspace.results import ResultCache
 from . import keys
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
-from .index import RepoIndex
+from .index import MARKDOWN, RepoIndex
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -33,6 +33,7 @@ _IMAGE_KINDS = frozenset({LinkKind.IMAGE, LinkKind.HTML_SRC})
 # Read by link_url for every link a rewrite reads: a member read off its enum class costs
 # more than the test.
 _AUTOLINK = LinkKind.AUTOLINK
+_REFERENCE = LinkKind.REFERENCE
 
 
 class _BadEscape(ValueError):
@@ -64,11 +65,8 @@ def is_external(url: str) -> bool:
 # --------------------------------------------------------------------------- checking one document
 
 
-def _targets(doc: Document) -> Iterator[Target]:
-    for link in doc.links:
-        if link.kind == LinkKind.REFERENCE:
-            continue
-        yield Target(link.destination, link_url(link), link.line, link.column, link.kind in _IMAGE_KINDS)
+def _definition_targets(doc: Document) -> Iterator[Target]:
+    """The definitions a used reference renders, each once (the links' own: :func:`summarize`)."""
     image_labels = {x.label for x in doc.links if x.kind == LinkKind.IMAGE and x.label}
     link_labels = {x.label for x in doc.links if x.kind == LinkKind.REFERENCE and x.label}
     seen: set[str] = set()
@@ -105,9 +103,17 @@ def check(doc: Document, index: RepoIndex) -> list[Finding]:
 def summarize(doc: Document, index: RepoIndex) -> LinkSummary:
     """Phase one: every check that needs only ``doc`` and the repository listing."""
     items: list[Finding | Pending] = []
-    for target in _targets(doc):
-        items.extend(_check_target(doc, target, index))
-    items.extend(_check_definitions(doc))
+    add = items.extend
+    for link in doc.links:
+        kind = link.kind
+        if kind == _REFERENCE:  # checked once, at its definition
+            continue
+        found = _check_link(doc, link.destination, link_url(link), link.line, link.column, kind in _IMAGE_KINDS, index)
+        if found:
+            add(found)
+    for target in _definition_targets(doc):
+        add(_check_target(doc, target, index))
+    add(_check_definitions(doc))
     return LinkSummary(doc.path, tuple(items), index.own_anchors(doc))
 
 
@@ -183,6 +189,33 @@ def _items(items: tuple[object, ...]) -> bool:
         return False
     columns = zip(*pending, strict=True)
     return all(set(map(type, column)) == {kind} for column, kind in zip(columns, _PENDING_TYPES, strict=True))
+
+
+def _check_link(
+    doc: Document, raw: str, url: str, line: int, column: int, image: bool, index: RepoIndex
+) -> Sequence[Finding | Pending]:
+    """:func:`_check_target` of one link, its common cases decided without a :class:`Target`:
+    a plain path (no space around it, no escape, no query) to a tracked file that is no
+    symlink, or to a tracked folder, with no fragment or one that waits for another
+    document's anchors (a pending check). Anything else goes the whole way."""
+    stripped = url.strip()
+    if not stripped or is_external(stripped):
+        return ()
+    path_part, hash_sign, fragment = url.partition("#")
+    if stripped == url and path_part and "%" not in url and "?" not in path_part:
+        resolved = _resolve(doc.path, path_part)
+        if resolved is not None:
+            if resolved in index.files:
+                exists = resolved not in index.symlinks
+                folder = False
+            else:
+                exists = folder = resolved in index.dirs
+            if exists:
+                if not hash_sign or image or fragment == "" or fragment.lower() == "top":
+                    return ()
+                if folder or (resolved != doc.path and resolved.lower().endswith(MARKDOWN)):
+                    return ((raw, line, column, resolved, fragment),)
+    return _check_target(doc, Target(raw, url, line, column, image), index)
 
 
 def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[Finding | Pending]:
