@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.gates.links import check as links_check
+from docsync.gates.links import urls as link_urls
 from docsync.gates.links.check import link_targets
 from docsync.model import HTML_KINDS, BlockKind, Definition, Document, Link, LinkKind, Span
 from docsync.parse.native import parse
@@ -358,7 +359,8 @@ def test_link_kind_constants_answer_as_the_members(kind: LinkKind) -> None:
     assert (kind in destinations._BRACKETED) == (kind in (LinkKind.INLINE, LinkKind.IMAGE))
     assert (kind == destinations._IMAGE) == (kind == LinkKind.IMAGE)
     assert (kind in HTML_KINDS) == (kind in (LinkKind.HTML_HREF, LinkKind.HTML_SRC))
-    assert (kind == links_check._AUTOLINK) == (kind == LinkKind.AUTOLINK)
+    assert (kind == link_urls._AUTOLINK) == (kind == LinkKind.AUTOLINK)
+    assert (kind == links_check._REFERENCE) == (kind == LinkKind.REFERENCE)
     assert (kind == prose_ids._INLINE) == (kind == LinkKind.INLINE)
     assert (kind in prose_ids._TITLED) == (kind in (LinkKind.INLINE, LinkKind.REFERENCE))
     # A kind is a StrEnum: its value, as a plain string, is found the same way in either.

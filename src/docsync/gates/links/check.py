@@ -10,56 +10,26 @@ case-insensitively after percent-decoding, as GitHub's page does.
 
 from __future__ import annotations
 
-import functools
-import html
 import posixpath
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from urllib.parse import unquote
 
-from ...model import HTML_KINDS, Definition, Document, Finding, Link, LinkKind
+from ...model import Definition, Document, Finding, LinkKind
 from ...workspace.documents import Documents
 from ...workspace.load import Workspace
 from ...workspace.results import ResultCache
 from . import keys
 from .fragments import GATE, LINE_ANCHOR, Pending, Target, check_fragment, finding, fragment_check
 from .index import MARKDOWN, RepoIndex
+from .urls import BadEscape, percent_decode, resolve
+from .urls import is_external as is_external
+from .urls import link_targets as link_targets
+from .urls import link_url as link_url
+from .urls import markdown_url as markdown_url
+from .urls import resolve_url as resolve_url
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_ESCAPABLE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _IMAGE_KINDS = frozenset({LinkKind.IMAGE, LinkKind.HTML_SRC})
-# Read by link_url for every link a rewrite reads: a member read off its enum class costs
-# more than the test.
-_AUTOLINK = LinkKind.AUTOLINK
 _REFERENCE = LinkKind.REFERENCE
-
-
-class _BadEscape(ValueError):
-    pass
-
-
-def _percent_decode(value: str) -> str:
-    if "%" not in value:
-        return value
-    if _BAD_ESCAPE.search(value):
-        raise _BadEscape(value)
-    try:
-        return unquote(value, errors="strict")
-    except UnicodeDecodeError:
-        raise _BadEscape(value) from None
-
-
-def markdown_url(raw: str) -> str:
-    """The URL a Markdown destination stands for: escapes and entities decoded."""
-    if "\\" not in raw and "&" not in raw:
-        return raw
-    return html.unescape(_ESCAPABLE.sub(r"\1", raw))
-
-
-def is_external(url: str) -> bool:
-    return (":" in url and _SCHEME.match(url) is not None) or url.startswith("//")
 
 
 # --------------------------------------------------------------------------- checking one document
@@ -197,13 +167,14 @@ def _check_link(
     """:func:`_check_target` of one link, its common cases decided without a :class:`Target`:
     a plain path (no space around it, no escape, no query) to a tracked file that is no
     symlink, or to a tracked folder, with no fragment or one that waits for another
-    document's anchors (a pending check). Anything else goes the whole way."""
+    document's anchors (a pending check). Anything else is checked as :func:`_check_target`
+    checks it: from the resolved path on, when the path was plain."""
     stripped = url.strip()
     if not stripped or is_external(stripped):
         return ()
     path_part, hash_sign, fragment = url.partition("#")
     if stripped == url and path_part and "%" not in url and "?" not in path_part:
-        resolved = _resolve(doc.path, path_part)
+        resolved = resolve(doc.path, path_part)
         if resolved is not None:
             if resolved in index.files:
                 exists = resolved not in index.symlinks
@@ -215,6 +186,8 @@ def _check_link(
                     return ()
                 if folder or (resolved != doc.path and resolved.lower().endswith(MARKDOWN)):
                     return ((raw, line, column, resolved, fragment),)
+        # what the whole check would find: the path is decoded and resolved already
+        return _check_path(doc, Target(raw, url, line, column, image), path_part, resolved, hash_sign, "", fragment, index)
     return _check_target(doc, Target(raw, url, line, column, image), index)
 
 
@@ -225,13 +198,20 @@ def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[F
     path_part, hash_sign, fragment = url.partition("#")
     path_part, _, query = path_part.partition("?")
     try:
-        decoded = _percent_decode(path_part)
-        decoded_fragment = _percent_decode(fragment) if hash_sign else ""
-    except _BadEscape:
+        decoded = percent_decode(path_part)
+        decoded_fragment = percent_decode(fragment) if hash_sign else ""
+    except BadEscape:
         return [finding(doc.path, target, "L008", f"malformed percent-escape in '{target.raw}'")]
     if not decoded:
         return fragment_check(doc, target, doc.path, decoded_fragment, index) if hash_sign else []
-    resolved = _resolve(doc.path, decoded)
+    return _check_path(doc, target, decoded, resolve(doc.path, decoded), hash_sign, query, decoded_fragment, index)
+
+
+def _check_path(
+    doc: Document, target: Target, decoded: str, resolved: str | None, hash_sign: str, query: str, fragment: str,
+    index: RepoIndex,
+) -> Sequence[Finding | Pending]:
+    """:func:`_check_target` once the link's path is decoded (``decoded``) and resolved."""
     problem = None if resolved is None else _existence(doc, target, resolved, index)
     if resolved is None or problem is not None:
         built = index.site_target(doc.path, decoded)  # a link written for the docs site
@@ -241,33 +221,15 @@ def _check_target(doc: Document, target: Target, index: RepoIndex) -> Sequence[F
             return [finding(doc.path, target, "L004", f"'{target.raw}' resolves outside the repository")]
         resolved = built
     if hash_sign and not target.image:
-        if _plain_view(query) and LINE_ANCHOR.match(decoded_fragment) and resolved in index.files:
+        if _plain_view(query) and LINE_ANCHOR.match(fragment) and resolved in index.files:
             return []  # ?plain=1 shows the source, with line numbers, even for Markdown
-        return fragment_check(doc, target, resolved, decoded_fragment, index)
+        return fragment_check(doc, target, resolved, fragment, index)
     return []
 
 
 def _plain_view(query: str) -> bool:
     """Whether a query asks GitHub for a file's source (``?plain=1``) rather than its rendering."""
     return any(part == "plain=1" for part in query.split("&"))
-
-
-@functools.lru_cache(maxsize=4096)
-def _folder(path: str) -> str:
-    return posixpath.dirname(path)
-
-
-def _resolve(source: str, decoded: str) -> str | None:
-    """The repository path a decoded link path names, or None outside the repository."""
-    if decoded.startswith("/"):
-        joined = decoded.lstrip("/")
-    else:  # posixpath.join(dirname(source), decoded), without its generality
-        folder = _folder(source)
-        joined = f"{folder}/{decoded}" if folder else decoded
-    normal = posixpath.normpath(joined) if joined else "."
-    if normal == ".." or normal.startswith("../"):
-        return None
-    return "" if normal == "." else normal
 
 
 def _existence(doc: Document, target: Target, path: str, index: RepoIndex) -> Finding | None:
@@ -357,35 +319,3 @@ def check_workspace(workspace: Workspace) -> list[Finding]:
     return [f for path in workspace.selected for f in per_path[path]]
 
 
-def link_url(link: Link) -> str:
-    """The URL a link goes to. An autolink without a scheme is an email
-    address (CommonMark allows no other), which renders as ``mailto:``."""
-    if link.kind in HTML_KINDS:
-        return link.destination
-    if link.kind == _AUTOLINK and _SCHEME.match(link.destination) is None:
-        return "mailto:" + link.destination
-    return markdown_url(link.destination)
-
-
-def link_targets(doc: Document) -> Iterator[tuple[Link | Definition, str]]:
-    """Every link or definition with a destination of its own, with its URL (for rewriters)."""
-    for link in doc.links:
-        if link.dest_span is not None:
-            yield link, link_url(link)
-    for definition in doc.definitions:
-        yield definition, markdown_url(definition.destination)
-
-
-def resolve_url(source: str, url: str) -> tuple[str, str] | None:
-    """(repository path, fragment) a relative URL in ``source`` points at; None if external or outside."""
-    if not url or is_external(url):
-        return None
-    path_part, _, fragment = url.partition("#")
-    try:
-        decoded = _percent_decode(path_part.partition("?")[0])
-    except _BadEscape:
-        return None
-    if not decoded:
-        return source, fragment
-    resolved = _resolve(source, decoded)
-    return None if resolved is None else (resolved, fragment)

@@ -40,7 +40,7 @@ def run_key(workspace: Workspace) -> str | None:
     return digest.hexdigest()
 
 
-_CODE = tuple(str(Path(__file__).with_name(name)) for name in ("check.py", "fragments.py", "index.py", "keys.py"))
+_CODE = tuple(str(Path(__file__).with_name(name)) for name in ("check.py", "fragments.py", "index.py", "keys.py", "urls.py"))
 
 
 _MADE: list[tuple[Listing, Config, Path, str]] = []
