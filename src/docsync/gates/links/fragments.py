@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...model import Document, Finding
+from ...model import Document, Finding, constructor
 from .index import MARKDOWN, RepoIndex, anchors_of
 
 GATE = "links"
@@ -34,9 +34,12 @@ Pending = tuple[str, int, int, str, str]
 """A fragment check that needs another document's anchors: (raw, line, column, target path, fragment)."""
 
 
+_new_finding = constructor(Finding)  # a file may hold 100,000 broken links
+
+
 def finding(source: str, target: Target, rule: str, message: str, suggestion: str | None = None) -> Finding:
     text = f"{message} (did you mean '{suggestion}'?)" if suggestion else message
-    return Finding(GATE, rule, source, target.line, target.column, text, suggestion)
+    return _new_finding(GATE, rule, source, target.line, target.column, text, suggestion)
 
 
 _USER_CONTENT = "user-content-"

@@ -114,9 +114,10 @@ class RepoIndex:
         return relative if relative in self.files or relative in self.dirs else None
 
     def closest_path(self, wanted: str) -> str | None:
-        """A tracked file the author probably meant: where a staged rename took it (git's own
-        rename detection, so a ``git mv`` names its new path), else the same name elsewhere,
-        or a near name beside it."""
+        """A tracked file the author probably meant by the normalised path ``wanted`` (as
+        :func:`.urls.resolve` makes it): where a staged rename took it (git's own rename
+        detection, so a ``git mv`` names its new path), else the same name elsewhere, or a
+        near name beside it."""
         moved = self.staged_renames().get(wanted)
         if moved is not None and moved in self.files:
             return moved
@@ -124,13 +125,12 @@ class RepoIndex:
             for path in self.files:
                 self._by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
                 self._by_folder.setdefault(posixpath.dirname(path), []).append(path)
-        base = posixpath.basename(wanted).lower()
-        same_name = self._by_name.get(base)
+        folder, _, name = wanted.rpartition("/")  # dirname and basename of a normalised path
+        same_name = self._by_name.get(name.lower())
         if same_name:
             return min(same_name, key=lambda p: (_distance(p, wanted), p))
-        folder = posixpath.dirname(wanted)
         siblings, near = self._siblings(folder)
-        match = near.closest(posixpath.basename(wanted))
+        match = near.closest(name)
         return siblings[match] if match is not None else None
 
     def staged_renames(self) -> dict[str, str]:
