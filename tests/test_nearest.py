@@ -45,11 +45,27 @@ def _quick_passers(word: str, names: Iterable[str], cutoff: float) -> set[str]:
     cutoff=st.sampled_from([0.0, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0]),
 )
 def test_index_equals_the_plain_search(names: list[str], words: list[str], cutoff: float) -> None:
-    index = nearest.CloseIndex(names, cutoff)
-    for word in words + names[:3]:
-        assert index.closest(word) == nearest.reference_closest(word, names, cutoff)
-        # the filter is exact: the names difflib would not reject outright, no more, no fewer
-        assert set(index.candidates(word)) == _quick_passers(word, names, cutoff)
+    # scanned with difflib's quick tests, indexed from the first word, and the default (both)
+    for scan_first in (10**9, 0, None):
+        index = nearest.CloseIndex(names, cutoff, scan_first)
+        for word in words + names[:3]:
+            assert index.closest(word) == nearest.reference_closest(word, names, cutoff)
+            # the filter is exact: the names difflib would not reject outright, no more, no fewer
+            assert set(index.candidates(word)) == _quick_passers(word, names, cutoff)
+        if scan_first is not None:  # the path asked for was the one taken
+            assert (index._postings is None) == (scan_first > 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(names=st.lists(_NAME, max_size=40), word=_NAME, cutoff=st.sampled_from([0.0, 0.5, 0.75, 1.0]))
+def test_the_indexed_bounds_are_difflibs_quick_ratios(names: list[str], word: str, cutoff: float) -> None:
+    """The index counts the characters a name shares with the word itself: the bound it
+    ranks by is difflib's ``quick_ratio``, to the last bit, in difflib's order."""
+    scanned = nearest.CloseIndex(names, cutoff, scan_first=10**9)._bounded(word)
+    indexed = nearest.CloseIndex(names, cutoff, scan_first=0)._bounded(word)
+    assert indexed == scanned
+    for bound, name in indexed:
+        assert bound == difflib.SequenceMatcher(None, name, word).quick_ratio()
 
 
 @settings(max_examples=500, deadline=None)
