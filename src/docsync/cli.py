@@ -163,10 +163,10 @@ def check(
     output.use_color(color)
     changed_since = (since or "") if changed or since else None
     textual = form in (Format.text, Format.concise)
-    observed = replay.observation()  # this run's inputs, before any file is read
     from .check.check import run_check  # only `check` needs the gates: other commands start faster
 
     with _errors(), ProgressBar(output.terminal_stderr() if textual and not quiet else None) as progress:
+        observed = replay.observation()  # this run's inputs, before any file is read
         stdin = arguments.stdin(paths, stdin_filename)
         result = run_check(
             Path.cwd(),
@@ -384,7 +384,6 @@ def init(
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    replay.invoked(args)  # a check keeps its report under its command line
     _app_for(args)(args=args, prog_name="docsync")
 
 

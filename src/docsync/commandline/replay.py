@@ -57,30 +57,27 @@ _observed: list[Observed] = []
 _invoked: list[tuple[str, ...]] = []
 
 
-def invoked(argv: list[str]) -> None:
-    """The command line the command runs with (:func:`docsync.cli.main`'s)."""
-    _invoked[:] = [tuple(argv)]
-
-
 def observation() -> Observed | None:
-    """This run's inputs, for its command line (:func:`invoked`): as :func:`replayed` observed
-    them before the command line was built (the files are not stat'ed twice), else observed
-    now; None without a command line (typer's app run directly, as tests do)."""
-    if not _invoked:
+    """This run's inputs, for the command line :func:`replayed` was given before the command
+    line was built: as it observed them then (the files are not stat'ed twice), else observed
+    now. None when the command did not start there (``docsync.cli.main`` called in a process
+    that may have changed docsync itself, as tests do): only a real run keeps its report.
+    The report files it passed over as damaged are noted now, for the run to say."""
+    for file, why in _unbelieved:
+        notes.ignored(file, why)
+    _unbelieved.clear()
+    argv = _invoked.pop() if _invoked else None
+    made = _observed.pop() if _observed else None
+    if argv is None:
         return None
-    for made in _observed:
-        if made.argv == _invoked[0]:
-            return made
-    return observe(list(_invoked[0]))
+    return made if made is not None and made.argv == argv else observe(list(argv))
 
 
 def replayed(argv: list[str]) -> int | None:
     """Write the kept report of a run with this run's inputs, and return its exit code;
     None (nothing written) when there is none to believe."""
-    try:
-        observed = observe(argv)
-    except (OSError, ValueError):
-        return None
+    _invoked[:] = [tuple(argv)]
+    observed = observe(argv)
     if observed is None:
         return None
     _observed[:] = [observed]
@@ -93,7 +90,7 @@ def replayed(argv: list[str]) -> int | None:
 
 def read(observed: Observed) -> Kept | None:
     """The report kept under ``observed``'s key, if it is one docsync kept and believed."""
-    found = _read_file(observed.file)
+    found = _read_file(observed.file, observed.key)
     if found is None:
         return None
     data, written_ns = found
@@ -103,11 +100,11 @@ def read(observed: Observed) -> Kept | None:
     body = memoryview(data)[: -cache_key.TAG] if len(data) >= TRAILER + len(MAGIC) else None
     if body is None or not hmac.compare_digest(hmac.digest(secret, body, "sha256"), data[-cache_key.TAG :]):
         if not cache_key.fresh(observed.file.parent):
-            notes.ignored(observed.file, "not signed by this repository's cache key: planted or damaged")
+            _ignored(observed.file, "not signed by this repository's cache key: planted or damaged")
         return None
     kept = _parse(data)
     if kept is None:
-        notes.ignored(observed.file, "not a report docsync kept")
+        _ignored(observed.file, "not a report docsync kept")
         return None
     key, elapsed, made = kept
     if key != observed.key or observed.newest_ns >= written_ns - elapsed - RACY_SLACK_NS:
@@ -141,30 +138,57 @@ def _parse(data: bytes) -> tuple[str, int, Kept] | None:
     return key, elapsed, Kept(code, tuple(before), tuple(after), data, len(MAGIC), end)
 
 
-def _read_file(file: Path) -> tuple[bytes, int] | None:
+def _read_file(file: Path, key: str) -> tuple[bytes, int] | None:
     """The bytes of ``file`` and its mtime, when it is a regular file of a size a report can
-    have; never through a symlink (as :func:`docsync.workspace.plain.read_file`)."""
+    have, never read through a symlink (as :func:`docsync.workspace.plain.read_file`), and
+    its header does not name another key: a report of other inputs is not read whole."""
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        notes.ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
+        _ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
         return None
     try:
         info = os.fstat(fd)
         limit = len(MAGIC) + MAX_HEADER + MAX_REPORT + TRAILER
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            notes.ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
+            _ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
+            return None
+        if _other_key(fd, info.st_size, key):
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
         return (data, info.st_mtime_ns) if len(data) <= limit else None
     except OSError as exc:
-        notes.ignored(file, exc.strerror or "unreadable")
+        _ignored(file, exc.strerror or "unreadable")
         return None
     finally:
         os.close(fd)
+
+
+def _other_key(fd: int, size: int, key: str) -> bool:
+    """Whether the header, read alone and not yet believed, names a key other than ``key``
+    (believing it only to pass a file over is safe: a report is served only once verified)."""
+    if size < len(MAGIC) + TRAILER:
+        return False
+    length = int.from_bytes(os.pread(fd, 4, size - TRAILER), "big")
+    if length > MAX_HEADER or size - TRAILER - length < len(MAGIC):
+        return False
+    try:
+        header = json.loads(os.pread(fd, length, size - TRAILER - length))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and type(header.get("key")) is str and header["key"] != key
+
+
+_unbelieved: list[tuple[Path, str]] = []
+
+
+def _ignored(file: Path, why: str) -> None:
+    """A report file ignored, noted for the run to say once the command line is built
+    (:func:`observation`): until then nothing prints."""
+    _unbelieved.append((file, why))
 
 
 def write(kept: Kept) -> None:

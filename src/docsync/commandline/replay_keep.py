@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import IO, Any, BinaryIO
 
 from ..workspace import cache_key
-from .replay_key import MAGIC, MAX_HEADER, MAX_REPORT, RACY_SLACK_NS, Observed
+from .replay_key import MAGIC, MAX_HEADER, MAX_REPORT, Observed
 
 
 class _Unkept(Exception):
@@ -90,8 +90,7 @@ def keep(
 
 def _keep(observed: Observed, header: bytes, render: Callable[[], None]) -> None:
     secret = cache_key.key(observed.file.parent)
-    # a file changed too lately for its stat to be believed: the report would never be
-    if secret is None or len(header) > MAX_HEADER or observed.newest_ns >= observed.wall_ns - RACY_SLACK_NS:
+    if secret is None or len(header) > MAX_HEADER:
         render()
         return
     from ..write.writer import write_cache

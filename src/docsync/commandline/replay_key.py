@@ -134,16 +134,20 @@ class _Digest:
 def observe(argv: list[str]) -> Observed | None:
     """This run's inputs (see the module's text); None when the report cannot be replayed
     (:func:`asked`), or git cannot answer (then the run says why)."""
+    try:
+        return _observe(argv)
+    except (DocsyncError, OSError, ValueError):  # git cannot answer, a file went meanwhile
+        return None
+
+
+def _observe(argv: list[str]) -> Observed | None:
     wanted = asked(argv)
     if wanted is None or (wanted.form == "text" and "--statistics" not in argv and not plain_stdout(wanted.color)):
         return None
     began, wall = time.monotonic_ns(), time.time_ns()
-    try:
-        cwd = os.getcwd()
-        repo = find_repo(Path(cwd))
-        listing = list_files(repo.root)
-    except (DocsyncError, OSError):
-        return None
+    cwd = os.getcwd()
+    repo = find_repo(Path(cwd))
+    listing = list_files(repo.root)
     digest = _Digest()
     digest.add(MAGIC, __version__, sys.version, sys.executable, _code(), tuple(argv), cwd)
     digest.add(sorted((k, v) for k, v in os.environ.items() if k in _ENVIRONMENT or k.startswith("GIT_")))
@@ -151,9 +155,13 @@ def observe(argv: list[str]) -> Observed | None:
     digest.add(str(repo.root), str(repo.git_dir), sorted(listing.tracked.items()), sorted(listing.untracked))
     digest.add(listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
     newest = _stamps(digest, str(repo.root), sorted({*listing.tracked, *listing.untracked, *listing.unnamable}))
-    slot = hashlib.sha256(repr((argv, cwd)).encode("utf-8", "surrogateescape")).digest()[0] % SLOTS
-    file = repo.git_dir / "docsync" / f"replay-{slot}"
-    return Observed(tuple(argv), digest.hexdigest(), file, newest, began, wall)
+    return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began, wall)
+
+
+def slot_file(git_dir: Path, argv: list[str], cwd: str) -> Path:
+    """Where the report of ``argv`` run in ``cwd`` is kept: one of :data:`SLOTS` files."""
+    slot = hashlib.sha256(repr((list(argv), cwd)).encode("utf-8", "surrogateescape")).digest()[0] % SLOTS
+    return git_dir / "docsync" / f"replay-{slot}"
 
 
 def _stamps(digest: _Digest, root: str, paths: list[str]) -> int:
@@ -225,9 +233,11 @@ def _code() -> list[object]:
         for name in sorted(files):
             info = os.stat(os.path.join(folder, name))
             _CODE.append((os.path.relpath(os.path.join(folder, name), base), info.st_size, info.st_mtime_ns))
-    for entry in sys.path:
+    for entry in sys.path:  # the installed distributions: where docsync's libraries are
+        if os.path.basename(entry) not in ("site-packages", "dist-packages"):
+            continue
         try:
-            names = os.listdir(entry or ".")
+            names = os.listdir(entry)
         except (OSError, ValueError):
             continue
         _CODE.append((entry, sorted(n for n in names if n.endswith((".dist-info", ".egg-info", ".pth", ".egg-link")))))
