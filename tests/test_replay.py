@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -139,7 +140,7 @@ def _key_of(root: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> rep
     return observed
 
 
-CHANGES = {
+CHANGES: dict[str, Callable[[Path], object]] = {
     "same size, mtime put back": lambda root: _same_size_edit(root / "README.md"),
     "config edited": lambda root: (root / ".docsync.toml").write_text("wrap = 61\n"),
     "untracked page": lambda root: (root / "docs" / "new.md").write_text("# New\n\n[x](y.md)\n"),
@@ -319,7 +320,7 @@ def test_a_report_that_is_not_a_file_docsync_wrote_is_passed_over_with_a_line(
     elsewhere.write_bytes(data)
     _age(elsewhere)
     other_key = b"\x00" * 32
-    forms = {
+    forms: dict[str, Callable[[], object]] = {
         "a symlink to a good report": lambda: file.symlink_to(elsewhere),
         "a folder": lambda: file.mkdir(),
         "a FIFO": lambda: os.mkfifo(file),

@@ -231,15 +231,15 @@ def check_report(
     hint. ``kept``: the run's inputs, when all are known, and its exit code: the report
     is then kept under them, to be replayed (:mod:`.replay`), if it is plain characters."""
     before, after = check_lines(result, form, quiet=quiet, statistics=statistics, verbose=verbose)
+    for line in before:
+        say(line)
     observed, code = kept
     if observed is not None and result.cache and (form is not Format.text or statistics or plain_text()):
         from .replay_keep import keep
 
         keep(observed, code, before, after, lambda: check_findings(result, shown, form, quiet=quiet, statistics=statistics))
-        return
-    for line in before:
-        say(line)
-    check_findings(result, shown, form, quiet=quiet, statistics=statistics)
+    else:
+        check_findings(result, shown, form, quiet=quiet, statistics=statistics)
     for line in after:
         say(line)
 

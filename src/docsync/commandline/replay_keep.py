@@ -74,18 +74,13 @@ def keep(
     observed: Observed, code: int, before: list[str], after: list[str], render: Callable[[], None]
 ) -> None:
     """Run ``render``, which writes the report on stdout, and keep what it wrote with ``code``
-    and the stderr lines said ``before`` and ``after`` it, for :func:`.replay.replayed`.
+    and the stderr lines said ``before`` and ``after`` it (by the caller), for
+    :func:`.replay.replayed`.
     What ``render`` raises is raised; nothing that keeping meets is."""
     header = json.dumps(
         {"key": observed.key, "code": code, "before": before, "after": after}, ensure_ascii=True
     ).encode("ascii")
-    from .output import say
-
-    for line in before:
-        say(line)
     _keep(observed, header, render)
-    for line in after:
-        say(line)
 
 
 def _keep(observed: Observed, header: bytes, render: Callable[[], None]) -> None:
