@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ from docsync.commandline import replay, replay_key
 from docsync.commandline.replay_key import MAGIC, RACY_SLACK_NS, asked, observe
 from docsync.workspace import cache_key, notes
 from tests.forked import docsync
-from tests.gitutil import GitRepo
+from tests.gitutil import GitRepo, git_environ
 
 PAGES = {
     ".docsync.toml": "wrap = 60\n",
@@ -349,3 +350,40 @@ def _clear(file: Path) -> None:
         file.rmdir()
     else:
         file.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- a full disk
+
+
+_LIMITED = r"""
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+sys.argv = ["docsync", *sys.argv[2:]]
+from docsync.__main__ import run
+run()
+"""
+
+
+def test_a_report_that_cannot_be_kept_costs_the_run_nothing(tmp_path: Path) -> None:
+    """Files may grow only so far (``RLIMIT_FSIZE``): the report is cut off at the start, in
+    the middle (past the writer's buffer) or at its tag. The run's output is whole, and no
+    report, nor any temporary file, is left."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("README.md", "# Links\n\n" + "".join(f"See [page {i}](gone/{i}.md).\n" for i in range(400)))
+    repo.commit()
+    argv = ["check", "--format", "json"]
+    reference = docsync(repo.root, *argv)  # keeps its report; every other cache is warm
+    kept = _slot(repo.root, argv)
+    size = kept.stat().st_size
+    assert reference.returncode == 1 and size > 3 * 8192
+    for limit in (8, 8192 + 100, size - 10):
+        kept.unlink(missing_ok=True)
+        ran = subprocess.run(
+            [sys.executable, "-c", _LIMITED, str(limit), *argv],
+            cwd=repo.root, env=git_environ(), capture_output=True, text=True, check=False,
+        )
+        assert (ran.returncode, ran.stdout) == (1, reference.stdout), (limit, ran.stderr)
+        assert "Traceback" not in ran.stderr
+        assert not [p.name for p in kept.parent.iterdir() if "replay" in p.name], limit
