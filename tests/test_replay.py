@@ -388,3 +388,20 @@ def test_a_report_that_cannot_be_kept_costs_the_run_nothing(tmp_path: Path) -> N
         assert (ran.returncode, ran.stdout) == (1, reference.stdout), (limit, ran.stderr)
         assert "Traceback" not in ran.stderr
         assert not [p.name for p in kept.parent.iterdir() if "replay" in p.name], limit
+
+
+@pytest.mark.parametrize("form", ["a FIFO", "a symlink to /dev/zero", "a folder"])
+def test_a_config_that_is_not_a_file_is_observed_without_reading_it(
+    tmp_path: Path, form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key is made before the run refuses such a config: it must neither block on a
+    FIFO nor read a device, and a run then refuses it as ever (exit 2, one line)."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("README.md", "# A\n")
+    repo.commit()
+    config = repo.root / ".docsync.toml"
+    {"a FIFO": lambda: os.mkfifo(config), "a symlink to /dev/zero": lambda: config.symlink_to("/dev/zero"),
+     "a folder": lambda: config.mkdir()}[form]()
+    assert _key_of(repo.root, ["check", "--format", "json"], monkeypatch).key
+    ran = docsync(repo.root, "check", "--format", "json")
+    assert ran.returncode == (0 if form == "a folder" else 2) and "Traceback" not in ran.stderr, ran.stderr

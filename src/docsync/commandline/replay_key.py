@@ -207,15 +207,24 @@ def _configs(cwd: Path, root: Path, named: str | None) -> list[object]:
 
 
 def _content(path: Path) -> object:
+    """A config file as a run would find it: absent, a folder, or its bytes hashed; never
+    blocking on a FIFO nor reading a device (the run refuses those itself)."""
     try:
         info = os.lstat(path)
         real = os.path.realpath(path)
-        if os.path.isdir(real):
-            return ("folder", real)
-        with open(path, "rb") as handle:
-            data = handle.read(_CONFIG_CAP + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except (OSError, ValueError) as exc:
         return ("unread", getattr(exc, "errno", None))
+    try:
+        target = os.fstat(fd)
+        if not stat.S_ISREG(target.st_mode):
+            return ("not a file", info.st_mode, target.st_mode, real)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(_CONFIG_CAP + 1)
+    except OSError as exc:
+        return ("unread", exc.errno)
+    finally:
+        os.close(fd)
     return (info.st_mode, real, hashlib.sha256(data).hexdigest())
 
 
