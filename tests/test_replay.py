@@ -405,3 +405,25 @@ def test_a_config_that_is_not_a_file_is_observed_without_reading_it(
     assert _key_of(repo.root, ["check", "--format", "json"], monkeypatch).key
     ran = docsync(repo.root, "check", "--format", "json")
     assert ran.returncode == (0 if form == "a folder" else 2) and "Traceback" not in ran.stderr, ran.stderr
+
+
+def test_a_report_signed_by_a_planted_key_is_not_believed_and_the_key_is_said(tmp_path: Path) -> None:
+    """``.git/docsync`` restored with its key (a CI cache, an archive): the key is not the one
+    docsync made here, so the report it signed is not believed. The run says so once, for
+    the key, though the replay met it before the command line was built."""
+    repo = GitRepo.init(tmp_path / "repo")
+    repo.write("README.md", "# A\n\n[gone](gone.md)\n")
+    repo.commit()
+    argv = ["check", "--format", "json"]
+    fresh = docsync(repo.root, *argv)
+    kept = _slot(repo.root, argv)
+    _age(kept)
+    key = repo.root / ".git" / "docsync" / cache_key.KEY
+    data = key.read_bytes()
+    key.unlink()
+    key.write_bytes(data)  # the same bytes, but not the file docsync made: a new inode and ctime
+    key.chmod(0o600)
+    ran = docsync(repo.root, *argv)
+    assert (ran.returncode, ran.stdout) == (fresh.returncode, fresh.stdout)
+    warnings = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1 and cache_key.KEY in warnings[0], ran.stderr

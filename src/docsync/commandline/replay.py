@@ -64,7 +64,7 @@ def observation() -> Observed | None:
     that may have changed docsync itself, as tests do): only a real run keeps its report.
     The report files it passed over as damaged are noted now, for the run to say."""
     for file, why in _unbelieved:
-        notes.ignored(file, why)
+        notes.ignored(Path(file), why)
     _unbelieved.clear()
     argv = _invoked.pop() if _invoked else None
     made = _observed.pop() if _observed else None
@@ -82,7 +82,8 @@ def replayed(argv: list[str]) -> int | None:
         return None
     _observed[:] = [observed]
     kept = read(observed)
-    if kept is None:
+    if kept is None:  # what was noted (a damaged report, a planted key) is said by the run
+        _unbelieved.extend(notes.taken())
         return None
     write(kept)
     return kept.code
@@ -182,13 +183,12 @@ def _other_key(fd: int, size: int, key: str) -> bool:
     return isinstance(header, dict) and type(header.get("key")) is str and header["key"] != key
 
 
-_unbelieved: list[tuple[Path, str]] = []
+_unbelieved: list[tuple[str, str]] = []
+"""What :func:`replayed` noted before it found no report to believe: said by the run."""
 
 
 def _ignored(file: Path, why: str) -> None:
-    """A report file ignored, noted for the run to say once the command line is built
-    (:func:`observation`): until then nothing prints."""
-    _unbelieved.append((file, why))
+    notes.ignored(file, why)
 
 
 def write(kept: Kept) -> None:
