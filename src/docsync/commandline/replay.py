@@ -77,6 +77,8 @@ def replayed(argv: list[str]) -> int | None:
     """Write the kept report of a run with this run's inputs, and return its exit code;
     None (nothing written) when there is none to believe."""
     _invoked[:] = [tuple(argv)]
+    if getattr(sys.stdout, "buffer", None) is None:  # closed, or no bytes beneath: the run says
+        return None
     observed = observe(argv)
     if observed is None:
         return None
