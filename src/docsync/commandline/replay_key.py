@@ -115,7 +115,6 @@ class Observed:
     was kept by a run that began :data:`RACY_SLACK_NS` after it."""
     began_ns: int
     """When observing began (monotonic clock)."""
-    wall_ns: int
 
 
 class _Digest:
@@ -144,7 +143,7 @@ def _observe(argv: list[str]) -> Observed | None:
     wanted = asked(argv)
     if wanted is None or (wanted.form == "text" and "--statistics" not in argv and not plain_stdout(wanted.color)):
         return None
-    began, wall = time.monotonic_ns(), time.time_ns()
+    began = time.monotonic_ns()
     cwd = os.getcwd()
     repo = find_repo(Path(cwd))
     listing = list_files(repo.root)
@@ -155,7 +154,7 @@ def _observe(argv: list[str]) -> Observed | None:
     digest.add(str(repo.root), str(repo.git_dir), sorted(listing.tracked.items()), sorted(listing.untracked))
     digest.add(listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
     newest = _stamps(digest, str(repo.root), sorted({*listing.tracked, *listing.untracked, *listing.unnamable}))
-    return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began, wall)
+    return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began)
 
 
 def slot_file(git_dir: Path, argv: list[str], cwd: str) -> Path:
