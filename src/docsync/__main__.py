@@ -3,6 +3,9 @@
 Ctrl-C while the modules are still being imported (start-up is most of a
 short run) ends with one line and exit code 130, not a traceback.
 
+A ``check`` whose every input is what it was when its report was kept writes that
+report again and ends, before the command line is built (:mod:`docsync.commandline.replay`).
+
 Once the command has finished and its output is flushed, the process ends
 at once (``os._exit``): tearing down the interpreter would free every object
 a run made one by one (a migration's dry run holds a thousand parsed
@@ -17,6 +20,11 @@ import sys
 
 def run() -> None:
     try:
+        from docsync.commandline.replay import replayed
+
+        replay = replayed(sys.argv[1:])  # a warm check's report, kept: before typer is imported
+        if replay is not None:
+            _end(replay)
         from docsync.cli import main
     except KeyboardInterrupt:
         sys.stderr.write("docsync: stopped by Ctrl-C while starting; nothing was changed\n")
