@@ -13,7 +13,7 @@ check is run on repositories wrapped to each convention.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from docsync.adopt.inspection import choose_wrap, wrap_counts
 from docsync.check.check import run_check
 from docsync.check.convention import LEAVE_OFF_FROM, decided, worded
-from docsync.config import Config
+from docsync.config import Config, WrapMode
 from docsync.config import load as load_config
 from docsync.gates.wrap.count import CANDIDATES, document_breaks
-from docsync.gates.wrap.hint import HintBreaks, hint_breaks
+from docsync.gates.wrap.hint import NARROWER, HintBreaks, hint_breaks
 from docsync.model import Document
 from docsync.parse.native import parse
 from docsync.workspace import parsing
@@ -40,8 +40,8 @@ SENTENCE = CANDIDATES.index("sentence")
 ALWAYS_EXACT = (CANDIDATES.index("none"), CANDIDATES.index(120))
 
 
-def _agrees(doc: Document, config: Config) -> HintBreaks:
-    quick = hint_breaks(doc, config)
+def _agrees(doc: Document, config: Config, shown: list[int] | None = None) -> HintBreaks:
+    quick = hint_breaks(doc, config, shown)
     exact = document_breaks(doc, config).counts
     for i, mode in enumerate(CANDIDATES):
         assert quick.counts[i] <= exact[i], (doc.path, mode)
@@ -68,6 +68,22 @@ def test_case_files_count_as_init_counts(config: Config) -> None:
 @given(text=st.one_of(DOCUMENTS, WIDE_DOCUMENTS), scope=st.sampled_from(SCOPES))
 def test_generated_documents_count_as_init_counts(text: str, scope: Config) -> None:
     _agrees(parse("generated.md", text), scope)
+
+
+def test_a_paragraph_is_counted_once_whichever_widths_it_is_read_for() -> None:
+    """A paragraph whose widest line holds no break is read for the narrowest width, breaks
+    it through a narrower line, and is still a candidate for the next width: it is not
+    counted again. Each document alone, and a run's documents sharing what they showed."""
+    url = "https://example.com/" + "x" * 70  # 90 columns, no break
+    words = " ".join(["word"] * 15)  # 74 columns
+    text = f"{words}\n{url}\n\n{words}\n{url}\n"
+    doc = parse("once.md", text)
+    alone = _agrees(doc, Config())
+    assert alone.counts[CANDIDATES.index(72)] == 2 and alone.counts[CANDIDATES.index(80)] == 0
+    shown = [0] * len(NARROWER)
+    for _ in range(2):
+        _agrees(doc, Config(), shown)
+    assert shown == [1, 0, 0]
 
 
 @st.composite
@@ -98,8 +114,9 @@ def _trees(draw: st.DrawFn) -> list[str]:
     return draw(st.lists(st.one_of(page, page, page, DOCUMENTS, WIDE_DOCUMENTS), min_size=1, max_size=5))
 
 
-def _line(mode: object, breaking: dict[object, int]) -> str | None:
-    return worded(mode, breaking, "none") if breaking["none"] >= LEAVE_OFF_FROM else None  # type: ignore[arg-type]
+def _line(mode: WrapMode, breaking: Mapping[WrapMode, int]) -> str | None:
+    """The hint's line, as if the tree were large enough to be given one."""
+    return worded(mode, {m: n * LEAVE_OFF_FROM for m, n in breaking.items()}, "none")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,18 +124,22 @@ def _line(mode: object, breaking: dict[object, int]) -> str | None:
 def test_generated_trees_hint_as_init_counts(texts: Sequence[str], scope: Config) -> None:
     """On a tree of documents, the bounds choose the convention init's exact counts choose,
     with its exact count and the default's, and so word the same hint, or leave the choice to
-    those exact counts."""
+    those exact counts: each document read alone, or the documents read in turn as a run's
+    workers read them, sharing which narrower widths one has shown to lose to the widest."""
     docs = [parse(f"page-{n}.md", text) for n, text in enumerate(texts)]
     exact = wrap_counts(docs, scope)
     mode = choose_wrap(exact)
     counts = {c.mode: c.paragraphs for c in exact}
-    chosen = decided([_agrees(doc, scope) for doc in docs], "none")
-    if chosen is not None:
+    shown = [0] * len(NARROWER)
+    for chosen in (
+        decided([_agrees(doc, scope) for doc in docs], "none"),
+        decided([_agrees(doc, scope, shown) for doc in docs], "none"),
+    ):
+        if chosen is None:
+            continue
         assert chosen[0] == mode
         assert chosen[1][mode] == counts[mode] and chosen[1]["none"] == counts["none"]
-        # the hint line, as if the tree were large enough to be given one
-        many = {m: n * LEAVE_OFF_FROM for m, n in chosen[1].items()}
-        assert _line(chosen[0], many) == _line(mode, {m: n * LEAVE_OFF_FROM for m, n in counts.items()})
+        assert _line(*chosen) == _line(mode, counts)
 
 
 def test_bounds_choose_only_where_the_choice_is_exact() -> None:

@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from ...config import Config
@@ -65,6 +66,8 @@ _NONE = CANDIDATES.index("none")
 _WIDTHS = tuple((i, mode) for i, mode in enumerate(CANDIDATES) if isinstance(mode, int))
 _NARROWEST = min(mode for _, mode in _WIDTHS)
 _WIDEST = max(mode for _, mode in _WIDTHS)
+NARROWER = tuple(mode for _, mode in _WIDTHS if mode < _WIDEST)
+"""The widths narrower than the widest candidate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,16 +97,26 @@ def _joins(doc: Document, config: Config) -> list[int]:
     return [starts[line - 1] + column - 1 for rule, line, column, _ in rows(doc, unwrapped) if rule == "W001"]
 
 
-def hint_breaks(doc: Document, config: Config) -> HintBreaks:
+def hint_breaks(doc: Document, config: Config, shown: MutableSequence[int] | None = None) -> HintBreaks:
     """Per candidate, at least how many of ``doc``'s paragraphs (in ``config``'s scope)
     break it, as :func:`~docsync.gates.wrap.count.document_breaks` counts them, and
-    whether exactly (see the module docstring)."""
-    paragraphs = sorted((p for p in doc.paragraphs if in_scope(p, config)), key=lambda p: p.lines.first)
-    tally = _Tally(doc, paragraphs, _joins(doc, config))
+    whether exactly (see the module docstring).
+
+    ``shown``, when given, is shared by the documents of one run (:class:`Summarizer`):
+    for each width narrower than the widest (in :data:`NARROWER` order), whether one of
+    them has a paragraph that breaks it and not the widest. A document it names none
+    for reads no paragraph to find one: that document's paragraph is counted in that
+    document's bound, which the run adds up with this one's."""
+    everything = config.wrap_lists and config.wrap_blockquotes  # every paragraph is in scope
+    chosen = doc.paragraphs if everything else [p for p in doc.paragraphs if in_scope(p, config)]
+    paragraphs = sorted(chosen, key=_first_line)
+    tally = _Tally(doc, paragraphs, _joins(doc, config), shown)
     tally.widths()
     tally.sentences()
     return HintBreaks(tuple(tally.counts), tuple(tally.exact))
 
+
+_first_line = attrgetter("lines.first")
 
 _LONGER = {width: re.compile(rf"\n[^\n]{{{width + 1}}}") for _, width in _WIDTHS}
 """A line end, then a line of more than ``width`` characters: in text of ASCII and no tab,
@@ -124,8 +137,11 @@ def _longer(text: str, width: int, at: int) -> int | None:
 class _Tally:
     """One document's bounds."""
 
-    def __init__(self, doc: Document, paragraphs: list[Paragraph], joins: list[int]) -> None:
+    def __init__(
+        self, doc: Document, paragraphs: list[Paragraph], joins: list[int], shown: MutableSequence[int] | None
+    ) -> None:
         self.doc = doc
+        self.shown = shown
         self.paragraphs = paragraphs
         self.firsts = [p.lines.first for p in paragraphs]
         plain = doc.text.isascii() and "\t" not in doc.text
@@ -137,8 +153,9 @@ class _Tally:
         self.counts[_NONE] = len(joins)
         self.read: set[int] = set()  # the first lines of the paragraphs counted
         self.told: set[int] = set()  # those of the paragraphs read in full
-        # per width below the widest: a paragraph of this document breaks it and not the widest
-        self.beyond = {width: False for _, width in _WIDTHS if width < _WIDEST}
+        # per width below the widest: a paragraph of this document (or, told by ``shown``, of
+        # another) breaks it and not the widest
+        self.beyond = dict.fromkeys(NARROWER, False)
 
     def widths(self) -> None:
         """Count the widths: every paragraph with a line wider than the widest candidate,
@@ -147,10 +164,12 @@ class _Tally:
         for para, widths in self._wider(_WIDEST):
             if max(widths) > _WIDEST:
                 self._read(para, widths, full=True)
-        for width in self.beyond:
+        for width in NARROWER:
+            if self._known(width):
+                continue
             deferred: list[tuple[Paragraph, list[int]]] = []
             for para, widths in self._wider(width):
-                if self.beyond[width]:
+                if self._known(width):
                     break
                 if self._needed(para, widths) and not self._read(para, widths, full=False):
                     deferred.append((para, widths))  # read in full only if still needed
@@ -174,11 +193,20 @@ class _Tally:
             number = bisect.bisect_right(starts, at)
             k = bisect.bisect_right(firsts, number) - 1
             last = self.paragraphs[k].lines.last if k >= 0 else 0
-            if last < number:  # in no paragraph of the scope
-                found = _longer(text, width, starts[number] if number < len(starts) else len(text))
+            if last < number:  # in no paragraph of the scope: on from the next one's start
+                if k + 1 == len(firsts):
+                    return
+                found = _longer(text, width, starts[firsts[k + 1] - 1])
                 continue
             yield self.paragraphs[k], paragraph_widths(doc, self.paragraphs[k])
             found = _longer(text, width, starts[last] if last < len(starts) else len(text))
+
+    def _known(self, width: int) -> bool:
+        """Whether a paragraph is known to break ``width`` (narrower than the widest) and not
+        the widest: one of this document's, or, as ``shown`` tells, another's."""
+        if not self.beyond[width] and self.shown is not None and self.shown[NARROWER.index(width)]:
+            self.beyond[width] = True
+        return self.beyond[width]
 
     def _needed(self, para: Paragraph, widths: list[int]) -> bool:
         """Whether ``para``, not read yet, could tell of a width narrower than the widest
@@ -186,7 +214,7 @@ class _Tally:
         widest = max(widths)
         if widest > _WIDEST or para.lines.first in self.read:
             return False
-        return any(not known for w, known in self.beyond.items() if w < widest)
+        return any(not self._known(w) for w in NARROWER if w < widest)
 
     def _read(self, para: Paragraph, widths: list[int], *, full: bool) -> bool:
         """Count ``para`` under every width, reading it in full where the quick reading
@@ -208,6 +236,8 @@ class _Tally:
                 self.counts[i] += 1
                 if width < _WIDEST and breakable <= _WIDEST:
                     self.beyond[width] = True
+                    if self.shown is not None:
+                        self.shown[NARROWER.index(width)] = 1
         return True
 
     def _join(self, para: Paragraph) -> int | None:
@@ -228,7 +258,11 @@ class _Tally:
         """Count ``"sentence"`` from below: the paragraphs first joined after a letter or
         digit, and those read in full that break it; exact while no paragraph is in doubt."""
         text = self.doc.text
-        self.counts[_SENTENCE] += sum(1 for at in self.joins if text[at - 1].isalnum())
+        in_word = sum(1 for at in self.joins if text[at - 1].isalnum())
+        self.counts[_SENTENCE] += in_word
+        if in_word < len(self.joins):  # a paragraph joined after a sentence end may keep to it
+            self.exact[_SENTENCE] = False
+            return
         for para in self.paragraphs:
             if para.lines.first in self.told or self._joined_in_word(para):
                 continue
@@ -260,25 +294,29 @@ class Summarizer:
         self._selected = frozenset(workspace.selected)
         self._needed_from = needed_from
         self._breaking: Any = None  # the shared count, made by share() before workers start
+        self._shown: Any = None  # hint_breaks's shown, shared likewise
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
         self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
 
     def share(self) -> None:
-        """Make the count the workers share; called before they start (forked workers and a
-        pool's inherit it), so that a run served by the caches imports no multiprocessing."""
+        """Make what the workers share (the count, and which narrower widths a document has
+        shown to lose to the widest); called before they start (forked workers and a pool's
+        inherit it), so that a run served by the caches imports no multiprocessing."""
         import multiprocessing
 
+        context = multiprocessing.get_context()
         if self._needed_from:
-            self._breaking = multiprocessing.get_context().Value("q", 0)
+            self._breaking = context.Value("q", 0)
+        self._shown = context.Array("b", len(NARROWER), lock=False)  # set once, never cleared
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         if doc.path not in self._selected:
             return None
         if self._breaking is not None and not self._needed(doc):
             return None
-        return hint_breaks(doc, self._config)
+        return hint_breaks(doc, self._config, self._shown)
 
     def _needed(self, doc: Document) -> bool:
         """Whether the run has reached ``needed_from`` paragraphs breaking ``"none"`` (the
