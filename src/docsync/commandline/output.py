@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..model import Finding
 from ..repository.plumbing import find_repo
+from .terminal import not_a_terminal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -89,23 +90,7 @@ def terminal_stderr() -> Console | None:
 
 
 def _not_a_terminal(stream: object) -> bool:
-    """Whether rich would call ``stream`` no terminal, by the rules it applies first
-    (a forced terminal, then ``TTY_COMPATIBLE``, then ``FORCE_COLOR``, then ``isatty``);
-    False where only rich can tell (it also says no to Jupyter and IDLE)."""
-    if _color is Color.always:  # a forced terminal
-        return False
-    compatible = os.environ.get("TTY_COMPATIBLE", "")
-    if compatible in ("0", "1"):
-        return compatible == "0"
-    forced = os.environ.get("FORCE_COLOR")
-    if forced is not None:
-        return forced == ""
-    file = getattr(stream, "rich_proxied_file", stream)
-    isatty = getattr(file, "isatty", None)
-    try:
-        return isatty is None or not isatty()
-    except ValueError:  # a closed stream
-        return True
+    return not_a_terminal(stream, forced=_color is Color.always)
 
 
 def uncoloured(console: Console) -> bool:
