@@ -47,8 +47,8 @@ def _closed_streams_to_nowhere() -> None:
     """Give a stream Python found closed at start-up (it is None) ``os.devnull``; the
     descriptor it opens takes the closed one's number, so git's children get it too."""
     for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 (for the run's life)
+        if getattr(sys, name) is None:  # /dev/null: no file is changed by what is written there
+            setattr(sys, name, os.fdopen(os.open(os.devnull, os.O_RDWR), mode, encoding="utf-8"))
 
 
 def _end(code: int) -> None:
