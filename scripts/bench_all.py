@@ -125,6 +125,9 @@ def _peer_rows(corpus: dict[str, Any]) -> list[list[str]]:
          f"rumdl `--no-cache`: {s['rumdl_cold']:.2f} s",
          f"{ratio('floor', 'rumdl_cold')}; {ratio('floor_library', 'rumdl_cold')}",
          "the part of the 1.0x the parse alone takes"],
+        [f"floor: the same parse with nothing handed to Python per event (rendered in Rust), {processes}", name,
+         f"pyromark: {floor('floor_native')}", f"rumdl `--no-cache`: {s['rumdl_cold']:.2f} s",
+         ratio("floor_native", "rumdl_cold"), "what a native pass returning only gate data would start from"],
     ]
 
 

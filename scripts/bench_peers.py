@@ -14,8 +14,9 @@ so that drift hits every command alike, with every cache removed first:
   fragments and line length), and rumdl again with its cache warm,
 * lychee ``--offline --include-fragments``,
 * the floor (``bench_floor.py``): pyromark's events alone, every one iterated
-  in Python, across as many processes as docsync's cold check uses, and
-  markdown-it-py's whole parse for comparison.
+  in Python, across as many processes as docsync's cold check uses,
+  markdown-it-py's whole parse for comparison, and pulldown-cmark's parse
+  with nothing handed to Python per event (the floor of a native pass).
 
 Every command is a subprocess, so each time includes start-up; the peak RSS
 is the largest resident set of the command's largest process (GNU time). The
@@ -122,6 +123,8 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
         # the native parser's events alone across docsync's processes (bench_floor.py)
         "floor": (FLOOR, _floor, "cold"),
         "floor_library": ([*FLOOR, "--library"], _floor, "cold"),
+        # the same parse with nothing handed to Python per event: a native pass's floor
+        "floor_native": ([*FLOOR, "--native"], _floor, "cold"),
         "docsync_warm": ([*DOCSYNC, "--config", str(none)], _docsync, "warm"),
         "rumdl_warm": (rumdl_warm, _rumdl, "warm"),
     }
@@ -194,6 +197,7 @@ _TARGETS = (
 _FLOORS = (
     ("floor_over_rumdl", "floor", "rumdl_cold", "floor: the native parse alone / rumdl --no-cache", None),
     ("floor_library_over_rumdl", "floor_library", "rumdl_cold", "markdown-it-py's whole parse / rumdl", None),
+    ("floor_native_over_rumdl", "floor_native", "rumdl_cold", "the parse with nothing per event in Python / rumdl", None),
 )
 
 
