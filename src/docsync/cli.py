@@ -48,6 +48,7 @@ def _errors() -> Iterator[None]:
         raise typer.Exit(failed.exit_code) from None
     finally:
         output.ignored_state()
+        output.forget_here()
 
 
 def _unfinished(command: str, abort: bool, resume: bool) -> Pending | None:
