@@ -176,17 +176,21 @@ def _first_reading(text: str) -> Iterator[tuple[Any, Any]]:
     after the last such line, the rest are passed on unchecked.
     """
     given = _for_parser(text)
-    read = pyromark.events_with_range(given, options=_OPTIONS)
+    read = iter(pyromark.events_with_range(given, options=_OPTIONS))  # one pass, read on by the chain
     last = _last_opening(given)
-    if last > 0:
-        for event, where in read:
-            start = where["start"]
-            if start > 0 and _is_metadata(event):
-                raise _MetadataLater
-            yield event, where
-            if start > last:
-                break
-    yield from read
+    return read if last <= 0 else itertools.chain(_checked_up_to(read, last), read)
+
+
+def _checked_up_to(read: Iterator[tuple[Any, Any]], last: int) -> Iterator[tuple[Any, Any]]:
+    """The events of ``read`` up to the first that starts after byte ``last``, where no
+    metadata block after the text's start can be (see :func:`_first_reading`)."""
+    for event, where in read:
+        start = where["start"]
+        if start > 0 and _is_metadata(event):
+            raise _MetadataLater
+        yield event, where
+        if start > last:
+            return
 
 
 def _second_reading(text: str) -> Iterator[tuple[Any, Any]]:
