@@ -28,6 +28,8 @@ class CheckResult:
     silenced: int = 0
     config: str = "(defaults)"
     hint: str | None = None
+    cache: bool = True
+    """Whether the run's config lets docsync keep caches (its report among them)."""
 
     @property
     def exit_code(self) -> int:
@@ -82,7 +84,9 @@ def run_check(
         off = wrap_left_off(workspace)
         if off is not None:
             kept, hint = tuple(f for f in kept if f.gate != "wrap"), off
-    return CheckResult(workspace.files_checked, kept, chosen, len(found.silenced), config.origin, hint)
+    return CheckResult(
+        workspace.files_checked, kept, chosen, len(found.silenced), config.origin, hint, config.cache and stdin is None
+    )
 
 
 def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFactory]:
