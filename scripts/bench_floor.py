@@ -11,9 +11,14 @@ has read one link: ``bench.py peers`` prints it beside rumdl.
 
 ``--library`` takes markdown-it-py's whole parse of the same dialect instead
 (the parser the model was built from before 2026-12-06), for comparison.
+``--native`` takes pulldown-cmark's parse with nothing handed to Python per
+event (pyromark renders each file to HTML in Rust): what a native pass that
+returned only the gates' data would pay for its parse, the design limit the
+event loop sits above.
 
     python scripts/bench_floor.py /tmp/PowerShell-Docs
     python scripts/bench_floor.py /tmp/PowerShell-Docs --library
+    python scripts/bench_floor.py /tmp/PowerShell-Docs --native
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence, Sized
 from pathlib import Path
 
 # docsync.workspace.parsing: one process below this many files, and at least
@@ -47,12 +52,24 @@ def markdown_files(root: Path) -> list[str]:
     return [path for path in listed.stdout.split("\0") if path]
 
 
-def parse_files(root: str, paths: Sequence[str], library: bool) -> tuple[int, int]:
-    """Parse each file under ``root``: (files parsed, events or tokens made). A file
-    that is not Markdown text (docsync reports it, F001/F002) is skipped."""
+def _rendered(text: str) -> str:
+    import pyromark  # the parse in Rust, rendered there: nothing crosses per event
+
+    from docsync.parse.native import _OPTIONS
+
+    return str(pyromark.html(text, options=_OPTIONS))
+
+
+def parse_files(root: str, paths: Sequence[str], library: bool | str) -> tuple[int, int]:
+    """Parse each file under ``root``: (files parsed, events or tokens made; for
+    ``"native"``, characters of HTML). A file that is not Markdown text (docsync
+    reports it, F001/F002) is skipped."""
     from docsync.parse.source import SourceError, decode
 
-    if library:
+    count_of: Callable[[str], Sized]
+    if library == "native":
+        count_of = _rendered
+    elif library:
         from docsync.parse.markdown import tokens as count_of
     else:
         from docsync.parse.native import events as count_of
@@ -68,7 +85,7 @@ def parse_files(root: str, paths: Sequence[str], library: bool) -> tuple[int, in
     return parsed, tokens
 
 
-def floor(root: Path, library: bool, jobs: int | None = None) -> dict[str, int]:
+def floor(root: Path, library: bool | str, jobs: int | None = None) -> dict[str, int]:
     """Parse every Markdown file of ``root`` across ``jobs`` processes
     (default: as many as docsync would use). Largest files first, in batches,
     as docsync deals them out."""
@@ -93,9 +110,10 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench_floor.py", description=__doc__.split("\n")[0])
     parser.add_argument("root", type=Path, help="a git work tree")
     parser.add_argument("--library", action="store_true", help="markdown-it-py's whole parse instead")
+    parser.add_argument("--native", action="store_true", help="pulldown-cmark's parse with nothing per event in Python")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: as docsync's check)")
     args = parser.parse_args(argv)
-    print(json.dumps(floor(args.root.resolve(), args.library, args.jobs)))
+    print(json.dumps(floor(args.root.resolve(), "native" if args.native else args.library, args.jobs)))
     return 0
 
 

@@ -9,13 +9,18 @@ so that drift hits every command alike, with every cache removed first:
   the same command a second and a third time (the third is warm);
 * the same under ``wrap = 80`` (the width mode; a real tree breaks it often),
 * the same with no ``--config`` (a newcomer's tree), cold, second and third run,
-* docsync warm ``check`` (every gate, unchanged tree, after one cold run),
+* docsync warm ``check`` (every gate, unchanged tree, after one cold run): the kept
+  report replayed (``docsync.commandline.replay``),
+* the same with one file touched first (its stat changed, its bytes not): the report
+  cannot be replayed, so this is the warm run behind it, every gate's findings read
+  from the result caches and the report kept again,
 * rumdl ``check --no-cache`` with MD057, MD051 and MD013 (its links,
   fragments and line length), and rumdl again with its cache warm,
 * lychee ``--offline --include-fragments``,
 * the floor (``bench_floor.py``): pyromark's events alone, every one iterated
-  in Python, across as many processes as docsync's cold check uses, and
-  markdown-it-py's whole parse for comparison.
+  in Python, across as many processes as docsync's cold check uses,
+  markdown-it-py's whole parse for comparison, and pulldown-cmark's parse
+  with nothing handed to Python per event (the floor of a native pass).
 
 Every command is a subprocess, so each time includes start-up; the peak RSS
 is the largest resident set of the command's largest process (GNU time). The
@@ -122,7 +127,10 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
         # the native parser's events alone across docsync's processes (bench_floor.py)
         "floor": (FLOOR, _floor, "cold"),
         "floor_library": ([*FLOOR, "--library"], _floor, "cold"),
+        # the same parse with nothing handed to Python per event: a native pass's floor
+        "floor_native": ([*FLOOR, "--native"], _floor, "cold"),
         "docsync_warm": ([*DOCSYNC, "--config", str(none)], _docsync, "warm"),
+        "docsync_touched": ([*DOCSYNC, "--config", str(none)], _docsync, "touched"),
         "rumdl_warm": (rumdl_warm, _rumdl, "warm"),
     }
     runs: dict[str, list[Run]] = {name: [] for name in commands}
@@ -130,10 +138,18 @@ def measure(root: Path, repeat: int, scratch: Path) -> dict[str, list[Run]]:
         for name, (command, count, mode) in commands.items():
             if mode == "cold":
                 shutil.rmtree(cache, ignore_errors=True)
-            elif mode == "warm":
+            elif mode in ("warm", "touched"):
                 timed(command, root, count)  # fill the cache first, as an earlier run would
+            if mode == "touched":
+                _touch_one(root)  # its stat changes, its bytes do not: no report to replay
             runs[name].append(timed(command, root, count))
     return runs
+
+
+def _touch_one(root: Path) -> None:
+    listed = subprocess.run(["git", "ls-files", "-z", "*.md"], cwd=root, capture_output=True, text=True)
+    first = next(p for p in listed.stdout.split("\0") if p)
+    os.utime(root / first)
 
 
 def _median(runs: list[Run], field: str) -> float:
@@ -194,6 +210,7 @@ _TARGETS = (
 _FLOORS = (
     ("floor_over_rumdl", "floor", "rumdl_cold", "floor: the native parse alone / rumdl --no-cache", None),
     ("floor_library_over_rumdl", "floor_library", "rumdl_cold", "markdown-it-py's whole parse / rumdl", None),
+    ("floor_native_over_rumdl", "floor_native", "rumdl_cold", "the parse with nothing per event in Python / rumdl", None),
 )
 
 

@@ -103,10 +103,15 @@ _UNUSED_WHEN_WARM = {
     "cmarkgfm", "pygments", "concurrent", "multiprocessing", "rich", "ruamel", "tomlkit",
 }
 # docsync's own modules a check has no use for: the transaction machinery (a check
-# changes nothing), the guarded writer (a warm check writes no cache), the fixers.
+# changes nothing), the fixers. (The guarded writer is imported by a warm run that keeps
+# its report; a run that replays it imports neither it nor the command line.)
 _DOCSYNC_UNUSED_WHEN_WARM = {
-    "docsync.write.transaction", "docsync.write.writer", "docsync.write.snapshot",
+    "docsync.write.transaction", "docsync.write.snapshot",
     "docsync.repository.gitrepo", "docsync.gates.wrap.fix", "docsync.gates.links.fix",
+}
+_DOCSYNC_UNUSED_WHEN_REPLAYED = {
+    "docsync.cli", "docsync.workspace.results", "docsync.workspace.load", "docsync.write.writer",
+    "docsync.model", "docsync.config",
 }
 
 
@@ -124,10 +129,17 @@ def test_a_warm_check_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
     cold = _packages(_imported_by_check(root))
     assert "docsync" in cold and "pyromark" in cold
     assert not cold & {"markdown_it", "mdit_py_plugins"}
-    warm = _imported_by_check(root)
+    warm = _imported_by_check(root)  # the files are too new for their stats to be believed
     assert "docsync.workspace.results" in warm
     assert not _packages(warm) & _UNUSED_WHEN_WARM
     assert not warm & _DOCSYNC_UNUSED_WHEN_WARM
+    for report in (root / ".git" / "docsync").glob("replay-*"):  # kept well after the files changed
+        later = report.stat().st_mtime_ns + 10**10
+        os.utime(report, ns=(later, later))
+    replayed = _imported_by_check(root)
+    assert "docsync.commandline.replay" in replayed
+    assert not _packages(replayed) & (_UNUSED_WHEN_WARM | {"typer", "click"})
+    assert not replayed & (_DOCSYNC_UNUSED_WHEN_WARM | _DOCSYNC_UNUSED_WHEN_REPLAYED)
 
 
 def test_a_migrate_dry_run_imports_neither_the_check_nor_the_apply(tmp_path: Path) -> None:

@@ -42,8 +42,9 @@ def test_the_floor_uses_the_processes_docsync_uses(
     assert _floor().processes(files, cores) == parsing._workers(Config(), files)
 
 
+@pytest.mark.parametrize("native_only", [False, True])
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_the_floor_parses_every_markdown_file_git_lists(tmp_path: Path, jobs: int) -> None:
+def test_the_floor_parses_every_markdown_file_git_lists(tmp_path: Path, jobs: int, native_only: bool) -> None:
     git(tmp_path, "init", "-q")
     (tmp_path / "docs").mkdir()
     for k in range(5):
@@ -54,8 +55,10 @@ def test_the_floor_parses_every_markdown_file_git_lists(tmp_path: Path, jobs: in
     (tmp_path / "readme.txt").write_text("not Markdown\n")
     git(tmp_path, "add", "docs", "notes.markdown", "latin1.md", "readme.txt")
     done = subprocess.run(
-        [sys.executable, str(FLOOR), str(tmp_path), "--jobs", str(jobs)],
+        [sys.executable, str(FLOOR), str(tmp_path), "--jobs", str(jobs), *(["--native"] if native_only else [])],
         capture_output=True, text=True, check=True,
     )
-    expected = sum(len(native.events(p.read_text())) for p in [*tmp_path.glob("docs/*.md"), tmp_path / "notes.markdown"])
+    count = _floor()._rendered if native_only else native.events  # HTML made in Rust, or every event
+    expected = sum(len(count(p.read_text())) for p in [*tmp_path.glob("docs/*.md"), tmp_path / "notes.markdown"])
+    assert native_only or expected > 6  # events, not one per file
     assert json.loads(done.stdout) == {"files": 6, "tokens": expected, "processes": jobs}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -150,6 +151,21 @@ KEY_FORMS: dict[str, Callable[[Path], None]] = {
     "key a FIFO": _key_fifo,
     "key missing, stamp left": _key_missing,
 }
+
+
+def test_a_key_without_its_stamp_is_replaced_without_a_warning(victim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run killed after it made the key and before its stamp (or a key planted without
+    one): the key is not believed, and no run warns of a planted key for it."""
+    code, out, _ = _check(victim)
+    cache_key.forget()
+    folder = victim / ".git" / "docsync"
+    (folder / cache_key.STAMP).unlink()
+    before = (folder / cache_key.KEY).read_bytes()
+    later = time.time_ns() + 10**10  # this run starts 10 s after the kill: no docsync is making it now
+    monkeypatch.setattr(cache_key.time, "time_ns", lambda: later)
+    assert _check(victim) == (code, out, [])
+    assert (folder / cache_key.KEY).read_bytes() != before  # not believed: a new key
+    assert _check(victim) == (code, out, [])
 
 
 @pytest.mark.parametrize("form", list(KEY_FORMS))

@@ -21,7 +21,7 @@ from typer import Argument, Option
 
 from . import __version__
 from .adopt.hooks import DEFAULT_HOOK_REPO
-from .commandline import arguments, fixing, output, records
+from .commandline import arguments, fixing, output, records, replay
 from .commandline.failures import HANDLED, failure
 from .commandline.output import Color, Format, GraphFormat, say
 from .commandline.progress import ProgressBar
@@ -37,6 +37,7 @@ app = typer.Typer(**arguments.APP)
 def _errors() -> Iterator[None]:
     """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
     mark = finished_count()
+    output.forget_here()  # an earlier command's, in this process
     output.ignored_state(announce=False)  # an earlier command's in this process
     try:
         yield
@@ -166,6 +167,7 @@ def check(
     from .check.check import run_check  # only `check` needs the gates: other commands start faster
 
     with _errors(), ProgressBar(output.terminal_stderr() if textual and not quiet else None) as progress:
+        observed = replay.observation()  # this run's inputs, before any file is read
         stdin = arguments.stdin(paths, stdin_filename)
         result = run_check(
             Path.cwd(),
@@ -182,8 +184,10 @@ def check(
             stdin=stdin,
         )
         shown = output.from_here(list(result.findings)) if textual or statistics else list(result.findings)
-    output.check_report(result, shown, form, quiet=quiet, statistics=statistics, verbose=verbose)
-    raise typer.Exit(0 if exit_zero and result.exit_code == 1 else result.exit_code)
+    code = 0 if exit_zero and result.exit_code == 1 else result.exit_code
+    every_input_known = observed if stdin is None and not staged and changed_since is None else None
+    output.check_report(result, shown, form, quiet=quiet, statistics=statistics, verbose=verbose, kept=(every_input_known, code))
+    raise typer.Exit(code)
 
 
 @app.command()

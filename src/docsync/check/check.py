@@ -28,6 +28,8 @@ class CheckResult:
     silenced: int = 0
     config: str = "(defaults)"
     hint: str | None = None
+    cache: bool = True
+    """Whether the run's config lets docsync keep caches (its report among them)."""
 
     @property
     def exit_code(self) -> int:
@@ -64,10 +66,10 @@ def run_check(
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
     if stdin is not None:
-        workspace = with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
+        workspace = with_text(load_workspace(start, None, replace(config, cache=False), repo=repo), *stdin)
     else:
         workspace = load_workspace(
-            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config)
+            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config), repo=repo
         )
     workspace = inside(workspace, within)
     if changed_since is not None:
@@ -82,7 +84,9 @@ def run_check(
         off = wrap_left_off(workspace)
         if off is not None:
             kept, hint = tuple(f for f in kept if f.gate != "wrap"), off
-    return CheckResult(workspace.files_checked, kept, chosen, len(found.silenced), config.origin, hint)
+    return CheckResult(
+        workspace.files_checked, kept, chosen, len(found.silenced), config.origin, hint, config.cache and stdin is None
+    )
 
 
 def _in_workers(gates: Sequence[str], config: Config) -> dict[str, SummarizerFactory]:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import Finding
-from ..repository.plumbing import find_repo
+from ..repository.plumbing import RepoPaths, find_repo
+from .terminal import not_a_terminal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from ..check.check import CheckResult
     from ..check.fix import FixResult, TextFix
     from ..lifecycle.change import Change
+    from .replay_key import Observed
 
 
 class Format(StrEnum):
@@ -43,6 +45,23 @@ class Color(StrEnum):
 
 _color = Color.auto
 _consoles: dict[bool, Console] = {}  # by "on stderr": made when first written to
+_here: dict[str, RepoPaths] = {}  # the repository of the current folder, for one command
+
+
+def here_repo() -> RepoPaths:
+    """The repository holding the current folder, asked of git once per command: the
+    arguments, the unfinished-run check and the report each need its root, and each
+    question is a git process. :func:`forget_here` starts the next command afresh."""
+    cwd = os.getcwd()
+    if cwd not in _here:
+        _here.clear()
+        _here[cwd] = find_repo(Path(cwd))
+    return _here[cwd]
+
+
+def forget_here() -> None:
+    """A new command: the current folder's repository is asked of git again."""
+    _here.clear()
 
 
 def use_color(color: Color) -> None:
@@ -88,23 +107,7 @@ def terminal_stderr() -> Console | None:
 
 
 def _not_a_terminal(stream: object) -> bool:
-    """Whether rich would call ``stream`` no terminal, by the rules it applies first
-    (a forced terminal, then ``TTY_COMPATIBLE``, then ``FORCE_COLOR``, then ``isatty``);
-    False where only rich can tell (it also says no to Jupyter and IDLE)."""
-    if _color is Color.always:  # a forced terminal
-        return False
-    compatible = os.environ.get("TTY_COMPATIBLE", "")
-    if compatible in ("0", "1"):
-        return compatible == "0"
-    forced = os.environ.get("FORCE_COLOR")
-    if forced is not None:
-        return forced == ""
-    file = getattr(stream, "rich_proxied_file", stream)
-    isatty = getattr(file, "isatty", None)
-    try:
-        return isatty is None or not isatty()
-    except ValueError:  # a closed stream
-        return True
+    return not_a_terminal(stream, forced=_color is Color.always)
 
 
 def uncoloured(console: Console) -> bool:
@@ -204,12 +207,12 @@ def show(text: str) -> None:
 
 def here(path: str) -> str:
     """A repository path as seen from the current directory."""
-    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+    return os.path.relpath(here_repo().root / path, Path.cwd())
 
 
 def from_here(findings: list[Finding]) -> list[Finding]:
     """Findings with paths relative to the current directory, for people to open."""
-    root = find_repo(Path.cwd()).root
+    root = here_repo().root
     prefix = os.path.relpath(root, Path.cwd())
     if prefix == ".":
         return findings
@@ -217,21 +220,61 @@ def from_here(findings: list[Finding]) -> list[Finding]:
 
 
 def check_report(
-    result: CheckResult, shown: list[Finding], form: Format, *, quiet: bool, statistics: bool, verbose: bool
+    result: CheckResult,
+    shown: list[Finding],
+    form: Format,
+    *,
+    quiet: bool,
+    statistics: bool,
+    verbose: bool,
+    kept: tuple[Observed | None, int] = (None, 0),
 ) -> None:
-    """The findings ``shown`` (or their statistics), the config used with ``--verbose``, the hint."""
-    from ..report import formats as report
+    """The findings ``shown`` (or their statistics), the config used with ``--verbose``, the
+    hint. ``kept``: the run's inputs, when all are known, and its exit code: the report
+    is then kept under them, to be replayed (:mod:`.replay`), if it is plain characters."""
+    before, after = check_lines(result, form, quiet=quiet, statistics=statistics, verbose=verbose)
+    for line in before:
+        say(line)
+    observed, code = kept
+    if observed is not None and result.cache and (form is not Format.text or statistics or plain_text()):
+        from .replay_keep import keep
 
+        keep(observed, code, before, after, lambda: check_findings(result, shown, form, quiet=quiet, statistics=statistics))
+    else:
+        check_findings(result, shown, form, quiet=quiet, statistics=statistics)
+    for line in after:
+        say(line)
+
+
+def check_lines(
+    result: CheckResult, form: Format, *, quiet: bool, statistics: bool, verbose: bool
+) -> tuple[list[str], list[str]]:
+    """What a check says on stderr before its report (the config used, with ``--verbose``)
+    and after it (the hint)."""
     textual = form in (Format.text, Format.concise)
+    before, after = [], []
     if verbose:
         used = result.config if result.config != "(defaults)" else "none found, the defaults"
-        say(f"docsync: config: {used}")
+        before.append(f"docsync: config: {used}")
+    if not quiet and textual and not statistics and result.hint:
+        after.append(result.hint)
+    return before, after
+
+
+def check_findings(result: CheckResult, shown: list[Finding], form: Format, *, quiet: bool, statistics: bool) -> None:
+    """The findings ``shown``, or their statistics, on stdout."""
     if statistics:
+        from ..report import formats as report
+
         sys.stdout.write(report.statistics(shown))
     else:
         emit(form, result.files, shown, quiet)
-    if not quiet and textual and not statistics and result.hint:
-        say(result.hint)
+
+
+def plain_text() -> bool:
+    """Whether the text report is written without colour (then it is the same characters
+    on any stream of any width)."""
+    return _console(False).color_system is None
 
 
 def emit(output: Format, files: int, findings: list[Finding], quiet: bool = False) -> None:

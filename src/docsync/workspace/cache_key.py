@@ -86,12 +86,16 @@ def _believed(folder: Path) -> bytes | None:
         return secret
     if secret is None and recorded is None and not os.path.lexists(folder / KEY):
         return _create(folder)
-    if recorded is None and info is not None and _just_made(info) and not os.path.lexists(folder / STAMP):
+    unstamped = recorded is None and info is not None and not os.path.lexists(folder / STAMP)
+    if unstamped and info is not None and _just_made(info):
         return None  # another docsync is making it this instant: no cache for this run
-    notes.ignored(
-        folder / KEY,
-        "not the key docsync made here: planted, copied or unpacked; every cache is ignored",
-    )
+    if not unstamped:
+        notes.ignored(
+            folder / KEY,
+            "not the key docsync made here: planted, copied or unpacked; every cache is ignored",
+        )
+    # else a run killed between the key and its stamp: no key is believed without its stamp,
+    # and what it signed fails under the new one, so a planted key gains nothing by it either
     from ..write import writer
 
     try:

@@ -27,6 +27,14 @@ def ignored_notes() -> list[str]:
     return notes
 
 
+def taken() -> list[tuple[str, str]]:
+    """The notes made since the last call, as (file, why), cleared: for a part of the run
+    that ends before the command line is built, whose notes it makes again then."""
+    found = list(_ignored.items())
+    _ignored.clear()
+    return found
+
+
 def _shown(name: str) -> str:
     at = name.replace(os.sep, "/").rfind("/.git/")
     return name[at + 1 :] if at >= 0 else name

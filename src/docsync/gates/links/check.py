@@ -239,9 +239,8 @@ def _resolve(source: str, decoded: str) -> str | None:
 
 def _existence(doc: Document, target: Target, path: str, index: RepoIndex) -> Finding | None:
     if path in index.files:
-        if path in index.symlinks and index.symlink_target(path) is None:
-            return finding(doc.path, target, "L005", f"'{target.raw}' is a symlink whose target does not exist")
-        return None
+        problem = index.symlink_problem(path) if path in index.symlinks else None
+        return finding(doc.path, target, "L005", f"'{target.raw}' is {problem}") if problem else None
     if path in index.dirs:
         return None
     if path in index.workspace.listing.untracked:

@@ -4,6 +4,7 @@ and the nearest path or anchor to suggest for a broken one."""
 
 from __future__ import annotations
 
+import errno
 import posixpath
 from dataclasses import dataclass, field
 
@@ -103,15 +104,25 @@ class RepoIndex:
         places = (".github", "", "docs") if folder == "" else (folder,)
         return next((self._readmes[p] for p in places if p in self._readmes), None)
 
-    def symlink_target(self, path: str) -> str | None:
-        """The repository path a tracked symlink points at, or None when it dangles."""
+    def symlink_problem(self, path: str) -> str | None:
+        """Why a tracked symlink leads a reader nowhere, or None when it points at a tracked
+        file or folder of the repository."""
         full = self.workspace.root / path
         try:
             resolved = full.resolve(strict=True)
+        except RuntimeError:  # a loop, before Python 3.13
+            return "a symlink that loops"
+        except OSError as exc:
+            return "a symlink that loops" if exc.errno == errno.ELOOP else "a symlink whose target does not exist"
+        try:
             relative = resolved.relative_to(self.workspace.root).as_posix()
-        except (OSError, RuntimeError, ValueError):
+        except ValueError:
+            return "a symlink that leads out of the repository (GitHub shows no file there)"
+        if relative in self.files or relative in self.dirs:
             return None
-        return relative if relative in self.files or relative in self.dirs else None
+        if relative == ".git" or relative.startswith(".git/"):
+            return "a symlink into .git (GitHub shows no file there)"
+        return f"a symlink to '{relative}', which git does not track"
 
     def closest_path(self, wanted: str) -> str | None:
         """A tracked file the author probably meant: where a staged rename took it (git's own
