@@ -51,6 +51,8 @@ for line in sys.stdin:
             err = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
             os.dup2(out, 1)
             os.dup2(err, 2)
+            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # not the parent's job stream
+            signal.alarm(job["timeout"])  # a run that hangs ends, as subprocess.run's timeout ends it
             os.chdir(job["cwd"])
             os.environ.clear()
             os.environ.update(job["env"])
@@ -105,11 +107,13 @@ def _started() -> subprocess.Popen[str]:
 
 
 def docsync(
-    cwd: Path, *args: str, kill_at: int = 0, count: bool = False
+    cwd: Path, *args: str, kill_at: int = 0, count: bool = False, timeout: int = 120
 ) -> subprocess.CompletedProcess[str]:
     """``python -m docsync *args`` in ``cwd`` with the isolated git environment, as a forked
     process; SIGKILLed at its ``kill_at``-th guarded mutation (0: never). With ``count``,
-    stderr ends with ``mutations=N``, the number of mutation points the run passed."""
+    stderr ends with ``mutations=N``, the number of mutation points the run passed. Its
+    stdin is empty; a run still going after ``timeout`` seconds ends by SIGALRM (its
+    return code ``-14``), where ``subprocess.run`` would raise ``TimeoutExpired``."""
     with (
         tempfile.NamedTemporaryFile("r", suffix=".stdout") as stdout,
         tempfile.NamedTemporaryFile("r", suffix=".stderr") as stderr,
@@ -117,7 +121,7 @@ def docsync(
     ):
         job = {
             "cwd": str(cwd), "args": list(args), "env": git_environ(), "kill_at": kill_at,
-            "count": count, "stdout": stdout.name, "stderr": stderr.name,
+            "count": count, "stdout": stdout.name, "stderr": stderr.name, "timeout": timeout,
         }
         parent = _started()
         assert parent.stdin is not None and parent.stdout is not None

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import pickle
 import struct
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,7 +24,8 @@ from docsync.gates.wrap import check as wrap
 from docsync.model import Finding, Severity
 from docsync.workspace import cache, document_json, plain, results
 from docsync.workspace.load import Workspace, load_workspace
-from tests.gitutil import GitRepo, git_environ
+from tests import forked
+from tests.gitutil import GitRepo
 from tests.planted import RunsACommand
 from tests.signed_cache import read_indexed, write_indexed
 
@@ -257,14 +256,7 @@ def test_new_docsync_version_misses_every_entry(
 
 
 def _cli(root: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "docsync", "check", "--gate", "links", "--format", "json"],
-        cwd=root,
-        env=git_environ(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = forked.docsync(root, "check", "--gate", "links", "--format", "json")
     assert done.returncode == 1, done.stderr
     return done.stdout
 

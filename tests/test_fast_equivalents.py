@@ -6,7 +6,9 @@ Each shortcut the dry run takes is held to the definition it replaces:
 :func:`~docsync.rewrite.destinations.encode`'s early return to its
 character-by-character loop, and :func:`~docsync.parse.render.github_html`,
 which applies each of GitHub's rules only where its text occurs, to the
-page with every rule applied.
+page with every rule applied; and the native parse's first reading, which
+checks events for a metadata block only up to the last place one could open,
+to the reading that checks every event.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from urllib.parse import quote
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.parse import render
+from docsync.parse import native, render
 from docsync.rewrite.code_paths import PathFinder, path_pattern
 from docsync.rewrite.destinations import _ALWAYS_ENCODED, _ANGLE_SAFE, encode
 
@@ -88,3 +90,29 @@ _MARKDOWN = [
 @given(st.lists(st.sampled_from(_MARKDOWN), max_size=8).map("".join))
 def test_github_html_applies_each_rule_where_it_can_apply(text: str) -> None:
     assert render.github_html(text) == _github_html_every_rule(text)
+
+
+_LINES = [
+    "---", "--- ", "----", "-----", "- ---", "> ---", ">---", "  ---", "    ---", "1. ---", "[^1]: ---",
+    "[^1]:---", "text", "", "\u00e9 \u00fc", "| a | b |", "|---|---|", "a | b", "--|---", "...", "```",
+    "~~~", "<div>", "* item", "title: x", "Heading", "===", "---\t", "x ---",
+]  # fmt: skip
+
+
+def _every_event_checked(text: str) -> list[object] | None:
+    """The plain form: every event of the first reading, or None where one after the start
+    opens a metadata block."""
+    read = native.pyromark.events_with_range(native._for_parser(text), options=native._OPTIONS)
+    events = list(read)
+    return None if any(w["start"] > 0 and native._is_metadata(e) for e, w in events) else events
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), max_size=14).map("\n".join), st.booleans())
+def test_the_first_reading_checks_as_every_event_would(text: str, ending: bool) -> None:
+    text += "\n" if ending else ""
+    try:
+        read: list[object] | None = list(native._first_reading(text))
+    except native._MetadataLater:
+        read = None
+    assert read == _every_event_checked(text)

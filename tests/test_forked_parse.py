@@ -1,4 +1,4 @@
-"""Parse workers forked with every file read give what the one-process parse gives.
+"""Parse workers forked with every batch made give what the one-process parse gives.
 
 Held to the plain forms they replace: :func:`forked.run` reports each batch's
 work once (and nothing of a worker that died), the parse in forked workers
@@ -16,10 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config
-from docsync.model import Document
-from docsync.workspace import forked, parsing
+from docsync.model import Document, Finding
+from docsync.workspace import files, forked, parsing
+from docsync.workspace.cache import ParseCache
 from docsync.workspace.documents import unpickled
 from docsync.workspace.load import load_workspace
+from docsync.workspace.stat_index import MARKER
 from tests.gitutil import GitRepo
 
 _batches = st.lists(
@@ -92,9 +94,9 @@ def test_forked_workers_parse_as_one_process_does(tmp_path: Path) -> None:
     assert two.problems == one.problems and len(one.problems) == 2
 
 
-def _pending(repo: GitRepo) -> list[tuple[str, bytes]]:
-    files = [(f"docs/{p}", (repo.root / "docs" / p).read_bytes()) for p in os.listdir(repo.root / "docs")]
-    return sorted(files, key=lambda item: -len(item[1]))
+def _pending(repo: GitRepo) -> list[str]:
+    files = [f"docs/{p}" for p in os.listdir(repo.root / "docs")]
+    return sorted(files, key=lambda path: -(repo.root / path).stat().st_size)
 
 
 def _fails_on_page7(document: Document) -> int:
@@ -103,19 +105,24 @@ def _fails_on_page7(document: Document) -> int:
     return len(document.links)
 
 
+def _expected(repo: GitRepo, path: str) -> tuple[str, str, bool, Document | None, object]:
+    data = (repo.root / path).read_bytes()
+    parsed = parsing.parse_one(path, data)
+    return path, ParseCache.key(path, data), MARKER in data, parsed.document, parsed.problem
+
+
 def test_a_batch_no_worker_reported_is_parsed_here(tmp_path: Path) -> None:
     """Its files come back as documents parsed here, without summaries; the rest as the workers' pickles."""
     repo = _repo(tmp_path)
     pending = _pending(repo)
-    results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), _fails_on_page7))
-    assert sorted(path for path, *_ in results) == sorted(path for path, _ in pending)
-    here = {path for path, made, _, _ in results if isinstance(made, Document)}
+    reader = parsing.Reader(str(repo.root))
+    results = list(parsing.parse_pending(pending, reader, Config(jobs=2), _fails_on_page7))
+    assert sorted(path for path, *_ in results) == sorted(pending)
+    here = {path for path, _, _, made, _, _ in results if isinstance(made, Document)}
     assert "docs/page7.md" in here and 0 < len(here) <= 32
-    for path, made, problem, summary in results:
-        data = dict(pending)[path]
-        expected = parsing.parse_one(path, data)
+    for path, key, marker, made, problem, summary in results:
         document = made if isinstance(made, Document) or made is None else unpickled(path, made)
-        assert (document, problem) == (expected.document, expected.problem)
+        assert (path, key, marker, document, problem) == _expected(repo, path)
         assert summary == (None if path in here or document is None else len(document.links))
 
 
@@ -125,19 +132,56 @@ def test_without_a_memory_file_every_file_is_parsed_here(
     repo = _repo(tmp_path)
     pending = _pending(repo)
     heard: list[int] = []
-    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == [(0, _sizes(pending[:2]))]
+    batch = [(path, b"") for path in pending[:2]]
+    assert list(forked.run([batch], 2, _sizes, lambda: heard.append(1))) == [(0, _sizes(batch))]
 
     def refused(name: str, flags: int = 0) -> int:
         raise OSError(24, "Too many open files")  # what the system says when none can be made
 
     monkeypatch.setattr(os, "memfd_create", refused)
-    assert list(forked.run([pending[:2]], 2, _sizes, lambda: heard.append(1))) == []  # and no error
+    assert list(forked.run([batch], 2, _sizes, lambda: heard.append(1))) == []  # and no error
     assert heard == [1, 1]
-    results = list(parsing.parse_pending(pending, len(pending), Config(jobs=2), None))
-    expected = [(p, *_parsed(p, data)) for p, data in pending]
+    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root)), Config(jobs=2), None))
+    expected = [(*_expected(repo, path), None) for path in pending]
     assert sorted(results, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])
 
 
-def _parsed(path: str, data: bytes) -> tuple[Document | None, object, None]:
-    parsed = parsing.parse_one(path, data)
-    return parsed.document, parsed.problem, None
+def test_a_file_the_cache_holds_is_read_and_not_parsed(tmp_path: Path) -> None:
+    """The worker sends its key and marker, no document and no problem; a file gone
+    before it was read is its F004; any other is parsed."""
+    repo = _repo(tmp_path)
+    pending = _pending(repo)
+    held = {_expected(repo, path)[1] for path in pending[::3]}
+    (repo.root / pending[1]).unlink()
+    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root), frozenset(held)), Config(jobs=2), None))
+    assert sorted(path for path, *_ in results) == sorted(pending)
+    for path, key, marker, made, problem, _ in results:
+        if path == pending[1]:
+            assert (key, made) == (None, None) and problem is not None and problem.rule == "F004"
+        elif key in held:
+            assert (made, problem) == (None, None) and (path, key, marker) == _expected(repo, path)[:3]
+        else:
+            assert made is not None or problem is not None
+
+
+def test_the_workers_read_their_own_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main process stats the files and never reads one a worker parses: it does not
+    hold the tree's bytes (its peak memory), and the results are a one-process parse's."""
+    repo = _repo(tmp_path)
+    readers = tmp_path / "readers"
+    read = files.bytes_of
+
+    def noted(root: str | Path, path: str) -> bytes | Finding:
+        with open(readers, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return read(root, path)
+
+    monkeypatch.setattr(files, "bytes_of", noted)
+    monkeypatch.setattr(parsing, "bytes_of", noted)
+    one = load_workspace(repo.root, config=Config(jobs=1, cache=False))
+    here = set(readers.read_text().split())
+    readers.unlink()
+    two = load_workspace(repo.root, config=Config(jobs=2), eager=True)
+    pids = readers.read_text().split()
+    assert here == {str(os.getpid())} and len(pids) == 125 and str(os.getpid()) not in pids
+    assert dict(two.documents) == dict(one.documents) and two.problems == one.problems

@@ -16,20 +16,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def hooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A hooks repository made from this checkout as ``pre-commit try-repo`` makes one: a
-    clone, with the checkout's uncommitted changes to tracked files committed on top."""
+    """A hooks repository holding this checkout as ``pre-commit try-repo`` would run it:
+    every tracked file as it is in the work tree (uncommitted changes and staged new files
+    included, files deleted from the work tree left out), in one commit. One commit rather
+    than a clone of the project's history: pre-commit fetches only the commit it runs, and
+    the autoupdate test's clone and fetch would otherwise pack a thousand commits twice."""
     hooks = tmp_path_factory.mktemp("hooks") / "hooks"
-    git(hooks.parent, "clone", "-q", "--no-hardlinks", str(ROOT), str(hooks))
-    git(hooks, "checkout", "-q", git(ROOT, "rev-parse", "HEAD").strip())
-    into = {
-        "GIT_INDEX_FILE": str(hooks / ".git" / "index"),
-        "GIT_OBJECT_DIRECTORY": str(hooks / ".git" / "objects"),
-    }
-    staged = [p for p in git(ROOT, "diff", "--staged", "--name-only", "-z").split("\0") if p]
-    if staged:
-        git(ROOT, "add", "--", *staged, env=into)
-    git(ROOT, "add", "-u", env=into)
-    git(hooks, "commit", "-q", "--allow-empty", "-m", "the checkout's uncommitted changes")
+    hooks.mkdir()
+    git(hooks, "init", "-q")
+    tracked = set(git(ROOT, "ls-files", "-z").split("\0")) - set(git(ROOT, "ls-files", "-d", "-z").split("\0"))
+    listed = hooks.parent / "tracked"
+    listed.write_text("\0".join(sorted(p for p in tracked if p)))
+    into = {"GIT_DIR": str(hooks / ".git"), "GIT_WORK_TREE": str(ROOT)}
+    git(ROOT, "add", f"--pathspec-from-file={listed}", "--pathspec-file-nul", env=into)
+    git(hooks, "commit", "-q", "-m", "this checkout, as its work tree holds it")
     git(hooks, "reset", "-q", "--hard")
     return hooks
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import chdir
 from dataclasses import replace
@@ -33,7 +31,8 @@ from docsync.config import load as load_config
 from docsync.gates.wrap.count import COUNTS, Summarizer
 from docsync.workspace.load import load_workspace
 from docsync.write import transaction, writer
-from tests.gitutil import git, git_environ
+from tests import forked
+from tests.gitutil import git
 from tests.signed_cache import rekey
 from tests.untrusted import Entry, picture
 
@@ -246,14 +245,7 @@ def test_no_state_file_crashes_the_interpreter(victim: Path, templates: dict[str
     cache file spoilt at once, then a real ``docsync check``."""
     for name in CACHES:
         FORMS[form](victim / ".git" / "docsync" / name, templates["other"] / ".git" / "docsync" / name, tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-m", "docsync", "check"],
-        cwd=victim,
-        capture_output=True,
-        text=True,
-        env=git_environ(),
-        timeout=120,
-    )
+    done = forked.docsync(victim, "check")
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert "docs/nope.md" in done.stdout

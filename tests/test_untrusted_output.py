@@ -16,8 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import xml.dom.minidom
 from pathlib import Path
 
@@ -26,7 +24,8 @@ import pytest
 from docsync.cli import app
 from docsync.commandline.output import Color, Format, use_color
 from docsync.untrusted_text import TERMINAL_UNSAFE, shown, visible
-from tests.gitutil import GitRepo, git_environ
+from tests import forked
+from tests.gitutil import GitRepo
 from tests.untrusted import legacy_repo, one_line, runner
 
 # Each kind of text a repository can carry that would act on a terminal.
@@ -196,10 +195,7 @@ def test_a_config_that_is_a_device_fifo_or_folder_is_one_line_at_once(command: t
     for form, path in _config_forms(tmp_path).items():
         if command[0] == "migrate":
             continue  # migrate reads the repository's own config only
-        done = subprocess.run(
-            [sys.executable, "-m", "docsync", *command, "--config", path],
-            cwd=repo.root, env=git_environ(), capture_output=True, text=True, timeout=60, check=False,
-        )
+        done = forked.docsync(repo.root, *command, "--config", path, timeout=60)
         assert done.returncode == 2, (form, done.stderr)
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         assert len(lines) == 1 and "Traceback" not in done.stderr, (form, done.stderr)
@@ -216,10 +212,7 @@ def test_a_repository_config_that_is_a_fifo_or_device_is_one_line_at_once(form: 
     else:
         config.mkdir()
     for command in (("check",), ("migrate",)):
-        done = subprocess.run(
-            [sys.executable, "-m", "docsync", *command], cwd=repo.root, env=git_environ(),
-            capture_output=True, text=True, timeout=60, check=False,
-        )
+        done = forked.docsync(repo.root, *command, timeout=60)
         if form == "folder":  # a folder of that name is no config file: the defaults apply
             assert "Traceback" not in done.stderr and done.returncode in (0, 1), done.stderr
             continue
@@ -233,10 +226,7 @@ def test_a_plan_or_template_that_is_a_device_fifo_or_folder_is_one_line_at_once(
         if form not in ("dev-zero", "fifo", "folder"):
             continue  # the reader is the one --config uses, tested with every form above
         for command in (("migrate", "--plan", path), ("new", "A title", "--template", path)):
-            done = subprocess.run(
-                [sys.executable, "-m", "docsync", *command], cwd=repo.root, env=git_environ(),
-                capture_output=True, text=True, timeout=60, check=False,
-            )
+            done = forked.docsync(repo.root, *command, timeout=60)
             assert done.returncode == 2, (form, command, done.stderr)
             lines = [line for line in done.stderr.splitlines() if line.strip()]
             assert len(lines) == 1 and "Traceback" not in done.stderr, (form, command, done.stderr)

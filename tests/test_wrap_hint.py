@@ -1,17 +1,19 @@
-"""check's convention hint, from the parse workers' quick counts, says what init's exact
-counts would have it say, and a cold check without config reads no document for it.
+"""check's convention hint, from the parse workers' bounds, says what init's exact counts
+would have it say, and a cold check without config reads no document for it.
 
-:func:`docsync.gates.wrap.hint.hint_breaks` counts ``"none"`` and every width
-exactly and ``"sentence"`` from below (exactly when it says so). Both are held
-to init's count (:func:`docsync.gates.wrap.count.document_breaks`, itself held to
-the gate's own verdicts in ``tests/test_wrapcount.py``) on every case file, on
-generated documents, and through a whole check on repositories wrapped to each
-convention.
+:func:`docsync.gates.wrap.hint.hint_breaks` counts each candidate from below, exactly
+where it says so (``"none"`` and the widest width always). The bounds are held to
+init's count (:func:`docsync.gates.wrap.count.document_breaks`, itself held to the
+gate's own verdicts in ``tests/test_wrapcount.py``) on every case file and on
+generated documents; the hint they give (:func:`docsync.check.convention.decided`)
+is held to the one init's counts give on generated trees of documents; and a whole
+check is run on repositories wrapped to each convention.
 """
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,42 +21,47 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from docsync.adopt.inspection import choose_wrap, wrap_counts
 from docsync.check.check import run_check
-from docsync.check.convention import LEAVE_OFF_FROM
-from docsync.config import Config
+from docsync.check.convention import LEAVE_OFF_FROM, decided, worded
+from docsync.config import Config, WrapMode
 from docsync.config import load as load_config
 from docsync.gates.wrap.count import CANDIDATES, document_breaks
-from docsync.gates.wrap.hint import HintBreaks, hint_breaks, sentence_ruled_out
+from docsync.gates.wrap.hint import NARROWER, HintBreaks, hint_breaks
 from docsync.model import Document
 from docsync.parse.native import parse
 from docsync.workspace import parsing
 from tests.case_readings import CASE_FILES, ROOT
 from tests.gitutil import git
-from tests.test_wrap_properties import DOCUMENTS
+from tests.test_wrap_properties import DOCUMENTS, TOKENS
 from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
 
 SENTENCE = CANDIDATES.index("sentence")
+ALWAYS_EXACT = (CANDIDATES.index("none"), CANDIDATES.index(120))
 
 
-def _agrees(doc: Document, config: Config) -> HintBreaks:
-    quick = hint_breaks(doc, config)
+def _agrees(doc: Document, config: Config, shown: list[int] | None = None) -> HintBreaks:
+    quick = hint_breaks(doc, config, shown)
     exact = document_breaks(doc, config).counts
-    others = [n for i, n in enumerate(quick.counts) if i != SENTENCE]
-    assert others == [n for i, n in enumerate(exact) if i != SENTENCE], doc.path
-    assert quick.counts[SENTENCE] <= exact[SENTENCE], doc.path
-    if quick.sentence_exact:
-        assert quick.counts[SENTENCE] == exact[SENTENCE], doc.path
+    for i, mode in enumerate(CANDIDATES):
+        assert quick.counts[i] <= exact[i], (doc.path, mode)
+        if quick.exact[i]:
+            assert quick.counts[i] == exact[i], (doc.path, mode)
+    assert all(quick.exact[i] for i in ALWAYS_EXACT), doc.path
     return quick
 
 
 @pytest.mark.parametrize("config", SCOPES, ids=["default", "no-lists", "no-quotes"])
 def test_case_files_count_as_init_counts(config: Config) -> None:
-    bounded = certain = 0
+    bounded = [0] * len(CANDIDATES)
+    certain = 0
     for path in CASE_FILES:
         quick = _agrees(parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")), config)
-        bounded += not quick.sentence_exact
+        bounded = [n + (not e) for n, e in zip(bounded, quick.exact, strict=True)]
         certain += quick.counts[SENTENCE]
-    assert bounded and certain  # both kinds of sentence verdict occur
+    # both kinds of verdict occur: bounds below the widest width and for "sentence", and
+    # paragraphs certain to break "sentence"
+    assert bounded[SENTENCE] and any(bounded[1:4]) and certain
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,15 +70,103 @@ def test_generated_documents_count_as_init_counts(text: str, scope: Config) -> N
     _agrees(parse("generated.md", text), scope)
 
 
-def test_sentence_is_ruled_out_only_by_a_bound_above_another_count() -> None:
-    exact = HintBreaks((5, 9, 9, 9, 9, 2), True)
-    low = HintBreaks((5, 9, 9, 9, 9, 2), False)
-    high = HintBreaks((5, 9, 9, 9, 9, 6), False)
-    assert sentence_ruled_out([exact]) == exact.counts
-    assert sentence_ruled_out([low]) is None  # "sentence" might have the fewest
-    assert sentence_ruled_out([high]) == high.counts  # 6 or more, and "none" has 5
-    assert sentence_ruled_out([high, exact]) is None  # 8 or more, and "none" has 10
-    assert sentence_ruled_out([high, high]) == (10, 18, 18, 18, 18, 12)
+def test_a_paragraph_is_counted_once_whichever_widths_it_is_read_for() -> None:
+    """A paragraph whose widest line holds no break is read for the narrowest width, breaks
+    it through a narrower line, and is still a candidate for the next width: it is not
+    counted again. Each document alone, and a run's documents sharing what they showed."""
+    url = "https://example.com/" + "x" * 70  # 90 columns, no break
+    words = " ".join(["word"] * 15)  # 74 columns
+    text = f"{words}\n{url}\n\n{words}\n{url}\n"
+    doc = parse("once.md", text)
+    alone = _agrees(doc, Config())
+    assert alone.counts[CANDIDATES.index(72)] == 2 and alone.counts[CANDIDATES.index(80)] == 0
+    shown = [0] * len(NARROWER)
+    for _ in range(2):
+        _agrees(doc, Config(), shown)
+    assert shown == [1, 0, 0]
+
+
+@st.composite
+def _wrapped(draw: st.DrawFn, width: int) -> str:
+    """A paragraph of the generated tokens, wrapped near ``width`` columns (a token may
+    run past it), or on one line."""
+    tokens = draw(st.lists(TOKENS, min_size=3, max_size=40))
+    if draw(st.integers(0, 5)) == 0:
+        return " ".join(token.replace("\n", " ") for token in tokens)
+    lines, line = [], ""
+    for token in " ".join(tokens).split(" "):
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    return "\n".join([*lines, line])
+
+
+@st.composite
+def _trees(draw: st.DrawFn) -> list[str]:
+    """A few documents, most paragraphs wrapped near one width (so that widths tie, and
+    the narrowest of the tied must win), some near another, some of the other generators."""
+    width = draw(st.sampled_from([60, 72, 80, 90, 100, 110, 120, 130]))
+    other = st.integers(50, 150).flatmap(_wrapped)
+    paragraph = st.one_of(_wrapped(width), _wrapped(width), _wrapped(width), other)
+    page = st.lists(paragraph, min_size=1, max_size=6).map("\n\n".join)
+    return draw(st.lists(st.one_of(page, page, page, DOCUMENTS, WIDE_DOCUMENTS), min_size=1, max_size=5))
+
+
+def _line(mode: WrapMode, breaking: Mapping[WrapMode, int]) -> str | None:
+    """The hint's line, as if the tree were large enough to be given one."""
+    return worded(mode, {m: n * LEAVE_OFF_FROM for m, n in breaking.items()}, "none")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=_trees(), scope=st.sampled_from(SCOPES))
+def test_generated_trees_hint_as_init_counts(texts: Sequence[str], scope: Config) -> None:
+    """On a tree of documents, the bounds choose the convention init's exact counts choose,
+    with its exact count and the default's, and so word the same hint, or leave the choice to
+    those exact counts: each document read alone, or the documents read in turn as a run's
+    workers read them, sharing which narrower widths one has shown to lose to the widest."""
+    docs = [parse(f"page-{n}.md", text) for n, text in enumerate(texts)]
+    exact = wrap_counts(docs, scope)
+    mode = choose_wrap(exact)
+    counts = {c.mode: c.paragraphs for c in exact}
+    shown = [0] * len(NARROWER)
+    for chosen in (
+        decided([_agrees(doc, scope) for doc in docs], "none"),
+        decided([_agrees(doc, scope, shown) for doc in docs], "none"),
+    ):
+        if chosen is None:
+            continue
+        assert chosen[0] == mode
+        assert chosen[1][mode] == counts[mode] and chosen[1]["none"] == counts["none"]
+        assert _line(*chosen) == _line(mode, counts)
+
+
+def test_bounds_choose_only_where_the_choice_is_exact() -> None:
+    """Bounds settle the choice only when the candidate they choose is counted exactly
+    (the default too): a candidate with an inexact, lower count might have the fewest."""
+    order = ["none", 72, 80, 100, 120, "sentence"]
+    everything = (True,) * 6
+
+    def of(counts: tuple[int, ...], exact: tuple[bool, ...] = everything) -> HintBreaks:
+        return HintBreaks(counts, exact)
+
+    assert tuple(order) == CANDIDATES
+    assert decided([of((50, 9, 9, 9, 9, 60))], "none") == (
+        72, dict(zip(CANDIDATES, (50, 9, 9, 9, 9, 60), strict=True))
+    )  # widths tie: the narrowest wins
+    below_widest = (True, False, False, False, True, False)
+    assert decided([of((50, 12, 11, 10, 9, 60), below_widest)], "none") == (120, {"none": 50, 120: 9})
+    assert decided([of((50, 9, 9, 9, 9, 60), below_widest)], "none") is None  # 72 may tie with 120
+    assert decided([of((50, 12, 11, 10, 9, 9), below_widest)], "none") is None  # "sentence" may win
+    assert decided([of((50, 12, 11, 10, 9, 10), below_widest)], "none") == (120, {"none": 50, 120: 9})
+    assert decided([of((5, 12, 11, 10, 9, 2), below_widest)], "none") is None
+    assert decided([of((5, 12, 11, 10, 9, 6), below_widest)], "none") == ("none", {"none": 5, 120: 9})
+    # summed over files: exact only where every file's is
+    assert decided([of((30, 9, 9, 9, 9, 60)), of((30, 9, 9, 9, 9, 60), below_widest)], "none") is None
+    assert decided([of((30, 9, 9, 9, 9, 60)), of((30, 12, 11, 10, 9, 60), below_widest)], "none") == (
+        120, {"none": 60, 120: 18}
+    )
 
 
 WORDS = ("the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "and", "then", "some")

@@ -12,6 +12,10 @@ a run made one by one (a migration's dry run holds a thousand parsed
 documents), which takes longer than many commands. Nothing is left to do by
 then: every file is written and closed, and every worker process has been
 joined. A code that is not a number (or a failed flush) ends the ordinary way.
+
+A standard stream that was closed before the process started (``>&-``, a daemon's
+``<&-``) reads as empty and writes nowhere: the run does its work and ends with its
+own exit code, as it would with ``/dev/null`` there, never with a traceback.
 """
 
 import os
@@ -19,6 +23,7 @@ import sys
 
 
 def run() -> None:
+    _closed_streams_to_nowhere()
     try:
         from docsync.commandline.replay import replayed
 
@@ -36,6 +41,14 @@ def run() -> None:
         if code is None or isinstance(code, int):
             _end(code or 0)
         raise
+
+
+def _closed_streams_to_nowhere() -> None:
+    """Give a stream Python found closed at start-up (it is None) ``os.devnull``; the
+    descriptor it opens takes the closed one's number, so git's children get it too."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:  # /dev/null: no file is changed by what is written there
+            setattr(sys, name, os.fdopen(os.open(os.devnull, os.O_RDWR), mode, encoding="utf-8"))
 
 
 def _end(code: int) -> None:

@@ -37,6 +37,7 @@ app = typer.Typer(**arguments.APP)
 def _errors() -> Iterator[None]:
     """The one place errors become one line on stderr and an exit code (2; 130 for Ctrl-C)."""
     mark = finished_count()
+    output.forget_here()  # an earlier command's, in this process
     output.ignored_state(announce=False)  # an earlier command's in this process
     try:
         yield

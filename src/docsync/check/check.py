@@ -66,10 +66,10 @@ def run_check(
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
     if stdin is not None:
-        workspace = with_text(load_workspace(start, None, replace(config, cache=False)), *stdin)
+        workspace = with_text(load_workspace(start, None, replace(config, cache=False), repo=repo), *stdin)
     else:
         workspace = load_workspace(
-            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config)
+            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config), repo=repo
         )
     workspace = inside(workspace, within)
     if changed_since is not None:

@@ -14,15 +14,15 @@ paragraphs say little about a convention.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from ..config import Config
+from ..config import Config, WrapMode
 from ..workspace.documents import Documents
 from ..workspace.load import Workspace
 
 if TYPE_CHECKING:
-    from ..adopt.inspection import WrapCount
-
+    from ..gates.wrap.hint import HintBreaks
 
 LEAVE_OFF_FROM = 20
 """Paragraphs breaking ``"none"`` from which a repository without config is read for its convention."""
@@ -36,12 +36,13 @@ def unconfigured(config: Config) -> bool:
 def wrap_left_off(workspace: Workspace) -> str | None:
     """Why the wrap gate stays off in a repository without config (one line); None
     when its prose follows the default ``"none"`` and the gate's findings stand."""
-    from ..adopt.inspection import choose_wrap
+    mode, breaking = _chosen(workspace)
+    return worded(mode, breaking, workspace.config.wrap)
 
-    counts = _wrap_counts(workspace)
-    mode = choose_wrap(counts)
-    default = workspace.config.wrap
-    breaking = {c.mode: c.paragraphs for c in counts}
+
+def worded(mode: WrapMode, breaking: Mapping[WrapMode, int], default: WrapMode) -> str | None:
+    """The hint for the convention ``mode`` chosen over ``default``, given how many
+    paragraphs break each (``breaking`` holds both); None when there is none to give."""
     if mode == default or breaking[default] < LEAVE_OFF_FROM:
         return None
     shown = f'"{mode}"' if isinstance(mode, str) else str(mode)
@@ -52,14 +53,13 @@ def wrap_left_off(workspace: Workspace) -> str | None:
     )
 
 
-def _wrap_counts(workspace: Workspace) -> tuple[WrapCount, ...]:
-    """Per candidate, the paragraphs that break it, as far as choosing between them
-    needs: the hint's counts (:mod:`docsync.gates.wrap.hint`), the parse workers' where
-    they made them and read here for the other documents, when they rule ``"sentence"``
-    in or out; else counted exactly, as ``init`` counts."""
-    from ..adopt.inspection import workspace_wrap_counts
-    from ..gates.wrap.count import CANDIDATES
-    from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks, sentence_ruled_out
+def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
+    """The convention ``init`` would choose, and the exact counts of the paragraphs that
+    break it and the default: from the hint's bounds (:mod:`docsync.gates.wrap.hint`), the
+    parse workers' where they made them and read here for the other documents, when they
+    settle it (:func:`decided`); else counted exactly, as ``init`` counts."""
+    from ..adopt.inspection import choose_wrap, workspace_wrap_counts
+    from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks
 
     documents = workspace.documents
     made = documents.made(HINT) if isinstance(documents, Documents) else {}
@@ -68,10 +68,25 @@ def _wrap_counts(workspace: Workspace) -> tuple[WrapCount, ...]:
         if path in documents:
             kept = made.get(path)
             known.append(kept if isinstance(kept, HintBreaks) else hint_breaks(documents[path], workspace.config))
-    counts = sentence_ruled_out(known)
-    if counts is None:
-        return workspace_wrap_counts(workspace)
-    from ..adopt.inspection import WrapCount
+    chosen = decided(known, workspace.config.wrap)
+    if chosen is not None:
+        return chosen
+    counts = workspace_wrap_counts(workspace)
+    return choose_wrap(counts), {c.mode: c.paragraphs for c in counts}
 
-    files = [sum(1 for f in known if f.counts[i]) for i in range(len(CANDIDATES))]
-    return tuple(WrapCount(mode, counts[i], files[i]) for i, mode in enumerate(CANDIDATES))
+
+def decided(per_file: Iterable[HintBreaks], default: WrapMode) -> tuple[WrapMode, dict[WrapMode, int]] | None:
+    """The candidate ``init``'s exact counts would choose, and the exact counts the documents'
+    bounds give (the chosen one's and the default's among them); None when the bounds do
+    not settle it. The candidate the bounds choose is the exact counts' choice when its
+    count is exact: every other candidate's exact count is at least its bound, and the
+    bounds already place it after the chosen one."""
+    from ..adopt.inspection import WrapCount, choose_wrap
+    from ..gates.wrap.count import CANDIDATES
+    from ..gates.wrap.hint import summed
+
+    total = summed(per_file)
+    mode = choose_wrap([WrapCount(c, n, 0) for c, n in zip(CANDIDATES, total.counts, strict=True)])
+    if not all(total.exact[CANDIDATES.index(m)] for m in (mode, default)):
+        return None
+    return mode, {c: n for c, n, e in zip(CANDIDATES, total.counts, total.exact, strict=True) if e}

@@ -193,7 +193,7 @@ def run_fix(
     config = config or load_config(repo.root, start)
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
-    workspace = inside(load_workspace(start, paths, config, progress=progress), within)
+    workspace = inside(load_workspace(start, paths, config, progress=progress, repo=repo), within)
     hint = wrap_left_off(workspace) if unconfigured(config) and "wrap" in chosen else None
     if hint is not None:  # no config, and the prose is not "none": nothing to re-wrap
         chosen = tuple(g for g in chosen if g != "wrap")
@@ -225,7 +225,7 @@ def run_fix(
                 planned[change.path] = change
             if write and fresh:
                 out.write(workspace, fresh)
-                workspace = inside(load_workspace(start, paths, config, progress=progress), within)
+                workspace = inside(load_workspace(start, paths, config, progress=progress, repo=repo), within)
     for path in out.changed:
         planned.pop(path, None)
     fixes = tuple(
@@ -286,7 +286,7 @@ def fix_text(
         body, newline, bom = decode(text.encode("utf-8"))  # as a file's bytes are read
     except SourceError as error:
         raise DocsyncError(f"stdin: {error.message} (line {error.line})") from None
-    base = load_workspace(start, None, replace(config, cache=False))
+    base = load_workspace(start, None, replace(config, cache=False), repo=repo)
     if unconfigured(config) and "wrap" in chosen and wrap_left_off(base) is not None:
         chosen = tuple(g for g in chosen if g != "wrap")  # as run_fix: the prose is not "none"
     workspace = with_text(base, path, body)

@@ -17,8 +17,9 @@ from dataclasses import replace
 from ..globs import matches
 from ..model import Document, Finding
 from ..repository.plumbing import index_blobs, staged_changes, unstaged_paths
+from ..workspace.files import file_problem
 from ..workspace.load import Workspace, is_markdown
-from ..workspace.parsing import file_problem, parse_one
+from ..workspace.parsing import parse_one
 from .scope import narrow_to
 
 

@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..errors import DocsyncError
-from ..repository.plumbing import find_repo
 from ..workspace.load import relative_to_root
 from ..write.finished import no_journal
-from .output import say
+from .output import here_repo, say
 
 if TYPE_CHECKING:
     from ..write.transaction import Pending
@@ -41,7 +40,7 @@ def paths(raw: list[Path] | None) -> list[str] | None:
     """The paths given, as repository paths; ``None`` for every Markdown file."""
     if not raw:
         return None
-    root = find_repo(Path.cwd()).root
+    root = here_repo().root
     for path in raw:
         if not path.exists() and not path.is_symlink():
             raise DocsyncError(f"{path}: no such file or folder")
@@ -50,7 +49,7 @@ def paths(raw: list[Path] | None) -> list[str] | None:
 
 def repository_path(path: Path | str) -> str:
     """One path from the current directory, as a repository path."""
-    return relative_to_root(find_repo(Path.cwd()).root, Path.cwd(), str(path))
+    return relative_to_root(here_repo().root, Path.cwd(), str(path))
 
 
 def codes(raw: list[str] | None) -> list[str]:
@@ -125,7 +124,7 @@ def finish_unfinished(command: str, abort: bool, resume: bool) -> Pending | None
     if abort and resume:
         raise DocsyncError("--abort and --continue exclude each other")
     if not (abort or resume):
-        repo = find_repo(Path.cwd())
+        repo = here_repo()
         if not no_journal(repo.git_dir):  # else nothing to refuse: the machinery stays unloaded
             from ..write.run_lock import refuse_busy
             from ..write.transaction import refuse_pending

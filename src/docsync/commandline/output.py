@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import Finding
-from ..repository.plumbing import find_repo
+from ..repository.plumbing import RepoPaths, find_repo
+from .terminal import not_a_terminal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,6 +45,23 @@ class Color(StrEnum):
 
 _color = Color.auto
 _consoles: dict[bool, Console] = {}  # by "on stderr": made when first written to
+_here: dict[str, RepoPaths] = {}  # the repository of the current folder, for one command
+
+
+def here_repo() -> RepoPaths:
+    """The repository holding the current folder, asked of git once per command: the
+    arguments, the unfinished-run check and the report each need its root, and each
+    question is a git process. :func:`forget_here` starts the next command afresh."""
+    cwd = os.getcwd()
+    if cwd not in _here:
+        _here.clear()
+        _here[cwd] = find_repo(Path(cwd))
+    return _here[cwd]
+
+
+def forget_here() -> None:
+    """A new command: the current folder's repository is asked of git again."""
+    _here.clear()
 
 
 def use_color(color: Color) -> None:
@@ -89,23 +107,7 @@ def terminal_stderr() -> Console | None:
 
 
 def _not_a_terminal(stream: object) -> bool:
-    """Whether rich would call ``stream`` no terminal, by the rules it applies first
-    (a forced terminal, then ``TTY_COMPATIBLE``, then ``FORCE_COLOR``, then ``isatty``);
-    False where only rich can tell (it also says no to Jupyter and IDLE)."""
-    if _color is Color.always:  # a forced terminal
-        return False
-    compatible = os.environ.get("TTY_COMPATIBLE", "")
-    if compatible in ("0", "1"):
-        return compatible == "0"
-    forced = os.environ.get("FORCE_COLOR")
-    if forced is not None:
-        return forced == ""
-    file = getattr(stream, "rich_proxied_file", stream)
-    isatty = getattr(file, "isatty", None)
-    try:
-        return isatty is None or not isatty()
-    except ValueError:  # a closed stream
-        return True
+    return not_a_terminal(stream, forced=_color is Color.always)
 
 
 def uncoloured(console: Console) -> bool:
@@ -205,12 +207,12 @@ def show(text: str) -> None:
 
 def here(path: str) -> str:
     """A repository path as seen from the current directory."""
-    return os.path.relpath(find_repo(Path.cwd()).root / path, Path.cwd())
+    return os.path.relpath(here_repo().root / path, Path.cwd())
 
 
 def from_here(findings: list[Finding]) -> list[Finding]:
     """Findings with paths relative to the current directory, for people to open."""
-    root = find_repo(Path.cwd()).root
+    root = here_repo().root
     prefix = os.path.relpath(root, Path.cwd())
     if prefix == ".":
         return findings

@@ -32,12 +32,12 @@ from __future__ import annotations
 import hmac
 import json
 import os
-import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..workspace import cache_key, notes
+from ..workspace.state_file import read_state_file
 from .replay_key import MAGIC, MAX_HEADER, MAX_REPORT, RACY_SLACK_NS, TRAILER, Observed, observe
 
 
@@ -143,31 +143,11 @@ def _parse(data: bytes) -> tuple[str, int, Kept] | None:
 
 def _read_file(file: Path, key: str) -> tuple[bytes, int] | None:
     """The bytes of ``file`` and its mtime, when it is a regular file of a size a report can
-    have, never read through a symlink (as :func:`docsync.workspace.plain.read_file`), and
-    its header does not name another key: a report of other inputs is not read whole."""
-    try:
-        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        _ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
-        return None
-    try:
-        info = os.fstat(fd)
-        limit = len(MAGIC) + MAX_HEADER + MAX_REPORT + TRAILER
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            _ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
-            return None
-        if _other_key(fd, info.st_size, key):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
-        return (data, info.st_mtime_ns) if len(data) <= limit else None
-    except OSError as exc:
-        _ignored(file, exc.strerror or "unreadable")
-        return None
-    finally:
-        os.close(fd)
+    have, never read through a symlink (as the caches are read), and its header does not
+    name another key: a report of other inputs is not read whole."""
+    limit = len(MAGIC) + MAX_HEADER + MAX_REPORT + TRAILER
+    found = read_state_file(file, limit, _ignored, lambda fd, info: _other_key(fd, info.st_size, key))
+    return None if found is None else (found[0], found[1].st_mtime_ns)
 
 
 def _other_key(fd: int, size: int, key: str) -> bool:

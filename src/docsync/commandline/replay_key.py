@@ -15,6 +15,7 @@ from .. import __version__
 from ..errors import DocsyncError
 from ..repository.plumbing import find_repo, list_files
 from ..workspace import cache_key
+from .terminal import not_a_terminal
 
 MAGIC = b"docsync-replay 1\n"
 SLOTS = 4
@@ -87,20 +88,13 @@ def asked(argv: list[str]) -> Asked | None:
 
 
 def plain_stdout(color: str) -> bool:
-    """Whether rich would surely write text on stdout without colour (by the rules it
-    applies first: a forced terminal, ``TTY_COMPATIBLE``, ``FORCE_COLOR``, a terminal)."""
-    if color == "always":
-        return False
-    compatible = os.environ.get("TTY_COMPATIBLE", "")
-    if compatible in ("0", "1"):
-        return compatible == "0"
-    forced = os.environ.get("FORCE_COLOR")
-    if forced is not None:
-        return forced == ""
+    """Whether rich would surely write text on stdout without colour (it takes it for no
+    terminal); False where stdout has no descriptor (closed, or replaced): not replayed."""
     try:
-        return not os.isatty(sys.stdout.fileno())
+        sys.stdout.fileno()
     except (AttributeError, ValueError, OSError):
         return False
+    return not_a_terminal(sys.stdout, forced=color == "always")
 
 
 @dataclass(frozen=True)

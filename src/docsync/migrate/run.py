@@ -242,9 +242,9 @@ def _import_later() -> None:
 
 def _meanwhile(progress: Progress | None, also: Callable[[], object] | None) -> Progress:
     """The parse's progress hook, which imports what the run needs after the parse (and
-    calls ``also``) on its first call: the parse makes it once every file is read, when
-    the workers are parsing them, so the imports share the cores with the workers
-    instead of waiting for the parse to end. Were it called earlier or not at all, each
+    calls ``also``) on its first call: the parse makes it once the workers are parsing,
+    so the imports share the cores with the workers instead of waiting for the parse
+    to end. Were it called earlier or not at all, each
     module would still be imported where it is used."""
     pending = True
 

@@ -139,6 +139,7 @@ class Collected:
             return
         text, starts = self.text, self.line_starts
         spans: list[Span] = []
+        contents: list[str] = []  # each line's text, as its span has it
         for line in range(first, last + 1):
             line_start = starts[line - 1]
             line_end = starts[line] - 1 if line < len(starts) else len(text)
@@ -149,16 +150,18 @@ class Collected:
                     stop -= 1
             else:
                 stop = line_end
-            spans.append(_span(begin, max(begin, stop)))
-        for piece in split_site_lines(text, first, tuple(spans), tuple(protected), self.shortcodes):
+            stop = max(begin, stop)
+            spans.append(_span(begin, stop))
+            contents.append(text[begin:stop])
+        pieces = split_site_lines(first, tuple(spans), contents, tuple(protected), self.shortcodes)
+        for piece in pieces:
             if piece.standalone:
                 self.add_standalone(piece.first, piece.last)
-                written = text[piece.spans[0].start : piece.spans[0].end]
-                self.site_containers = max(0, self.site_containers + container_change(written))
+                self.site_containers = max(0, self.site_containers + container_change(contents[piece.first - first]))
                 continue
-            content = "\n".join(text[span.start : span.end] for span in piece.spans)
-            around = containers + ("container",) * self.site_containers
+            around = containers + ("container",) * self.site_containers if self.site_containers else containers
             around += ("admonition",) if piece.admonition else ()
+            content = "\n".join(contents[piece.first - first : piece.last - first + 1])
             self.paragraphs.append(
                 _paragraph(_line_span(piece.first, piece.last), piece.spans, content, around, piece.protected)
             )

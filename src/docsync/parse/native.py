@@ -169,11 +169,28 @@ def _first_reading(text: str) -> Iterator[tuple[Any, Any]]:
     matter only at the start. Such a document raises :class:`_MetadataLater`, and is read
     again by :func:`_second_reading`. The events are never all kept: a list of them is
     about 500 bytes per event, and 2 MB of ``[`` are two million events (1.1 GB).
+
+    Only a place that could open a metadata block can start one (:func:`_last_opening`), and
+    the events come in the order of their starts (an element's end event repeats its
+    start, which is no later than what comes after it): from the first event that starts
+    after the last such line, the rest are passed on unchecked.
     """
-    for event, where in pyromark.events_with_range(_for_parser(text), options=_OPTIONS):
-        if where["start"] > 0 and _is_metadata(event):
+    given = _for_parser(text)
+    read = iter(pyromark.events_with_range(given, options=_OPTIONS))  # one pass, read on by the chain
+    last = _last_opening(given)
+    return read if last <= 0 else itertools.chain(_checked_up_to(read, last), read)
+
+
+def _checked_up_to(read: Iterator[tuple[Any, Any]], last: int) -> Iterator[tuple[Any, Any]]:
+    """The events of ``read`` up to the first that starts after byte ``last``, where no
+    metadata block after the text's start can be (see :func:`_first_reading`)."""
+    for event, where in read:
+        start = where["start"]
+        if start > 0 and _is_metadata(event):
             raise _MetadataLater
         yield event, where
+        if start > last:
+            return
 
 
 def _second_reading(text: str) -> Iterator[tuple[Any, Any]]:
@@ -193,6 +210,22 @@ def _second_reading(text: str) -> Iterator[tuple[Any, Any]]:
     yield from pyromark.events_with_range(
         _for_parser(blanked.decode()), options=_OPTIONS & ~_O.ENABLE_YAML_STYLE_METADATA_BLOCKS
     )
+
+
+_SPACES_TO_LINE_END = re.compile(r"[ \t\f\r]*(?:\n|\Z)")
+
+
+def _last_opening(text: str) -> int:
+    """The byte offset of the last place in ``text`` where a metadata block could open,
+    as pulldown-cmark scans for one; -1 if none. A block opens at ``---`` (three dashes,
+    no more) followed by nothing but spaces to the line's end, after the line's
+    indentation and container markers: whatever comes before it, the place is one of these."""
+    at = len(text)
+    while (at := text.rfind("---", 0, at)) >= 0:
+        if (at == 0 or text[at - 1] != "-") and _SPACES_TO_LINE_END.match(text, at + 3):
+            break
+        at += 2  # the next place to the left may overlap this one
+    return at if at <= 0 or text.isascii() else len(text[:at].encode())
 
 
 def _is_metadata(event: Any) -> bool:

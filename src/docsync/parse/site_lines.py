@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Span
+from ..model import Span, constructor
 
 # A line that stands alone wherever it is written (Hugo shortcodes, Liquid
 # tags, table-of-contents markers, a ``:::`` container fence with or without
@@ -50,6 +50,9 @@ class Piece:
     admonition: bool = False
 
 
+_piece = constructor(Piece)
+
+
 def shortcode_lines(text: str, line_starts: Sequence[int]) -> dict[int, int]:
     """The Hugo shortcodes of ``text`` that open on one line and close on a later one
     (their parameters one a line): first line to last (1-based). No blank line is
@@ -73,13 +76,12 @@ def shortcode_lines(text: str, line_starts: Sequence[int]) -> dict[int, int]:
 
 
 def split_site_lines(
-    text: str, first: int, spans: tuple[Span, ...], protected: tuple[Span, ...], shortcodes: dict[int, int]
-) -> list[Piece]:
-    """The pieces of the paragraph whose lines (from line ``first``) have ``spans``;
-    ``shortcodes`` are :func:`shortcode_lines`."""
-    contents = [text[span.start : span.end] for span in spans]
+    first: int, spans: tuple[Span, ...], contents: Sequence[str], protected: tuple[Span, ...], shortcodes: dict[int, int]
+) -> Sequence[Piece]:
+    """The pieces of the paragraph whose lines (from line ``first``) have ``spans``, and
+    the text ``contents`` there; ``shortcodes`` are :func:`shortcode_lines`."""
     if not shortcodes and not any(content[:1] in _FIRST_CHARS for content in contents):
-        return [Piece(first, first + len(spans) - 1, spans, protected)]
+        return (_piece(first, first + len(spans) - 1, spans, protected),)
     pieces: list[Piece] = []
     run_start = 0
     admonition = False
@@ -136,4 +138,4 @@ def _prose(
     kept = spans[start:stop]
     low, high = kept[0].start, kept[-1].end
     inside = tuple(span for span in protected if low <= span.start < high)
-    return Piece(first + start, first + stop - 1, kept, inside, admonition=admonition)
+    return _piece(first + start, first + stop - 1, kept, inside, False, admonition)

@@ -51,7 +51,8 @@ def walk(collected: Collected, events: Iterable[tuple[Any, Any]], to_char: Calla
         if type(event) is str:
             name, value = event, None
         else:
-            ((name, value),) = event.items()
+            (name,) = event  # its one key (then its value: cheaper than unpacking its items)
+            value = event[name]
             if name == "Text":  # most events: what the general path below does for one, in short
                 if paragraph is None and heading is None and not opaque and items:
                     paragraph, implicit = (start, [], True), True
@@ -71,7 +72,8 @@ def walk(collected: Collected, events: Iterable[tuple[Any, Any]], to_char: Calla
             if type(value) is str:
                 tag, info = value, None
             else:
-                ((tag, info),) = value.items()
+                (tag,) = value
+                info = value[tag]
         else:
             tag, info = name, value
         block = tag in _BLOCK_TAGS

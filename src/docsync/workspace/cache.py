@@ -163,6 +163,10 @@ class ParseCache:
         (:mod:`docsync.workspace.summaries`): beside its document, or instead of it."""
         return f"{key}/summaries/{context}"
 
+    def keys(self) -> frozenset[str]:
+        """Every key the cache holds an entry under (documents' and summaries')."""
+        return frozenset(self._entries)
+
     def get(self, key: str, path: str, source: Source | None = None) -> model.Document | None:
         """The document of ``path`` whose bytes (``source``) have ``key``, when the entry
         is verifiably its parse (:func:`verified`)."""

@@ -9,7 +9,10 @@ from pathlib import Path
 
 from ..config import Config
 from ..model import Finding
-from .parsing import file_problem
+
+
+def file_problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    return Finding("files", rule, path, line, column, message)
 
 
 def stat_of(root: Path, path: str, config: Config) -> os.stat_result | Finding:
@@ -28,7 +31,7 @@ def stat_of(root: Path, path: str, config: Config) -> os.stat_result | Finding:
     return status
 
 
-def bytes_of(root: Path, path: str) -> bytes | Finding:
+def bytes_of(root: str | Path, path: str) -> bytes | Finding:
     try:
         with open(os.path.join(root, path), "rb") as handle:
             return handle.read()

@@ -1,12 +1,12 @@
-"""Parse workers forked with every file already read: nothing feeds them, nothing holds them up.
+"""Parse workers forked with every batch already made: nothing feeds them, nothing holds them up.
 
 A process pool feeds its workers through threads of this process and reads
 their results through another, and a worker that sends a batch's results
 waits while the pipe is full. Those threads need the interpreter lock, which
 this process holds while it imports what the run needs next and unpickles
 the documents that came back: on a dry run each worker sat idle for a fifth
-to a third of its life, waiting for them. Forked once every file is read, a worker has
-all the files (the fork's copy of them), takes batches by number from a
+to a third of its life, waiting for them. Forked once every batch is made, a worker has
+all of them (the fork's copy), takes batches by number from a
 counter it shares with the other workers, writes each batch's results to a
 file of its own and says where in a note on a pipe that never fills. This
 process reads the notes, and the results they point to, when it is ready to.
@@ -26,7 +26,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-Batch = Sequence[tuple[str, bytes]]
+Batch = Sequence[Any]
+"""One batch of work (the paths a parse worker reads and parses)."""
 
 _NOTE = struct.Struct("<iiqq")
 """worker, batch, offset, length: where a batch's results lie in its worker's file

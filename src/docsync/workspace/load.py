@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -31,8 +31,8 @@ from .globs import in_scope as in_scope
 from .globs import matches as matches
 from .indexed import Blob
 from .misnamed import misnamed
-from .parsing import Packed, Packs, Summarize, parse_pending
-from .stat_index import MARKER, Source, Unread
+from .parsing import Packed, Packs, Reader, Result, Summarize, parse_one, parse_pending
+from .stat_index import Source, Unread
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 SummarizerFactory = Callable[["Workspace"], Summarize]
@@ -177,8 +177,9 @@ def parse_files(
 ) -> tuple[Documents, list[Finding]]:
     """Parse every path once, through the cache and in parallel.
 
-    ``progress`` hears (:data:`PARSING`, done, total) for the files the cache
-    did not have, once before the first and after each one. ``summarize``,
+    ``progress`` hears (:data:`PARSING`, done, total) for the files the stat
+    index did not know, once before the first and after each one (each read
+    where it is parsed, see :class:`~.parsing.Reader`). ``summarize``,
     when given, runs in the parse workers on each document they parse; the
     results are :attr:`Documents.summaries` (documents parsed here or taken
     from the cache have none).
@@ -209,9 +210,7 @@ def _parse_files(
     packed: dict[str, tuple[Blob, Source]] = {}
     kept: dict[str, Blob] = {}
     problems: list[Finding] = []
-    to_read: list[tuple[str, os.stat_result]] = []
-    contents: dict[str, bytes] = {}
-    expected = 0  # files to parse, known once they are read
+    to_read: dict[str, os.stat_result] = {}
     keys: dict[str, str] = {}
 
     def cached(path: str, key: str, source: Source) -> bool:
@@ -226,28 +225,54 @@ def _parse_files(
             kept[path] = summaries
         return True
 
-    def unread() -> Iterator[tuple[str, bytes]]:
-        """The files the cache does not have, largest first, read as the parse asks for
-        them; all read before the first is parsed (:func:`parse_pending`), which says
-        when (``started``): then the progress hook first hears of them."""
-        for path, status in sorted(to_read, key=lambda item: item[1].st_size, reverse=True):
-            data = bytes_of(root, path)
-            if isinstance(data, Finding):
-                seen.forget(path)
-                problems.append(data)
-                continue
-            key = keys[path] = store.key(path, data)
-            seen.put(path, status, key, data)
-            if not cached(path, key, data):
-                contents[path] = data
-                yield path, data
+    summaries: dict[str, object] = {}
+    uncached = parse_cache.disabled()
+    parse_problems: list[Finding] = []
+
+    def take(result: Result, status: os.stat_result) -> None:
+        """A file read after ``status`` was taken, and parsed unless the cache has it."""
+        path, key, marker, made, problem, summary = result
+        if key is None:  # it could not be read
+            seen.forget(path)
+            problems.extend((problem,) if problem is not None else ())
+            return
+        keys[path] = key
+        seen.put(path, status, key, marker)
+        # its bytes are not held here (read again if a gate asks for the document), as a warm run's
+        source = Unread(os.path.join(root, path), marker)
+        if made is None and problem is None and summary is None and not cached(path, key, source):
+            parsed = parse_one(path, source.read())  # the reader was told the cache has it: never so
+            made, problem = parsed.document, parsed.problem
+        # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
+        # again and reports the problem again.
+        keep = store if problem is None else uncached
+        if isinstance(summary, Packed) and context is not None:  # kept instead of the document
+            packed[path] = (NO_DOCUMENT, source)
+            summaries[path] = summary.made
+            keep.put_blob(keep.summaries_key(key, context), summary.blob)
+        elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
+            keep.put_blob(key, made)
+            ready = unpickled(path, made) if eager else None
+            if ready is not None:
+                found[path] = ready
+            else:
+                packed[path] = (made, source)
+        elif made is not None:
+            found[path] = made
+            keep.put(key, made)
+        if summary is not None and not isinstance(summary, Packed):
+            summaries[path] = summary
+        if problem is not None:
+            parse_problems.append(problem)
 
     def started() -> None:
-        nonlocal expected
-        expected = len(contents)
         if progress is not None:
-            progress(PARSING, 0, expected)
+            progress(PARSING, 0, len(to_read))
 
+    # Each file is read where it is parsed (a worker reads its own) after its stat, but
+    # for one the stat index knew (changed, or too recently to believe): it is read and
+    # hashed here first, as it is often content the cache has; its bytes are not kept.
+    reader = Reader(str(root), store.keys(), context)
     for path in paths:
         status = stat_of(root, path, config)
         if isinstance(status, Finding):
@@ -255,40 +280,20 @@ def _parse_files(
             problems.append(status)
             continue
         known = seen.get(path, status)
-        if known is None or not cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
-            to_read.append((path, status))  # else unchanged since its stat was seen: not read
-    summaries: dict[str, object] = {}
-    uncached = parse_cache.disabled()
-    parse_problems: list[Finding] = []
-    results = parse_pending(
-        unread(), len(to_read), config, summarize, keep_summaries=context is not None, started=started
-    )
-    for done, (path, made, problem, summary) in enumerate(results, start=1):
+        if known is not None and cached(path, known.key, Unread(os.path.join(root, path), known.marker)):
+            continue  # unchanged since its stat was seen: not read
+        if seen.remembers(path):
+            result, data = reader.read(path)
+            if data is None:  # unreadable, or the cache has it
+                take(result, status)
+                continue
+        to_read[path] = status
+    largest = sorted(to_read, key=lambda path: to_read[path].st_size, reverse=True)
+    results = parse_pending(largest, reader, config, summarize, context is not None, started)
+    for done, result in enumerate(results, start=1):
         if progress is not None:
-            progress(PARSING, done, expected)
-        # A file parsed with a problem (not UTF-8) is not cached: the next run parses it
-        # again and reports the problem again.
-        keep = store if problem is None else uncached
-        if isinstance(summary, Packed) and context is not None:  # kept instead of the document
-            # its bytes are let go (read again if a gate asks for the document), as a warm run's
-            data = contents.pop(path)
-            packed[path] = (NO_DOCUMENT, Unread(os.path.join(root, path), MARKER in data))
-            summaries[path] = summary.made
-            keep.put_blob(keep.summaries_key(keys[path], context), summary.blob)
-        elif isinstance(made, bytes):  # a worker's: stays packed, like the cache's
-            keep.put_blob(keys[path], made)
-            ready = unpickled(path, made) if eager else None
-            if ready is not None:
-                found[path] = ready
-            else:
-                packed[path] = (made, contents[path])
-        elif made is not None:
-            found[path] = made
-            keep.put(keys[path], made)
-        if summary is not None and not isinstance(summary, Packed):
-            summaries[path] = summary
-        if problem is not None:
-            parse_problems.append(problem)
+            progress(PARSING, done, len(to_read))
+        take(result, to_read[result[0]])
     place = {path: i for i, path in enumerate(paths)}
     problems.sort(key=lambda problem: place[problem.path])  # stat's and read's, in path order
     problems.extend(sorted(parse_problems, key=lambda problem: place[problem.path]))

@@ -7,8 +7,8 @@ from ..config import Config
 from ..model import Finding
 from ..repository.plumbing import Listing
 from ..untrusted_text import first_bad_byte, is_utf8, shown
+from .files import file_problem
 from .globs import in_scope
-from .parsing import file_problem
 
 
 def _markdown(path: str) -> bool:

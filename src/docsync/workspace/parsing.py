@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from itertools import chain, islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..config import Config
 from ..config_values import worker_cores
 from ..model import Document, Finding
+from .cache import ParseCache
 from .document_json import encode_document as dumps
+from .files import bytes_of, file_problem
+from .stat_index import MARKER
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -54,15 +56,53 @@ class Packed:
     made: object
 
 
+Result = tuple[str, str | None, bool, Document | bytes | None, Finding | None, object]
+"""What the parse gives per file, in a worker or here: the path; the content key of the
+bytes read (None: the file could not be read, and the problem says why); whether they
+hold :data:`~.stat_index.MARKER`; the document (a worker's: encoded, or None when its
+summaries are :class:`Packed`); the problem; the summary (None for a file parsed here).
+A file that was read but neither parsed nor unreadable (no document, no problem) is one
+the parse cache holds (:meth:`Reader.cached`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """How whoever parses a file reads it (a parse worker, or this process): from the
+    work tree at ``root``, with the one helper every Markdown file is read by
+    (:func:`~.files.bytes_of`), after the caller took its stat. The file's content
+    key is made of the bytes read; a file whose key the parse cache holds
+    (``known``: its document, or its summaries under ``context``) is not parsed.
+
+    So the caller never holds the tree's bytes: a worker reads its own files, and
+    sends back what the caller needs of them (:data:`Result`)."""
+
+    root: str
+    known: frozenset[str] = frozenset()
+    context: str | None = None
+
+    def read(self, path: str) -> tuple[Result, bytes | None]:
+        """The file read: its :data:`Result` when it is not to be parsed (it cannot be
+        read, or the cache holds it), else its bytes, beside the path, content key and
+        marker that begin its result."""
+        data = bytes_of(self.root, path)
+        if isinstance(data, Finding):
+            return (path, None, False, None, data, None), None
+        key = ParseCache.key(path, data)
+        return (path, key, MARKER in data, None, None, None), None if self.cached(key) else data
+
+    def cached(self, key: str) -> bool:
+        """Whether the parse cache holds the content ``key``'s document or summaries."""
+        if key in self.known:
+            return True
+        context = self.context
+        return ParseCache.summaries_key(key, context) in self.known if context else False
+
+
 @dataclass(frozen=True, slots=True)
 class _Parsed:
     path: str
     document: Document | None
     problem: Finding | None
-
-
-def file_problem(path: str, rule: str, message: str, line: int = 1, column: int = 1) -> Finding:
-    return Finding("files", rule, path, line, column, message)
 
 
 def parse_one(path: str, data: bytes) -> _Parsed:
@@ -94,45 +134,50 @@ def _as_shown(problem: Finding) -> Finding:
     )
 
 
-_Sent = tuple[str, bytes | None, Finding | None, object]
-"""What a worker sends back per file: path, encoded document, problem, summary."""
-
-# The worker's summarizer, set once per worker process by _start_worker, and
-# its packer when its summaries are kept instead of the documents.
+# The worker's reader and summarizer, set once per worker process by _start_worker,
+# and its packer when its summaries are kept instead of the documents.
+_worker_reader = Reader("")
 _worker_summarize: Summarize | None = None
 _worker_pack: Callable[[object], bytes] | None = None
 
 
-def _start_worker(summarize: Summarize | None, keep_summaries: bool = False) -> None:
-    global _worker_summarize, _worker_pack
+def _start_worker(reader: Reader, summarize: Summarize | None, keep_summaries: bool = False) -> None:
+    global _worker_reader, _worker_summarize, _worker_pack
+    _worker_reader = reader
     _worker_summarize = summarize
     _worker_pack = summarize.pack if keep_summaries and isinstance(summarize, Packs) else None
 
 
-def _parse_batch(batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
-    """Parse in a worker. Each document travels back encoded once, in the form
-    the cache stores, so the parent neither encodes it again nor decodes it
+def _parse_batch(batch: Sequence[str]) -> list[Result]:
+    """Read and parse in a worker. Each document travels back encoded once, in the
+    form the cache stores, so the parent neither encodes it again nor decodes it
     until something reads it; with it, its summary when there is a summarizer.
     When the summaries are kept instead (``keep_summaries``), no document is
     encoded: its summaries travel back packed, as the cache stores them."""
-    out: list[_Sent] = []
-    summarize, pack = _worker_summarize, _worker_pack
-    for path, data in batch:
+    out: list[Result] = []
+    reader, summarize, pack = _worker_reader, _worker_summarize, _worker_pack
+    for path in batch:
+        read, data = reader.read(path)
+        if data is None:
+            out.append(read)
+            continue
         parsed = parse_one(path, data)
-        document = parsed.document
+        document, problem = parsed.document, parsed.problem
         if document is None or summarize is None:
-            out.append((path, dumps(document) if document is not None else None, parsed.problem, None))
+            out.append((*read[:3], dumps(document) if document is not None else None, problem, None))
         elif pack is not None:
             made = summarize(document)
-            out.append((path, None, parsed.problem, Packed(pack(made), made)))
+            out.append((*read[:3], None, problem, Packed(pack(made), made)))
         else:
-            out.append((path, dumps(document), parsed.problem, summarize(document)))
+            out.append((*read[:3], dumps(document), problem, summarize(document)))
     return out
 
 
-def _parse_forked(summarize: Summarize | None, keep_summaries: bool, batch: Sequence[tuple[str, bytes]]) -> list[_Sent]:
+def _parse_forked(
+    reader: Reader, summarize: Summarize | None, keep_summaries: bool, batch: Sequence[str]
+) -> list[Result]:
     """:func:`_parse_batch` in a forked worker (:mod:`.forked`), which no pool started."""
-    _start_worker(summarize, keep_summaries)
+    _start_worker(reader, summarize, keep_summaries)
     return _parse_batch(batch)
 
 
@@ -143,46 +188,37 @@ def _workers(config: Config, pending: int) -> int:
 
 
 def parse_pending(
-    pending: Iterable[tuple[str, bytes]],
-    expected: int,
+    paths: Sequence[str],
+    reader: Reader,
     config: Config,
     summarize: Summarize | None,
     keep_summaries: bool = False,
     started: Callable[[], None] = lambda: None,
-) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
-    """Parse results as they come, in no particular order: (path, the document
-    or a worker's pickle of it, problem, summary). Documents parsed here get no
-    summary. With ``keep_summaries`` a worker sends no document for a file it
-    parses whole, and the summary is :class:`Packed`.
+) -> Iterator[Result]:
+    """Each of ``paths`` (best largest file first) read by ``reader`` and parsed, the
+    results as they come, in no particular order (:data:`Result`). Documents parsed
+    here get no summary. With ``keep_summaries`` a worker sends no document for a
+    file it parses whole, and the summary is :class:`Packed`.
 
-    ``pending`` is read as it is needed, largest file first (its bytes are best
-    read by the caller meanwhile); ``expected`` is at most how many it holds. All
-    of ``pending`` is read before the first result; ``started`` is called then,
-    once the workers (if any) are parsing: what the caller does there shares the
-    cores with them. Forked workers (:mod:`.forked`) start once every file is
-    read; a pool's start once :data:`_PARALLEL_THRESHOLD` files are pending,
-    and parse while the rest are read."""
-    items = iter(pending)
-    first = list(islice(items, _PARALLEL_THRESHOLD))
-    workers = _workers(config, len(first) if len(first) < _PARALLEL_THRESHOLD else max(expected, len(first)))
+    ``started`` is called once the workers (if any) are parsing: what the caller
+    does there shares the cores with them. The workers read their own files, so
+    this process never holds the bytes of the files they parse."""
+    workers = _workers(config, len(paths))
     if workers == 1:
-        here = [*first, *items]
         started()
-        yield from _parsed_here(here)
+        yield from _parsed_here(paths, reader)
         return
-    everything = chain(first, items)
-    del first  # the chain holds them, until read
-    yield from _in_workers(everything, expected, workers, summarize, keep_summaries, started)
+    yield from _in_workers(paths, reader, workers, summarize, keep_summaries, started)
 
 
 def _in_workers(
-    pending: Iterator[tuple[str, bytes]],
-    expected: int,
+    paths: Sequence[str],
+    reader: Reader,
     workers: int,
     summarize: Summarize | None,
     keep_summaries: bool,
     started: Callable[[], None],
-) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+) -> Iterator[Result]:
     # Imported here: a run served by the caches parses nothing and imports no parser,
     # and multiprocessing is a startup cost a cached run never needs (nor the process
     # pool, which forked workers never need: see _in_pool).
@@ -199,67 +235,62 @@ def _in_workers(
 
     # Largest files first and small batches keep both cores busy to the end
     # (the last batch, of the smallest files, is all that can leave a worker idle).
-    size = max(8, min(32, expected // (workers * 8)))
+    size = max(8, min(32, len(paths) // (workers * 8)))
+    batches = [paths[k : k + size] for k in range(0, len(paths), size)]
     if forked.can_fork():
-        yield from _in_forked(list(pending), size, workers, summarize, keep_summaries, started)
+        yield from _in_forked(batches, reader, workers, summarize, keep_summaries, started)
         return
-    yield from _in_pool(pending, size, workers, summarize, keep_summaries, started)
+    yield from _in_pool(batches, reader, workers, summarize, keep_summaries, started)
 
 
 def _in_pool(
-    pending: Iterator[tuple[str, bytes]],
-    size: int,
+    batches: list[Sequence[str]],
+    reader: Reader,
     workers: int,
     summarize: Summarize | None,
     keep_summaries: bool,
     started: Callable[[], None],
-) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
-    """The files parsed by a process pool, in batches of ``size``."""
+) -> Iterator[Result]:
+    """The batches parsed by a process pool."""
     from concurrent.futures import ProcessPoolExecutor
 
-    batches: list[Future[list[_Sent]]] = []
-    batch: list[tuple[str, bytes]] = []
     with ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(summarize, keep_summaries)
+        max_workers=workers, initializer=_start_worker, initargs=(reader, summarize, keep_summaries)
     ) as pool:
-        for path, data in pending:
-            batch.append((path, data))
-            if len(batch) == size:
-                batches.append(pool.submit(_parse_batch, batch))
-                batch = []
-        if batch:
-            batches.append(pool.submit(_parse_batch, batch))
+        done: list[Future[list[Result]]] = [pool.submit(_parse_batch, batch) for batch in batches]
         started()
-        for done in batches:
-            yield from done.result()
+        for batch in done:
+            yield from batch.result()
 
 
 def _in_forked(
-    items: list[tuple[str, bytes]],
-    size: int,
+    batches: list[Sequence[str]],
+    reader: Reader,
     workers: int,
     summarize: Summarize | None,
     keep_summaries: bool,
     started: Callable[[], None],
-) -> Iterator[tuple[str, Document | bytes | None, Finding | None, object]]:
+) -> Iterator[Result]:
     """The batches parsed by forked workers (see :mod:`.forked`); any that none
     reported parsed here, as without workers."""
     from . import forked
 
-    batches = [items[k : k + size] for k in range(0, len(items), size)]
-    del items  # the batches hold each file's bytes, and let them go as they are done
     done: set[int] = set()
-    for index, sent in forked.run(batches, workers, partial(_parse_forked, summarize, keep_summaries), started):
+    work = partial(_parse_forked, reader, summarize, keep_summaries)
+    for index, sent in forked.run(batches, workers, work, started):
         done.add(index)
-        batches[index] = []  # its bytes are the workers' (their copies); the caller keeps what it needs
         yield from sent
     for index, batch in enumerate(batches):
         if index not in done:
-            yield from _parsed_here(batch)
+            yield from _parsed_here(batch, reader)
 
 
-def _parsed_here(items: Iterable[tuple[str, bytes]]) -> Iterator[tuple[str, Document | None, Finding | None, None]]:
-    """Each of ``items`` parsed in this process, as :func:`parse_pending` yields results."""
-    for path, data in items:
-        parsed = parse_one(path, data)
-        yield path, parsed.document, parsed.problem, None
+def _parsed_here(paths: Iterable[str], reader: Reader) -> Iterator[Result]:
+    """Each of ``paths`` read and parsed in this process, as :func:`parse_pending` yields results."""
+    for path in paths:
+        read, data = reader.read(path)
+        if data is None:
+            yield read
+        else:
+            parsed = parse_one(path, data)
+            yield *read[:3], parsed.document, parsed.problem, None

@@ -29,8 +29,6 @@ stack (a segmentation fault on every run until the file was deleted).
 from __future__ import annotations
 
 import json
-import os
-import stat
 from itertools import chain
 from operator import attrgetter, itemgetter
 from pathlib import Path
@@ -42,6 +40,7 @@ from ..model import (
     Severity,
 )
 from . import cache_key, notes
+from .state_file import read_state_file
 
 MAX_DEPTH = 24
 """How deep :func:`from_plain` follows nested values."""
@@ -99,26 +98,8 @@ def sealed(file: Path, data: bytes) -> bytes | None:
 
 
 def _read_file(file: Path, limit: int) -> bytes | None:
-    try:
-        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        ignored(file, "a symlink" if os.path.islink(file) else exc.strerror or "unreadable")
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            ignored(file, "not a regular file" if not stat.S_ISREG(info.st_mode) else "too large")
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
-        return data if len(data) <= limit else None
-    except OSError as exc:
-        ignored(file, exc.strerror or "unreadable")
-        return None
-    finally:
-        os.close(fd)
+    found = read_state_file(file, limit, ignored)
+    return None if found is None else found[0]
 
 
 def read_json(file: Path, limit: int = MAX_FILE) -> object | None:

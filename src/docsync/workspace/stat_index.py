@@ -119,12 +119,17 @@ class StatIndex:
             return None
         return Seen(key, marker)
 
-    def put(self, path: str, status: os.stat_result, key: str, data: bytes) -> None:
-        """``path`` was read after ``status`` was taken, and its bytes have ``key``."""
+    def remembers(self, path: str) -> bool:
+        """Whether the index has an entry for ``path`` (believed by :meth:`get` or not)."""
+        return path in self._entries
+
+    def put(self, path: str, status: os.stat_result, key: str, marker: bool) -> None:
+        """``path`` was read after ``status`` was taken, and its bytes have ``key`` (and
+        hold :data:`MARKER` when ``marker``)."""
         if self._file is None:
             return
         self._present.add(path)
-        entry = (stamp(status), key, MARKER in data)
+        entry = (stamp(status), key, marker)
         if self._entries.get(path) != entry:
             self._entries[path] = entry
             self._dirty = True

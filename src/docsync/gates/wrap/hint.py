@@ -1,138 +1,276 @@
-"""What ``check``'s convention hint needs to know, from the gate's quick reading.
+"""What ``check``'s convention hint needs to know, read beside the gate's own rows.
 
 A check without config whose prose breaks ``wrap = "none"`` often says which
 convention the prose seems to follow instead: the candidate of
 :data:`~docsync.gates.wrap.count.CANDIDATES` the fewest paragraphs break
-(:func:`docsync.adopt.inspection.choose_wrap`). ``init`` counts that exactly,
-reading every paragraph in full (:func:`docsync.gates.wrap.count.document_breaks`),
-which costs several times the check itself. The hint needs less:
+(:func:`docsync.adopt.inspection.choose_wrap`), with how many paragraphs break
+it and how many break ``"none"``. ``init`` counts every candidate exactly,
+reading every paragraph in full (:func:`docsync.gates.wrap.count.document_breaks`).
+The hint needs less: the exact count of the winner and of ``"none"``, and for
+every other candidate only that it loses. So each candidate gets a count that
+is a lower bound, exact where it says so (:class:`HintBreaks`); the winner
+chosen from the bounds is the exact counts' winner when its own count is
+exact, since every other candidate's true count is at least its bound
+(:func:`docsync.check.convention.wrap_left_off`, which otherwise counts as
+``init`` counts). A document's bounds are read as follows:
 
-* under ``"none"`` and under each width, whether the gate reports a
-  paragraph, which the gate's quick reading (:mod:`~docsync.gates.wrap.scan`)
-  answers for most paragraphs without building their words and gaps; for
-  every width at once it is enough to know whether the widest line holds a
-  break opportunity;
-* under ``"sentence"``, only enough to know that it does not win, and then
-  its count is never shown: a paragraph certainly breaks it when its first
-  line end that may be joined follows a letter or digit (no sentence ends
-  there, and a joined line end that ends no sentence is a W004).
+* ``"none"``: exactly, from the rows the gate has just made of the same
+  document under ``"none"`` (its W001, one for each paragraph that breaks it).
+* The widths: a width ``w`` is broken when a line wider than ``w`` holds a
+  break opportunity, so the counts shrink as the width grows, every width
+  is broken by each paragraph that breaks the widest, and a narrower width
+  loses to the widest as soon as one paragraph breaks it and not the widest
+  (ties go to the narrower). So a paragraph with a line wider than the
+  widest candidate is read (for its widest line holding a break, every width
+  at once: :func:`~docsync.gates.wrap.joined.widest_rows`), which makes the
+  widest candidate's count exact; one whose lines are all narrower is read
+  only until the document has, for every narrower width that it could break,
+  a paragraph that breaks that width and not the widest. The rest leave
+  those widths' counts as lower bounds, already above the widest's. On a
+  hard-wrapped tree that is a few paragraphs a document instead of all.
+* ``"sentence"``: only enough to know that it does not win, and then its
+  count is never shown: a paragraph certainly breaks it when its first line
+  end that may be joined follows a letter or digit (no sentence ends there,
+  and a joined line end that ends no sentence is a W004), and certainly does
+  not when it is one line holding no sentence end before more text.
 
-So a paragraph is read in full only where the quick reading is not certain
-of a verdict under ``"none"`` or a width. The counts for ``"none"`` and the
-widths are exact; the one for ``"sentence"`` is a lower bound, and exact when
-no paragraph's sentence verdict was in doubt. Where the bound is not enough
-to rule ``"sentence"`` out, the hint counts exactly, as ``init`` does.
-The counts run in the parse workers (:class:`Summarizer`).
+A paragraph the quick readings cannot tell is read in full, as ``init`` reads
+it. The counts run in the parse workers (:class:`Summarizer`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+import re
+from collections.abc import Iterable, Iterator, MutableSequence
+from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from ...config import Config
 from ...model import Document, Paragraph
 from ...workspace.load import Workspace
 from ...workspace.results import source_digest
+from .check import rows
 from .count import CANDIDATES, reading
-from .display import display_width
+from .joined import widest_rows
 from .prose import DocumentIndex
-from .reading import analyse, reader_for
-from .scan import joined_read, widest_read
-from .violations import in_scope, sentence_then_text
+from .reading import analyse
+from .violations import in_scope, paragraph_widths, sentence_then_text
 
 HINT = "wrap-hint"
 """The name :class:`Summarizer`'s results go by (:meth:`docsync.workspace.documents.Documents.made`)."""
 
 _SENTENCE = CANDIDATES.index("sentence")
 _NONE = CANDIDATES.index("none")
-_WIDTHS = tuple(i for i, mode in enumerate(CANDIDATES) if isinstance(mode, int))
-_NARROWEST = min(mode for mode in CANDIDATES if isinstance(mode, int))
+_WIDTHS = tuple((i, mode) for i, mode in enumerate(CANDIDATES) if isinstance(mode, int))
+_NARROWEST = min(mode for _, mode in _WIDTHS)
+_WIDEST = max(mode for _, mode in _WIDTHS)
+NARROWER = tuple(mode for _, mode in _WIDTHS if mode < _WIDEST)
+"""The widths narrower than the widest candidate."""
 
 
 @dataclass(frozen=True, slots=True)
 class HintBreaks:
-    """Per candidate, the paragraphs that break it; the ``"sentence"`` entry is a
-    lower bound unless ``sentence_exact``."""
+    """Per candidate (in :data:`~docsync.gates.wrap.count.CANDIDATES` order), at least
+    how many paragraphs break it, and whether that count is exact."""
 
     counts: tuple[int, ...]
-    sentence_exact: bool
+    exact: tuple[bool, ...]
 
 
-def _may(doc: Document, para: Paragraph) -> tuple[list[bool], list[int]]:
-    """:func:`~docsync.gates.wrap.violations.may_violate` under each candidate,
-    and each line's display width, each line measured once."""
-    first, last = para.lines.first, para.lines.last
-    lines = [doc.line_text(n) for n in range(first, last + 1)]
-    widths = [display_width(line) for line in lines]
-    widest = max(widths)
-    multiline = last > first
-    may = [False] * len(CANDIDATES)
-    for i, mode in enumerate(CANDIDATES):
-        if isinstance(mode, int):
-            may[i] = widest > mode
-        elif mode == "none":
-            may[i] = multiline
-        else:
-            may[i] = multiline or any(sentence_then_text(line) for line in lines)
-    return may, widths
+def summed(per_file: Iterable[HintBreaks]) -> HintBreaks:
+    """The documents' bounds added up: exact where every document's is."""
+    counts, exact = [0] * len(CANDIDATES), [True] * len(CANDIDATES)
+    for breaks in per_file:
+        for i in range(len(CANDIDATES)):
+            counts[i] += breaks.counts[i]
+            exact[i] = exact[i] and breaks.exact[i]
+    return HintBreaks(tuple(counts), tuple(exact))
 
 
-def _quick(
-    doc: Document, para: Paragraph, index: DocumentIndex, may: list[bool], widths: list[int]
-) -> tuple[list[bool], bool] | None:
-    """Each candidate's verdict on ``para`` and whether the ``"sentence"`` one is
-    certain (False there then means "not known"); None when the quick reading
-    is not certain under ``"none"`` or a width."""
-    verdicts = [False] * len(CANDIDATES)
-    prepared = reader_for(doc, para, index, sentences=False)
-    if prepared is None:
-        return verdicts, True  # the full reading refuses it too: it breaks nothing
-    joined: list[int] | None = []
-    if may[_NONE]:
-        joined = joined_read(para, prepared)
-        if joined is None:
-            return None
-        verdicts[_NONE] = bool(joined)
-    if any(may[i] for i in _WIDTHS):
-        widest = widest_read(doc, para, prepared, widths, _NARROWEST)
-        if widest is None:
-            return None
-        for i in _WIDTHS:
-            mode = CANDIDATES[i]
-            verdicts[i] = isinstance(mode, int) and widest > mode
-    if not may[_SENTENCE]:
-        return verdicts, True
-    if joined and doc.text[joined[0] - 1].isalnum():
-        verdicts[_SENTENCE] = True
-        return verdicts, True
-    return verdicts, False
+def _joins(doc: Document, config: Config) -> list[int]:
+    """Where each paragraph that breaks ``"none"`` is first joined: the gate's W001 rows,
+    in source order (the rows its own summarizer has just made, in a worker)."""
+    unwrapped = config if config.wrap == "none" else replace(config, wrap="none")
+    starts = doc.line_starts
+    return [starts[line - 1] + column - 1 for rule, line, column, _ in rows(doc, unwrapped) if rule == "W001"]
 
 
-def hint_breaks(doc: Document, config: Config) -> HintBreaks:
-    """:func:`~docsync.gates.wrap.count.document_breaks`, its ``"sentence"`` count
-    a lower bound where only a full reading could tell."""
-    index = DocumentIndex.of(doc)
-    counts = [0] * len(CANDIDATES)
-    exact = True
-    for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if not in_scope(para, config):
-            continue
-        may, widths = _may(doc, para)
-        if not any(may):
-            continue
-        quick = _quick(doc, para, index, may, widths)
-        if quick is None:
-            prose = analyse(doc, para, index, sentences=True)
-            if prose is None:
+def hint_breaks(doc: Document, config: Config, shown: MutableSequence[int] | None = None) -> HintBreaks:
+    """Per candidate, at least how many of ``doc``'s paragraphs (in ``config``'s scope)
+    break it, as :func:`~docsync.gates.wrap.count.document_breaks` counts them, and
+    whether exactly (see the module docstring).
+
+    ``shown``, when given, is shared by the documents of one run (:class:`Summarizer`):
+    for each width narrower than the widest (in :data:`NARROWER` order), whether one of
+    them has a paragraph that breaks it and not the widest. A document it names none
+    for reads no paragraph to find one: that document's paragraph is counted in that
+    document's bound, which the run adds up with this one's."""
+    everything = config.wrap_lists and config.wrap_blockquotes  # every paragraph is in scope
+    chosen = doc.paragraphs if everything else [p for p in doc.paragraphs if in_scope(p, config)]
+    paragraphs = sorted(chosen, key=_first_line)
+    tally = _Tally(doc, paragraphs, _joins(doc, config), shown)
+    tally.widths()
+    tally.sentences()
+    return HintBreaks(tuple(tally.counts), tuple(tally.exact))
+
+
+_first_line = attrgetter("lines.first")
+
+_LONGER = {width: re.compile(rf"\n[^\n]{{{width + 1}}}") for _, width in _WIDTHS}
+"""A line end, then a line of more than ``width`` characters: in text of ASCII and no tab,
+the only lines whose display width can be more than ``width`` (a search for a line end,
+with no ``^``, runs several times faster)."""
+
+
+def _longer(text: str, width: int, at: int) -> int | None:
+    """The start of the first line from the line start ``at`` on with more than ``width`` characters."""
+    if at == 0:
+        end = text.find("\n")
+        if (end if end >= 0 else len(text)) > width:
+            return 0
+    found = _LONGER[width].search(text, max(at - 1, 0))
+    return None if found is None else found.start() + 1
+
+
+class _Tally:
+    """One document's bounds."""
+
+    def __init__(
+        self, doc: Document, paragraphs: list[Paragraph], joins: list[int], shown: MutableSequence[int] | None
+    ) -> None:
+        self.doc = doc
+        self.shown = shown
+        self.paragraphs = paragraphs
+        self.firsts = [p.lines.first for p in paragraphs]
+        plain = doc.text.isascii() and "\t" not in doc.text
+        self.measured = None if plain else [(p, paragraph_widths(doc, p)) for p in paragraphs]
+        self.joins = joins
+        self.index: DocumentIndex | None = None
+        self.counts = [0] * len(CANDIDATES)
+        self.exact = [True] * len(CANDIDATES)
+        self.counts[_NONE] = len(joins)
+        self.read: set[int] = set()  # the first lines of the paragraphs counted
+        self.told: set[int] = set()  # those of the paragraphs read in full
+        # per width below the widest: a paragraph of this document (or, told by ``shown``, of
+        # another) breaks it and not the widest
+        self.beyond = dict.fromkeys(NARROWER, False)
+
+    def widths(self) -> None:
+        """Count the widths: every paragraph with a line wider than the widest candidate,
+        then, for each narrower width from the narrowest, paragraphs with a line wider than
+        it until one breaks it and not the widest (then it loses to the widest)."""
+        for para, widths in self._wider(_WIDEST):
+            if max(widths) > _WIDEST:
+                self._read(para, widths, full=True)
+        for width in NARROWER:
+            if self._known(width):
                 continue
-            read = reading(doc, prose)
-            quick = [read.breaks(mode) for mode in CANDIDATES], True
-        verdicts, certain = quick
-        exact = exact and certain
-        for i, broken in enumerate(verdicts):
-            counts[i] += broken
-    return HintBreaks(tuple(counts), exact)
+            deferred: list[tuple[Paragraph, list[int]]] = []
+            for para, widths in self._wider(width):
+                if self._known(width):
+                    break
+                if self._needed(para, widths) and not self._read(para, widths, full=False):
+                    deferred.append((para, widths))  # read in full only if still needed
+            for para, widths in deferred:
+                if self._needed(para, widths):
+                    self._read(para, widths, full=True)
+        for i, width in _WIDTHS:
+            if width < _WIDEST:  # a paragraph left unread could add only where one is known
+                self.exact[i] = not self.beyond[width]
+
+    def _wider(self, width: int) -> Iterator[tuple[Paragraph, list[int]]]:
+        """The paragraphs that may hold a line wider than ``width``, with their lines' widths."""
+        doc = self.doc
+        if self.measured is not None:  # text whose characters may be other than one column
+            yield from ((para, widths) for para, widths in self.measured if max(widths) > width)
+            return
+        text, starts, firsts = doc.text, doc.line_starts, self.firsts
+        found = _longer(text, width, 0)
+        while found is not None:
+            at = found
+            number = bisect.bisect_right(starts, at)
+            k = bisect.bisect_right(firsts, number) - 1
+            last = self.paragraphs[k].lines.last if k >= 0 else 0
+            if last < number:  # in no paragraph of the scope: on from the next one's start
+                if k + 1 == len(firsts):
+                    return
+                found = _longer(text, width, starts[firsts[k + 1] - 1])
+                continue
+            yield self.paragraphs[k], paragraph_widths(doc, self.paragraphs[k])
+            found = _longer(text, width, starts[last] if last < len(starts) else len(text))
+
+    def _known(self, width: int) -> bool:
+        """Whether a paragraph is known to break ``width`` (narrower than the widest) and not
+        the widest: one of this document's, or, as ``shown`` tells, another's."""
+        if not self.beyond[width] and self.shown is not None and self.shown[NARROWER.index(width)]:
+            self.beyond[width] = True
+        return self.beyond[width]
+
+    def _needed(self, para: Paragraph, widths: list[int]) -> bool:
+        """Whether ``para``, not read yet, could tell of a width narrower than the widest
+        that loses to it."""
+        widest = max(widths)
+        if widest > _WIDEST or para.lines.first in self.read:
+            return False
+        return any(not self._known(w) for w in NARROWER if w < widest)
+
+    def _read(self, para: Paragraph, widths: list[int], *, full: bool) -> bool:
+        """Count ``para`` under every width, reading it in full where the quick reading
+        cannot tell and ``full`` allows; False when it was not counted."""
+        doc = self.doc
+        if self.index is None:
+            self.index = DocumentIndex.of(doc)
+        breakable = widest_rows(doc, para, self.index, widths, _NARROWEST)
+        if breakable is None:
+            if not full:
+                return False
+            prose = analyse(doc, para, self.index, sentences=False)  # the widths need no sentence ends
+            breakable = 0 if prose is None else reading(doc, prose).widest_breakable
+            if prose is None:  # the full reading refuses it: it breaks nothing, "sentence" neither
+                self.told.add(para.lines.first)
+        self.read.add(para.lines.first)
+        for i, width in _WIDTHS:
+            if breakable > width:
+                self.counts[i] += 1
+                if width < _WIDEST and breakable <= _WIDEST:
+                    self.beyond[width] = True
+                    if self.shown is not None:
+                        self.shown[NARROWER.index(width)] = 1
+        return True
+
+    def _join(self, para: Paragraph) -> int | None:
+        """Where the gate's row says ``para`` is first joined; None when it is not."""
+        starts, text = self.doc.line_starts, self.doc.text
+        first, last = para.lines.first, para.lines.last
+        k = bisect.bisect_left(self.joins, starts[first - 1])
+        end = starts[last] if last < len(starts) else len(text)
+        return self.joins[k] if k < len(self.joins) and self.joins[k] < end else None
+
+    def _joined_in_word(self, para: Paragraph) -> bool:
+        """Whether ``para`` is first joined after a letter or digit: it certainly breaks
+        ``"sentence"``."""
+        at = self._join(para)
+        return at is not None and self.doc.text[at - 1].isalnum()
+
+    def sentences(self) -> None:
+        """Count ``"sentence"`` from below: the paragraphs first joined after a letter or
+        digit, and those read in full that break it; exact while no paragraph is in doubt."""
+        text = self.doc.text
+        in_word = sum(1 for at in self.joins if text[at - 1].isalnum())
+        self.counts[_SENTENCE] += in_word
+        if in_word < len(self.joins):  # a paragraph joined after a sentence end may keep to it
+            self.exact[_SENTENCE] = False
+            return
+        for para in self.paragraphs:
+            if para.lines.first in self.told or self._joined_in_word(para):
+                continue
+            one_line = para.lines.first == para.lines.last and self._join(para) is None
+            if one_line and not sentence_then_text(self.doc.line_text(para.lines.first)):
+                continue  # one line and no sentence end before more text: it keeps to it
+            self.exact[_SENTENCE] = False
+            return
 
 
 class Summarizer:
@@ -156,25 +294,29 @@ class Summarizer:
         self._selected = frozenset(workspace.selected)
         self._needed_from = needed_from
         self._breaking: Any = None  # the shared count, made by share() before workers start
+        self._shown: Any = None  # hint_breaks's shown, shared likewise
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
         self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
 
     def share(self) -> None:
-        """Make the count the workers share; called before they start (forked workers and a
-        pool's inherit it), so that a run served by the caches imports no multiprocessing."""
+        """Make what the workers share (the count, and which narrower widths a document has
+        shown to lose to the widest); called before they start (forked workers and a pool's
+        inherit it), so that a run served by the caches imports no multiprocessing."""
         import multiprocessing
 
+        context = multiprocessing.get_context()
         if self._needed_from:
-            self._breaking = multiprocessing.get_context().Value("q", 0)
+            self._breaking = context.Value("q", 0)
+        self._shown = context.Array("b", len(NARROWER), lock=False)  # set once, never cleared
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         if doc.path not in self._selected:
             return None
         if self._breaking is not None and not self._needed(doc):
             return None
-        return hint_breaks(doc, self._config)
+        return hint_breaks(doc, self._config, self._shown)
 
     def _needed(self, doc: Document) -> bool:
         """Whether the run has reached ``needed_from`` paragraphs breaking ``"none"`` (the
@@ -189,26 +331,17 @@ class Summarizer:
 
     def pack(self, result: object) -> object:
         assert isinstance(result, HintBreaks)
-        return (result.counts, result.sentence_exact)
+        return (result.counts, result.exact)
 
     def unpack(self, data: object) -> HintBreaks | None:
         """:meth:`pack`'s data back, checked."""
-        if not (type(data) is tuple and len(data) == 2 and type(data[1]) is bool):
+        if not (type(data) is tuple and len(data) == 2):
             return None
-        counts = data[0]
-        if type(counts) is not tuple or len(counts) != len(CANDIDATES):
+        counts, exact = data
+        if type(counts) is not tuple or type(exact) is not tuple:
             return None
-        if not all(type(n) is int and n >= 0 for n in counts):
+        if len(counts) != len(CANDIDATES) or len(exact) != len(CANDIDATES):
             return None
-        return HintBreaks(counts, data[1])
-
-
-def sentence_ruled_out(per_file: list[HintBreaks]) -> tuple[int, ...] | None:
-    """The summed counts when they choose as the exact counts would: every
-    ``"sentence"`` count exact, or their bound above another candidate's count
-    (then ``"sentence"`` neither wins nor is shown). None otherwise."""
-    counts = tuple(sum(f.counts[i] for f in per_file) for i in range(len(CANDIDATES)))
-    if all(f.sentence_exact for f in per_file):
-        return counts
-    others = [n for i, n in enumerate(counts) if i != _SENTENCE]
-    return counts if counts[_SENTENCE] > min(others) else None
+        if not all(type(n) is int and n >= 0 for n in counts) or not all(type(e) is bool for e in exact):
+            return None
+        return HintBreaks(counts, exact)

@@ -28,8 +28,9 @@ from collections.abc import Callable, Sequence
 from ...model import Document, Paragraph, Span
 from .display import is_cjk
 from .prose import DocumentIndex, Room
+from .reading import reader_for
 from .rooms import Rooms
-from .scan import joined_finding, may_hold_field, width_findings, widths_read
+from .scan import joined_finding, may_hold_field, widest_read, width_findings, widths_read
 
 _LINK_TEXT = int(Room.LINK_TEXT)
 _CODE = int(Room.CODE)
@@ -119,12 +120,37 @@ def width_rows(
     doc: Document, para: Paragraph, index: DocumentIndex, width: int, widths: Sequence[int]
 ) -> list[tuple[str, int, int]] | None:
     """:func:`~docsync.gates.wrap.scan.width_findings`, asked of a :class:`Sketch`."""
-    checked = _checked(doc, para)
-    if checked is True:
+    sketched = _sketched(doc, para, index)
+    if sketched is True:
         return width_findings(doc, para, index, width, widths)
-    if checked is False:
+    if sketched is False:
         return []
-    assert not isinstance(checked, bool)
+    assert not isinstance(sketched, bool)
+    return widths_read(doc, para, sketched, width, widths)
+
+
+def widest_rows(
+    doc: Document, para: Paragraph, index: DocumentIndex, widths: Sequence[int], width: int
+) -> int | None:
+    """:func:`~docsync.gates.wrap.scan.widest_read` (every width from ``width`` up at
+    once), asked of a :class:`Sketch` where the paragraph's lines allow one, else of its
+    reader; 0 where the reader refuses the paragraph (it breaks nothing)."""
+    sketched = _sketched(doc, para, index)
+    if sketched is False:
+        return 0
+    if sketched is True:
+        prepared = reader_for(doc, para, index, sentences=False)
+        return 0 if prepared is None else widest_read(doc, para, prepared, widths, width)
+    assert not isinstance(sketched, bool)
+    return widest_read(doc, para, sketched, widths, width)
+
+
+def _sketched(doc: Document, para: Paragraph, index: DocumentIndex) -> tuple[tuple[Span, ...], Sketch] | bool:
+    """The paragraph's lines and a :class:`Sketch` of its reader; False where the reader
+    refuses it, True where the reader must be asked."""
+    checked = _checked(doc, para)
+    if isinstance(checked, bool):
+        return checked
     base, end, _ = checked
     starts = index.link_starts
     first = bisect.bisect_left(starts, base)
@@ -132,8 +158,8 @@ def width_rows(
     region = Span(base, end)
     sketch = Sketch(doc.text, region, Rooms(doc, index, para, region) if marked else None)
     if _refused(doc.text, checked, sketch.room):
-        return []
-    return widths_read(doc, para, (para.line_spans, sketch), width, widths)
+        return False
+    return para.line_spans, sketch
 
 
 def _first(text: str, zones: list[tuple[int, int]], room: Callable[[int], int]) -> list[int] | None:

@@ -173,7 +173,7 @@ def _quick_width(
     doc: Document, para: Paragraph, index: DocumentIndex, width: int
 ) -> list[Violation] | None:
     """:func:`may_violate` and :func:`_quick` under a width, each line measured once."""
-    widths = _widths(doc, para)
+    widths = paragraph_widths(doc, para)
     if max(widths) <= width:
         return []
     found = width_rows(doc, para, index, width, widths)
@@ -183,7 +183,7 @@ def _quick_width(
 _PRINTABLE_LINES = re.compile(r"[\n -~]*")
 
 
-def _widths(doc: Document, para: Paragraph) -> list[int]:
+def paragraph_widths(doc: Document, para: Paragraph) -> list[int]:
     """The display width of each line of ``para`` (:func:`display_width`): of lines
     all printable ASCII, one column a character, told for the paragraph at once."""
     first, last = para.lines.first, para.lines.last
