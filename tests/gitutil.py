@@ -109,6 +109,15 @@ class GitRepo:
         git(root, "init", "-q")
         return cls(root)
 
+    @classmethod
+    def holding(cls, root: Path, files: Mapping[str, str], message: str = "pages") -> GitRepo:
+        """A new repository in ``root`` whose one commit holds ``files`` (path to text)."""
+        repo = cls.init(root)
+        for path, text in files.items():
+            repo.write(path, text)
+        repo.commit(message)
+        return repo
+
     def git(self, *args: str, env: Mapping[str, str] | None = None) -> str:
         return git(self.root, *args, env=env)
 

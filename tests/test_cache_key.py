@@ -35,10 +35,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = GitRepo.init(tmp_path_factory.mktemp("key") / "repo")
-    for path, text in PAGES.items():
-        repo.write(path, text)
-    repo.commit("pages")
+    repo = GitRepo.holding(tmp_path_factory.mktemp("key") / "repo", PAGES)
     _check(repo.root)  # warm: the key, its stamp and every cache
     return repo.root
 

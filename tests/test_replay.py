@@ -40,11 +40,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
-    repo = GitRepo.init(tmp_path_factory.mktemp("replay") / "repo")
-    for path, text in PAGES.items():
-        repo.write(path, text)
-    repo.commit("pages")
-    return repo
+    return GitRepo.holding(tmp_path_factory.mktemp("replay") / "repo", PAGES)
 
 
 def _slot(root: Path, argv: list[str], cwd: Path | None = None) -> Path:
@@ -257,6 +253,14 @@ def spoilt(repo: GitRepo) -> tuple[GitRepo, list[str], bytes]:
     return repo, argv, _slot(repo.root, argv).read_bytes()
 
 
+def _opened(
+    spoilt: tuple[GitRepo, list[str], bytes], monkeypatch: pytest.MonkeyPatch
+) -> tuple[replay_key.Observed, Path, bytes]:
+    """The kept report's key, its slot and its bytes."""
+    repo, argv, data = spoilt
+    return _key_of(repo.root, argv, monkeypatch), _slot(repo.root, argv), data
+
+
 def _believed(observed: replay_key.Observed, file: Path, data: bytes) -> bool:
     file.unlink(missing_ok=True)
     file.write_bytes(data)
@@ -267,9 +271,7 @@ def _believed(observed: replay_key.Observed, file: Path, data: bytes) -> bool:
 def test_a_report_cut_or_changed_anywhere_is_not_believed(
     spoilt: tuple[GitRepo, list[str], bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo, argv, data = spoilt
-    observed = _key_of(repo.root, argv, monkeypatch)
-    file = _slot(repo.root, argv)
+    observed, file, data = _opened(spoilt, monkeypatch)
     assert _believed(observed, file, data)
     for k in range(len(data)):
         assert not _believed(observed, file, data[:k]), f"cut at {k}"
@@ -292,9 +294,7 @@ def _resigned(data: bytes, header: object) -> bytes:
 def test_a_signed_report_of_the_wrong_shape_is_not_believed(
     spoilt: tuple[GitRepo, list[str], bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo, argv, data = spoilt
-    observed = _key_of(repo.root, argv, monkeypatch)
-    file = _slot(repo.root, argv)
+    observed, file, data = _opened(spoilt, monkeypatch)
     secret = cache_key.key(file.parent)
     assert secret is not None
     good = {"key": observed.key, "code": 1, "before": [], "after": []}
