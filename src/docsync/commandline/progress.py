@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import TYPE_CHECKING
+
+from ..closing import Closing
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -13,7 +14,7 @@ PROGRESS_MINIMUM = 50
 """Fewer files than this to parse show no bar: it would only flash."""
 
 
-class ProgressBar:
+class ProgressBar(Closing):
     """A rich progress bar on ``console`` for the core's progress hook.
 
     It shows only on a terminal, only when ``enabled`` (text output) and given a
@@ -34,15 +35,7 @@ class ProgressBar:
         report progress at all: counting what there is to do can cost (a git command)."""
         return self._enabled
 
-    def __enter__(self) -> ProgressBar:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None

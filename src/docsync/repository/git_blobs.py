@@ -16,9 +16,9 @@ import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
+from ..closing import Closing
 from .plumbing import NO_MONITOR, executable
 
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -36,7 +36,7 @@ def read_blobs(root: Path, shas: Iterable[str]) -> dict[str, bytes]:
     return {sha: data for sha, data in found.items() if data is not None}
 
 
-class CatFile:
+class CatFile(Closing):
     """The content of a blob by id (None if missing), through one ``git cat-file
     --batch`` process, started on first use and ended by :meth:`close`; blobs given to
     :meth:`read_ahead` come from a second one, read in a thread."""
@@ -97,17 +97,6 @@ class CatFile:
             if process.stdout is not None:
                 process.stdout.close()
             process.wait()
-
-    def __enter__(self) -> CatFile:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class _ReadAhead:

@@ -22,9 +22,9 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
+from ..closing import Closing
 from ..errors import GitError
 from .commits import UNSHALLOW_FIX, CommitChanges, FileChange
 from .git_blobs import CatFile as CatFile
@@ -110,7 +110,7 @@ def read_history(
     return [with_merge_diffs(c, diffs) if c.sha in diffs else c for c in history]
 
 
-class MergeDiffs:
+class MergeDiffs(Closing):
     """Each merge's diffs against every parent, from one ``git diff-tree --stdin`` started at
     the first merge asked about. A thread reads and parses what it prints while the log is
     still read, so neither git waits for the other's reader; :meth:`read` ends its input
@@ -176,15 +176,7 @@ class MergeDiffs:
             raise self._failure
         return merge_diffs(self._blocks, self._asked)
 
-    def __enter__(self) -> MergeDiffs:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         process, self._process = self._process, None
         if process is not None:
             if process.poll() is None:

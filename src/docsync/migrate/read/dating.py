@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from types import TracebackType
 
+from ...closing import Closing
 from ...config import Config
 from ...records.templates import is_template_path
 from ...repository import git_history, history, plumbing
@@ -108,7 +108,7 @@ def _date_all(root: Path, config: Config, sink: Connection) -> None:
     sink.close()
 
 
-class EarlyDates:
+class EarlyDates(Closing):
     """The records' dates, read by a forked process while this one parses (see the module)."""
 
     def __init__(self, root: Path, config: Config, progress: Progress | None) -> None:
@@ -167,15 +167,7 @@ class EarlyDates:
                 child.terminate()
             child.join()
 
-    def __enter__(self) -> EarlyDates:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         """A run that never read the dates (an error on the way) stops the child."""
         if self._source is not None:
             self._source.close()
