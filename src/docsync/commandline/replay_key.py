@@ -146,7 +146,7 @@ def _observe(argv: list[str]) -> Observed | None:
     digest.add(sorted((k, v) for k, v in os.environ.items() if k in _ENVIRONMENT or k.startswith("GIT_")))
     digest.add(getattr(sys.stdout, "encoding", None), getattr(sys.stdout, "errors", None), plain_stdout("auto"))
     digest.add(str(repo.root), str(repo.git_dir), sorted(listing.tracked.items()), sorted(listing.untracked))
-    digest.add(listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
+    digest.add(listing.staged, listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
     newest = _stamps(digest, str(repo.root), sorted({*listing.tracked, *listing.untracked, *listing.unnamable}))
     return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began)
 
