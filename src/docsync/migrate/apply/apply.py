@@ -114,7 +114,7 @@ def _execute(
         commits.append(gitrepo.commit_index(root, MOVE_MESSAGE))
     txn.write_all(list(changes.writes))
     txn.relink([(r.path, r.new) for r in changes.relinks])
-    gitrepo.remove_files(root, [p for p in changes.removals if (root / p).exists()])
+    txn.remove([p for p in changes.removals if (root / p).exists()])
     forced = gitrepo.stage(root, changes.to_stage)
     if commit:
         commits.append(gitrepo.commit_index(root, EDIT_MESSAGE))
