@@ -108,12 +108,13 @@ def apply(
     """Make ``change``: ``git mv``, write, stage, in one journalled transaction:
     on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
     writer.preflight(root, [w.path for w in change.writes], change.moves)
-    gitrepo.refuse_sparse(root, f"docsync {command}")
+    tree = gitrepo.worktree(root)
+    gitrepo.refuse_sparse(tree, f"docsync {command}")
     staged = to_stage(change, list_files(root).tracked)
-    with Transaction.begin(root, command, redo or {}, change.touched, change.read) as txn:
+    with Transaction.begin(root, command, redo or {}, change.touched, change.read, tree) as txn:
         txn.move(list(change.moves))
         txn.write_all(list(change.writes))
-        gitrepo.stage(root, staged)
+        gitrepo.stage(tree, staged)
 
 
 def to_stage(change: Change, tracked: Mapping[str, str]) -> list[str]:
