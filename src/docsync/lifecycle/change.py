@@ -103,14 +103,16 @@ def finish(
 
 
 def apply(
-    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None
+    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None,
+    listing: Listing | None = None,
 ) -> None:
     """Make ``change``: ``git mv``, write, stage, in one journalled transaction:
-    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
+    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back.
+    ``listing``: the files the change was planned from (else listed here)."""
     writer.preflight(root, [w.path for w in change.writes], change.moves)
     tree = gitrepo.worktree(root)
     gitrepo.refuse_sparse(tree, f"docsync {command}")
-    staged = to_stage(change, list_files(root).tracked)
+    staged = to_stage(change, (listing or list_files(root)).tracked)
     with Transaction.begin(root, command, redo or {}, change.touched, change.read, tree) as txn:
         txn.move(list(change.moves))
         txn.write_all(list(change.writes))

@@ -150,5 +150,5 @@ def move(
         "by": by,
         "relation": relation,
     }
-    apply(workspace.root, with_reads(workspace, change), "move", redo)
+    apply(workspace.root, with_reads(workspace, change), "move", redo, workspace.listing)
     return change

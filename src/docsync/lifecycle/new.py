@@ -126,5 +126,5 @@ def create(
         "supersedes": supersedes,
         "relation": relation,
     }
-    apply(workspace.root, with_reads(workspace, change), "new", redo)
+    apply(workspace.root, with_reads(workspace, change), "new", redo, workspace.listing)
     return change
