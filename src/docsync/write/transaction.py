@@ -59,6 +59,7 @@ class Transaction:
     git_dir: Path
     command: str
     redo: Mapping[str, Any]
+    tree: gitrepo.Worktree  # where the repository is and its index, asked of git once per command
     head: str | None = None
     index: bytes | None = None
     files: Files = field(default_factory=lambda: Files(()))
@@ -69,7 +70,6 @@ class Transaction:
     """After a rollback: files someone else saved while the run went on, kept as they are."""
     _packs: Packs = field(default_factory=lambda: Packs(JOURNAL))
     _lock: BinaryIO | None = None  # the open file holding :mod:`.run_lock` while the run may change anything
-    tree: gitrepo.Worktree | None = None  # asked of git once, by the command or by :meth:`begin`
 
     @classmethod
     def begin(
@@ -78,15 +78,13 @@ class Transaction:
     ) -> Transaction:
         """Take the run's lock, record HEAD, the index and ``paths`` in the journal; nothing else
         changes yet. ``read`` is what the plan read, by path (a text, or None: absent); a path
-        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed. ``tree``: the
-        repository as the command found it (else asked here). HEAD, the index's bytes and
-        ``paths`` are read here, under the lock, whatever the command read before."""
+        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed. ``tree``: the repository
+        as the command found it; HEAD, the index's bytes and ``paths`` are read afresh here."""
         tree = tree or gitrepo.worktree(root)
-        git_dir = tree.git_dir
-        lock = run_lock.hold(git_dir)
+        git_dir, lock = tree.git_dir, run_lock.hold(tree.git_dir)
         with run_lock.released_on_error(lock):
             _may_start(tree)
-            txn = cls(root, git_dir, command, redo, plumbing.head_commit(root), _lock=lock, tree=tree)
+            txn = cls(root, git_dir, command, redo, tree, plumbing.head_commit(root), _lock=lock)
             txn.index = _index_bytes(tree)
         try:
             txn.seal = journal_schema.write_seal(git_dir)
@@ -99,14 +97,6 @@ class Transaction:
             txn.release()
             raise
         return txn
-
-    @property
-    def worktree(self) -> gitrepo.Worktree:
-        """The repository as :meth:`begin` found it (asked of git again only for a transaction
-        made some other way)."""
-        if self.tree is None:
-            self.tree = gitrepo.worktree(self.root)
-        return self.tree
 
     def release(self) -> None:
         """Let another run start (:mod:`.run_lock`): this one changes nothing more."""
@@ -161,7 +151,7 @@ class Transaction:
             state = self.files.state(old)
             before = state.data if state is not None and state.kind == "file" else None
             self._produced.moved(self.git_dir, old, new, before)
-        gitrepo.move_files(self.worktree, list(moves))
+        gitrepo.move_files(self.tree, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
 
@@ -186,9 +176,7 @@ class Transaction:
         """Put everything back; what could not be. The journal goes only when all was."""
         try:
             with _no_interrupts():
-                failed, self.kept = _put_back(
-                    self.worktree, self.head, self.index, self.files, self._produced.digests
-                )
+                failed, self.kept = _put_back(self.tree, self.head, self.index, self.files, self._produced.digests)
                 if not failed:
                     try:
                         _remove_journal(self.git_dir)
