@@ -26,7 +26,7 @@ from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
 from .documents import NO_DOCUMENT, Documents, Kept, unpickled
-from .files import bytes_of, stat_of
+from .files import bytes_of, read_capped, stat_of
 from .globs import in_scope as in_scope
 from .globs import matches as matches
 from .indexed import Blob
@@ -140,14 +140,11 @@ def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) 
     words it means to and not a byte more, even in a file whose line endings
     are mixed.
     """
-    full = root / path
     try:
-        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
-            return None
-        data = full.read_bytes()
-    except OSError:
+        data = read_capped(root / path, limit, follow=False)
+    except OSError:  # a symlink: ELOOP
         return None
-    if b"\0" in data or (needles and not any(needle in data for needle in needles)):
+    if data is None or len(data) > limit or b"\0" in data or (needles and not any(needle in data for needle in needles)):
         return None
     try:
         return data.decode("utf-8")
@@ -158,7 +155,7 @@ def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) 
 def content_key(root: Path, path: str, config: Config) -> str | None:
     """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
     status = stat_of(root, path, config)
-    data = status if isinstance(status, Finding) else bytes_of(root, path)
+    data = status if isinstance(status, Finding) else bytes_of(root, path, config.max_file_size)
     return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
 
 
@@ -269,7 +266,7 @@ def _parse_files(
     # Each file is read where it is parsed (a worker reads its own) after its stat, but
     # for one the stat index knew (changed, or too recently to believe): it is read and
     # hashed here first, as it is often content the cache has; its bytes are not kept.
-    reader = Reader(str(root), store.keys(), context)
+    reader = Reader(str(root), config.max_file_size, store.keys(), context)
     for path in paths:
         status = stat_of(root, path, config)
         if isinstance(status, Finding):
