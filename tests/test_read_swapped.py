@@ -48,6 +48,10 @@ def _grown(path: Path) -> None:
     path.write_bytes(b"x" * (CAP + 1))
 
 
+def _understated(path: Path) -> None:
+    path.symlink_to("/proc/self/status")  # its stat says 0 bytes; it holds more than CAP
+
+
 def _link_to_page(path: Path) -> None:
     (path.parent / "real.md").write_bytes(b"# Real\n")
     path.symlink_to("real.md")
@@ -66,6 +70,7 @@ SWAPS: dict[str, tuple[Callable[[Path], None], str | None, bool]] = {
     "symlink loop": (_loop, "F004", False),
     "gone": (_gone, "F004", False),
     "grown past the cap": (_grown, "F003", False),
+    "grown after its stat": (_understated, "F003", False),
     "symlink to a page": (_link_to_page, None, False),
     "page": (_page, None, True),
 }

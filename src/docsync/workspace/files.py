@@ -63,10 +63,14 @@ def read_capped(full: str | Path, cap: int, follow: bool = True) -> bytes | None
     OSError when it cannot be opened or read."""
     fd = os.open(full, _READ if follow else _READ | os.O_NOFOLLOW)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(cap + 1)
+        with open(fd, "rb", buffering=0, closefd=False) as handle:
+            data = handle.read(min(status.st_size, cap) + 1)  # sized by the stat: no spare cap's worth
+            if status.st_size < len(data) <= cap:  # it grew since: the rest, to the cap
+                data += handle.read(cap + 1 - len(data))
+            return data
     finally:
         os.close(fd)
 
