@@ -9,7 +9,9 @@ worker reported is parsed here, as if there were no workers.
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -62,6 +64,36 @@ def test_a_batch_whose_worker_ended_is_not_reported(work: forked.Batch) -> None:
     failing = 1 if work is _dies_on_a_b else 2
     assert failing not in reported
     assert reported == {k: _sizes(b) for k, b in enumerate(batches) if k != failing}
+
+
+def test_a_worker_killed_holding_the_counter_s_lock_does_not_hang_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OOM killer's SIGKILL in the few instructions where a worker holds the shared
+    counter's lock, at the k-th batch taken, for every k (generated): the other workers stop
+    waiting on it, the run ends, and every batch it reports is right (the caller parses the
+    rest). Before, they waited on the lock for ever, and the run with them."""
+    batches = [[("a", b"1")], [("b", b"22")], [("c", b"333")], [("d", b"4444")]]
+    taken = forked._next
+    monkeypatch.setattr(forked, "LOCK_WAIT", 0.2)
+    for k in range(len(batches)):
+
+        def killed_at_k(counter: Any, k: int = k) -> int | None:
+            if counter.get_obj().value == k and counter.get_lock().acquire(timeout=forked.LOCK_WAIT):
+                os.kill(os.getpid(), signal.SIGKILL)  # the lock held, as by a worker killed inside it
+            return taken(counter)
+
+        monkeypatch.setattr(forked, "_next", killed_at_k)
+        signal.signal(signal.SIGALRM, _hung)
+        signal.alarm(20)  # a hang fails the test, not the suite
+        try:
+            reported = dict(forked.run(batches, 3, _sizes, lambda: None))
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        assert all(made == _sizes(batches[index]) for index, made in reported.items()), k
+
+
+def _hung(signum: int, frame: object) -> None:
+    raise AssertionError("the run waited on a dead worker's lock")
 
 
 _ODD_FILES = {

@@ -66,10 +66,8 @@ def _serve(
     offset = 0
     try:
         while True:
-            with taken.get_lock():
-                index = taken.value
-                taken.value = index + 1
-            if index >= len(batches):
+            index = _next(taken)
+            if index is None or index >= len(batches):
                 return
             blob = pickle.dumps(work(batches[index]), protocol=pickle.HIGHEST_PROTOCOL)
             _write_all(out, blob)
@@ -77,6 +75,27 @@ def _serve(
             offset += len(blob)
     except BaseException:
         return
+
+
+LOCK_WAIT = 2.0
+"""Seconds a worker waits for the shared counter's lock before it stops taking batches. It is
+held for a read and a write of one integer; a worker killed in between (the OOM killer's
+SIGKILL) never lets it go, and the others would wait on it, and the run with them: they stop
+instead, and the caller parses what none of them reported."""
+
+
+def _next(taken: Any) -> int | None:
+    """The number of the next batch nobody took, counted in ``taken``; None when its lock
+    was not had within :data:`LOCK_WAIT`."""
+    lock = taken.get_lock()
+    if not lock.acquire(timeout=LOCK_WAIT):
+        return None
+    try:
+        index: int = taken.value
+        taken.value = index + 1
+    finally:
+        lock.release()
+    return index
 
 
 def _write_all(fd: int, data: bytes) -> None:
