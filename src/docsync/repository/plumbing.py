@@ -30,6 +30,9 @@ GITLINK_MODE = "160000"
 class RepoPaths:
     root: Path
     git_dir: Path
+    index: Path
+    """The index file (``git rev-parse --git-path index``: ``GIT_INDEX_FILE`` if set), asked
+    with the two above."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +102,16 @@ def _run_all(cwd: Path, *commands: tuple[str, ...]) -> list[str]:
 
 
 def find_repo(start: Path) -> RepoPaths:
-    """The work tree root and git directory of the repository holding ``start``."""
+    """The work tree root, git directory and index file of the repository holding ``start``,
+    in one ``git rev-parse``: every command asks this once and passes the answer down."""
     try:
-        out = _run(start, "rev-parse", "--absolute-git-dir", "--show-toplevel").splitlines()
+        out = _run(start, "rev-parse", "--absolute-git-dir", "--show-toplevel", "--git-path", "index").splitlines()
     except _Failed as failed:
         raise _not_a_work_tree(start, failed.stderr) from None
-    if len(out) != 2 or not out[1]:
+    if len(out) != 3 or not out[1]:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
-    git_dir, root = out
-    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    git_dir, root, index = out
+    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve(), Path(os.path.abspath(start / index)))
     refuse_linked_state(found.git_dir)
     return found
 
@@ -184,6 +188,14 @@ def list_files(root: Path) -> Listing:
     untracked = z_list(others)
     unnamable.extend(p for p in untracked if not is_utf8(p))
     return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))))
+
+
+def untracked_files(root: Path) -> frozenset[str]:
+    """Untracked paths git does not ignore (the half of :func:`list_files` a writer's tidying needs)."""
+    try:
+        return frozenset(z_list(_run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")))
+    except _Failed as failed:
+        raise GitError(f"git ls-files failed: {failed.stderr}") from None
 
 
 def changed_files(root: Path, rev: str | None) -> frozenset[str]:
