@@ -39,7 +39,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from ...config import Config
@@ -60,7 +60,6 @@ character past the width."""
 
 _ROW_ORDER = itemgetter(1, 2, 0)
 _LINK_TEXT = int(Room.LINK_TEXT)
-_PRINTABLE_TEXT = re.compile(r"[\n -~]*")
 _PRINTABLE_LINE = re.compile(r"[ -~]*")
 _SPECIAL = re.compile(r"[^\n -~][^\n]*")
 """From a tab or a character outside printable ASCII to the end of its line."""
@@ -76,40 +75,42 @@ _WIDEST_COLUMN = 4
 
 @functools.lru_cache(maxsize=32)
 def _longer_than(width: int) -> re.Pattern[str]:
-    """A line of more than ``width`` characters, from its start to its end."""
-    return re.compile(rf"(?m)^[^\n]{{{width + 1},}}")
+    """A line end and the next line, when it has more than ``width`` characters (the
+    search skips from line end to line end)."""
+    return re.compile(rf"\n[^\n]{{{width + 1},}}")
 
 
 def wide_lines(doc: Document, width: int) -> list[Wide]:
     """Every line of ``doc`` whose :func:`~docsync.gates.wrap.display.display_width` is over
     ``width``, in order. A line of printable ASCII is as wide as its characters without
-    trailing spaces; a line holding another character is at most :data:`_WIDEST_COLUMN`
+    trailing spaces, so only a line of more characters than the width can be too wide;
+    a line holding a tab or a character outside ASCII is at most :data:`_WIDEST_COLUMN`
     columns a character, and measured when that could put it over the width."""
     text, starts = doc.text, doc.line_starts
-    long = _longer_than(width).finditer(text)
-    if _PRINTABLE_TEXT.fullmatch(text) is not None:
-        found: list[Wide] = []
-        for match in long:
-            measured = len(match.group().rstrip(" "))
-            if measured > width:
-                found.append((bisect.bisect_right(starts, match.start()), measured, width + 1))
-        return found
-    lines = {match.start(): match.end() for match in long}
-    shortest = width // _WIDEST_COLUMN + 1
-    for match in _SPECIAL.finditer(text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        if match.end() - start >= shortest:
-            lines[start] = match.end()
-    measured_lines: list[Wide] = []
-    for start in sorted(lines):
-        line = text[start : lines[start]]
+    ends: dict[int, int] = {}
+    first = text.find("\n")
+    if (len(text) if first < 0 else first) > width:
+        ends[0] = len(text) if first < 0 else first
+    for match in _longer_than(width).finditer(text):
+        ends[match.start() + 1] = match.end()
+    lines: Iterable[int] = ends
+    if not text.isascii() or "\t" in text:  # (isascii is told without reading the text)
+        shortest = width // _WIDEST_COLUMN + 1
+        for match in _SPECIAL.finditer(text):
+            start = text.rfind("\n", 0, match.start()) + 1
+            if match.end() - start >= shortest:
+                ends[start] = match.end()
+        lines = sorted(ends)
+    found: list[Wide] = []
+    for start in lines:
+        line = text[start : ends[start]]
         if _PRINTABLE_LINE.fullmatch(line) is not None:
             measured, column = len(line.rstrip(" ")), width + 1
         else:
             measured, column = display_width(line), overflow_index(line, width) + 1
         if measured > width:
-            measured_lines.append((bisect.bisect_right(starts, start), measured, column))
-    return measured_lines
+            found.append((bisect.bisect_right(starts, start), measured, column))
+    return found
 
 
 def width_rows(doc: Document, config: Config) -> list[Row]:
@@ -210,12 +211,13 @@ def _read(
 def _breaks(marked: Marked, span: Span) -> bool:
     """:func:`~docsync.gates.wrap.scan.holds_break`, the common run first (:data:`_EASY`)."""
     text, end = marked.text, marked.region.end
-    for run in _EASY.finditer(text, span.start + 1, span.end):
-        if not marked.plain(run.start(), run.end()):
-            continue
-        stop = _WORD_END.search(text, run.end(), end)
-        if stop is None or marked.room(stop.start()) <= _LINK_TEXT:
-            return True
+    run = _EASY.search(text, span.start + 1, span.end)
+    while run is not None:
+        if marked.plain(run.start(), run.end()):
+            stop = _WORD_END.search(text, run.end(), end)
+            if stop is None or marked.room(stop.start()) <= _LINK_TEXT:
+                return True
+        run = _EASY.search(text, run.end(), span.end)
     return holds_break(marked, span)
 
 
