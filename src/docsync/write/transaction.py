@@ -155,8 +155,20 @@ class Transaction:
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
 
+    def remove(self, paths: Sequence[str]) -> None:
+        """``git rm`` each path, logged first as left absent by this run (a rollback puts
+        back only a path the run left absent; see :data:`.snapshot.ABSENT`)."""
+        if not paths:
+            return
+        self.cover(paths)
+        self._produced.removed(self.git_dir, paths)
+        gitrepo.remove_files(self.tree, list(paths))
+
     def relink(self, links: Sequence[tuple[str, str]]) -> None:
-        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target."""
+        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target.
+        A symlink is replaced by removing it first: logged as one the run may leave absent."""
+        if links:
+            self._produced.removed(self.git_dir, [path for path, _ in links])
         for path, target in links:
             writer.relink(self.root, path, target)
 
