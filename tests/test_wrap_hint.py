@@ -13,7 +13,7 @@ check is run on repositories wrapped to each convention.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,12 +26,12 @@ from docsync.check.check import run_check
 from docsync.check.convention import LEAVE_OFF_FROM, decided, settled, worded
 from docsync.config import Config, WrapMode
 from docsync.config import load as load_config
-from docsync.gates.wrap.count import CANDIDATES, document_breaks
+from docsync.gates.wrap.count import CANDIDATES, Breaks, document_breaks
 from docsync.gates.wrap.hint import NARROWER, Exactly, HintBreaks, hint_breaks
 from docsync.model import Document
 from docsync.parse.native import parse
 from docsync.workspace import parsing
-from tests.case_readings import CASE_FILES, ROOT
+from tests.case_readings import case_breaks, case_documents
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
 from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
@@ -45,10 +45,14 @@ def _always(counts: object) -> bool:
 
 
 def _agrees(
-    doc: Document, config: Config, shown: list[int] | None = None, sentences: Exactly | None = None
+    doc: Document,
+    config: Config,
+    shown: list[int] | None = None,
+    sentences: Exactly | None = None,
+    exact_of: Callable[[Document, Config], Breaks] = document_breaks,
 ) -> HintBreaks:
     quick = hint_breaks(doc, config, shown, sentences)
-    exact = document_breaks(doc, config).counts
+    exact = exact_of(doc, config).counts
     if sentences is _always:
         assert quick.exact[SENTENCE] and quick.counts[SENTENCE] == exact[SENTENCE], doc.path
     for i, mode in enumerate(CANDIDATES):
@@ -63,8 +67,8 @@ def _agrees(
 def test_case_files_count_as_init_counts(config: Config) -> None:
     bounded = [0] * len(CANDIDATES)
     certain = 0
-    for path in CASE_FILES:
-        quick = _agrees(parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")), config)
+    for doc in case_documents():  # parsed once per process, and counted once per scope
+        quick = _agrees(doc, config, exact_of=case_breaks)
         bounded = [n + (not e) for n, e in zip(bounded, quick.exact, strict=True)]
         certain += quick.counts[SENTENCE]
     # both kinds of verdict occur: bounds below the widest width and for "sentence", and
