@@ -122,7 +122,7 @@ def _execute(
         commits.append(gitrepo.commit_index(tree, MOVE_MESSAGE))
     txn.write_all(list(changes.writes))
     txn.relink([(r.path, r.new) for r in changes.relinks])
-    gitrepo.remove_files(tree, [p for p in changes.removals if (tree.root / p).exists()])
+    txn.remove([p for p in changes.removals if (tree.root / p).exists()])
     forced = gitrepo.stage(tree, changes.to_stage)
     if commit:
         commits.append(gitrepo.commit_index(tree, EDIT_MESSAGE))
