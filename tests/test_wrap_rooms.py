@@ -189,7 +189,7 @@ def test_the_quick_width_decision_is_the_full_reading(
 def test_the_generated_paragraphs_reach_both_decisions() -> None:
     """Else the comparison above proves little: the quick reading must decide some
     wide paragraphs itself and leave others to the full reading."""
-    from docsync.gates.wrap.scan import width_findings
+    from docsync.gates.wrap.width import paragraph_verdict
 
     texts = [
         "plain words " * 20,
@@ -197,13 +197,14 @@ def test_the_generated_paragraphs_reach_both_decisions() -> None:
         "`code span` and " * 12,
         "https://example.com/" + "x" * 100,
         "Status: accepted\n" + "word " * 30,
+        "escaped\\ " * 10,
     ]
     decided = []
     for text in texts:
         doc = parse("g.md", text)
         (para,) = doc.paragraphs
-        decided.append(width_findings(doc, para, DocumentIndex.of(doc), 40) is not None)
-    assert decided == [True, True, True, False, False]
+        decided.append(paragraph_verdict(doc, para, 40, strict=True) is not None)
+    assert decided == [True, True, True, True, False, False]
 
 
 def test_a_reader_asks_its_rooms_without_painting_them() -> None:

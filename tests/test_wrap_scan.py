@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from docsync.config import Config, WrapMode
 from docsync.gates.wrap.prose import DocumentIndex
-from docsync.gates.wrap.scan import joined_finding, width_findings
+from docsync.gates.wrap.scan import joined_finding
 from docsync.gates.wrap.violations import (
     Violation,
     document_violations,
@@ -29,6 +29,7 @@ from docsync.gates.wrap.violations import (
     prose_of,
     violations,
 )
+from docsync.gates.wrap.width import paragraph_verdict
 from docsync.model import Document
 from docsync.parse.native import parse
 from tests.case_readings import case_documents, reference_reading
@@ -98,7 +99,7 @@ def _answered(mode: WrapMode) -> tuple[int, int]:
                 continue
             total += 1
             if isinstance(mode, int):
-                answered += width_findings(doc, para, index, mode) is not None
+                answered += paragraph_verdict(doc, para, mode, index=index) is not None
             else:
                 answered += joined_finding(doc, para, index) is not None
     return answered, total
@@ -113,13 +114,33 @@ def test_the_quick_reading_decides_most_paragraphs(mode: WrapMode) -> None:
 
 
 def test_a_doubtful_line_falls_back_to_the_full_reading() -> None:
-    # A line end after two spaces may be a hard break, a wide line with no
-    # space may have no break opportunity: both are read in full.
+    # A line end after two spaces may be a hard break, a wide line whose only
+    # plain spaces follow a backslash may have no break opportunity: both are
+    # read in full.
     hard = parse("h.md", "one  \ntwo\nthree\n")
     (para,) = hard.paragraphs
     assert joined_finding(hard, para, DocumentIndex.of(hard)) is None
     assert _same(hard, Config())
-    wide = parse("w.md", "https://example.com/" + "a" * 90 + "\n")
-    (para,) = wide.paragraphs
-    assert width_findings(wide, para, DocumentIndex.of(wide), 80) is None
-    assert _same(wide, Config(wrap=80, wrap_strict=True))
+    escaped = parse("e.md", "a\\ " * 40 + "end\n")
+    (para,) = escaped.paragraphs
+    assert paragraph_verdict(escaped, para, 80, strict=True) is None
+    assert _same(escaped, Config(wrap=80, wrap_strict=True))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "https://example.com/" + "a" * 90,  # no space at all
+        "[A title of many words](https://example.com/" + "a" * 80 + ")",  # spaces in link text only
+        "`code with spaces " + "b" * 80 + "`",  # spaces in a code span only
+    ],
+    ids=["url", "link-text", "code"],
+)
+def test_a_line_with_no_plain_space_is_decided_unbreakable(line: str) -> None:
+    """Such a line holds no break opportunity but line ends: W005 under ``wrap_strict``,
+    nothing otherwise, without the full reading, as the full reading says."""
+    doc = parse("w.md", line + "\n")
+    (para,) = doc.paragraphs
+    assert paragraph_verdict(doc, para, 80, strict=True) == [("W005", 1, 81, len(line))]
+    assert paragraph_verdict(doc, para, 80) == []
+    assert _same(doc, Config(wrap=80, wrap_strict=True)) and _same(doc, Config(wrap=80))

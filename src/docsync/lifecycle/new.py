@@ -16,7 +16,7 @@ from ..records.relations import (
     kind_of,
 )
 from ..records.tree import load_tree
-from ..repository.plumbing import find_repo
+from ..repository.plumbing import RepoPaths, find_repo
 from ..workspace.load import (
     Workspace,
     load_workspace,
@@ -108,9 +108,10 @@ def create(
     today: date,
     supersedes: str | None = None,
     relation: str = SUPERSEDES,
+    repo: RepoPaths | None = None,
 ) -> Change:
     """``docsync new``: plan and apply a new record from where the user stands."""
-    repo = find_repo(start)  # asked once, for the plan and the transaction
+    repo = repo or find_repo(start)  # asked once (``repo``: by the command line), for the plan and the transaction
     workspace = load_workspace(start, repo=repo)
     chosen = read_template(workspace.root, workspace.config, template)
     older = (

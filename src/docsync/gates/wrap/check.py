@@ -37,7 +37,7 @@ _FIX = "run `docsync fix`"
 # named by file: a warm run, whose findings all come from the cache, imports none of them.
 _READING = (
     "boundaries", "display", "fields", "joined", "plans", "prose", "reading", "rooms", "scan",
-    "violations",
+    "violations", "width",
 )
 
 
@@ -99,6 +99,10 @@ def _rows(doc: Document, config: Config) -> list[Row]:
         from .violations import joined_rows
 
         return joined_rows(doc, config)
+    if isinstance(config.wrap, int):
+        from .width import width_rows
+
+        return width_rows(doc, config)
     from .violations import document_violations
 
     found: list[Row] = []

@@ -30,7 +30,7 @@ from .display import is_cjk
 from .prose import DocumentIndex, Room
 from .reading import reader_for
 from .rooms import Rooms
-from .scan import joined_finding, may_hold_field, widest_read, width_findings, widths_read
+from .scan import joined_finding, may_hold_field, widest_read
 
 _LINK_TEXT = int(Room.LINK_TEXT)
 _CODE = int(Room.CODE)
@@ -61,7 +61,7 @@ Checked = tuple[int, int, list[tuple[int, int]]]
 """A paragraph's region (start, end) and its line ends (newline, next line's text)."""
 
 
-def _checked(doc: Document, para: Paragraph) -> Checked | bool:
+def checked_lines(doc: Document, para: Paragraph) -> Checked | bool:
     """The region and line ends of ``para`` where its lines are as the reader
     checks them; False where the reader refuses it; True where the reader must tell."""
     text = doc.text
@@ -89,7 +89,7 @@ def _checked(doc: Document, para: Paragraph) -> Checked | bool:
     return (base, before, zones) if base < before else False
 
 
-def _refused(text: str, checked: Checked, room: Callable[[int], int]) -> bool:
+def refused(text: str, checked: Checked, room: Callable[[int], int]) -> bool:
     """Whether the reader refuses the paragraph: its first or last character is a
     gap. Only the first line end can start at the region's start, only the last
     can end at its end."""
@@ -101,7 +101,7 @@ def _refused(text: str, checked: Checked, room: Callable[[int], int]) -> bool:
 
 def first_join(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int] | None:
     """:func:`~docsync.gates.wrap.scan.joined_finding`, answered in one pass."""
-    checked = _checked(doc, para) if len(para.line_spans) > 1 else True
+    checked = checked_lines(doc, para) if len(para.line_spans) > 1 else True
     if checked is True:
         return joined_finding(doc, para, index)
     if checked is False:
@@ -109,24 +109,11 @@ def first_join(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int
     assert not isinstance(checked, bool)
     text = doc.text
     room = _rooms_of(doc, para, index, checked[0], checked[1])
-    if _refused(text, checked, room):
+    if refused(text, checked, room):
         return []
     if may_hold_field(para, text, para.line_spans):
         return None
     return _first(text, checked[2], room)
-
-
-def width_rows(
-    doc: Document, para: Paragraph, index: DocumentIndex, width: int, widths: Sequence[int]
-) -> list[tuple[str, int, int]] | None:
-    """:func:`~docsync.gates.wrap.scan.width_findings`, asked of a :class:`Sketch`."""
-    sketched = _sketched(doc, para, index)
-    if sketched is True:
-        return width_findings(doc, para, index, width, widths)
-    if sketched is False:
-        return []
-    assert not isinstance(sketched, bool)
-    return widths_read(doc, para, sketched, width, widths)
 
 
 def widest_rows(
@@ -148,7 +135,7 @@ def widest_rows(
 def _sketched(doc: Document, para: Paragraph, index: DocumentIndex) -> tuple[tuple[Span, ...], Sketch] | bool:
     """The paragraph's lines and a :class:`Sketch` of its reader; False where the reader
     refuses it, True where the reader must be asked."""
-    checked = _checked(doc, para)
+    checked = checked_lines(doc, para)
     if isinstance(checked, bool):
         return checked
     base, end, _ = checked
@@ -157,7 +144,7 @@ def _sketched(doc: Document, para: Paragraph, index: DocumentIndex) -> tuple[tup
     marked = para.protected or (first < len(starts) and starts[first] < end)
     region = Span(base, end)
     sketch = Sketch(doc.text, region, Rooms(doc, index, para, region) if marked else None)
-    if _refused(doc.text, checked, sketch.room):
+    if refused(doc.text, checked, sketch.room):
         return False
     return para.line_spans, sketch
 

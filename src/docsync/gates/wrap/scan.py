@@ -26,7 +26,7 @@ from typing import Protocol
 
 from ...model import Document, Paragraph, Span
 from .boundaries import starts_block
-from .display import display_width, is_cjk, overflow_index
+from .display import is_cjk
 from .fields import is_field_line
 from .prose import DocumentIndex, Room
 from .reading import Reader, reader_for
@@ -38,23 +38,6 @@ _RULE_CHARACTERS = frozenset("*-_=")
 _LABEL = re.compile(r"\[(?:[^\]\\]|\\.)+\]:", re.DOTALL)
 _RUN = re.compile(r"[ \t]+")
 _WORD_END = re.compile(r"[ \t\n]")
-
-
-def width_findings(
-    doc: Document,
-    para: Paragraph,
-    index: DocumentIndex,
-    width: int,
-    widths: Sequence[int] | None = None,
-) -> list[tuple[str, int, int]] | None:
-    """``(rule, offset, measured)`` for each line of ``para`` wider than ``width``
-    that holds a break opportunity (W002); None when a wide line's verdict is
-    not certain, or one could be W005 (the caller reads the paragraph in full).
-    ``widths``, when given, is each line's display width, measured already."""
-    prepared = reader_for(doc, para, index, sentences=False)
-    if prepared is None:
-        return []  # the full reading refuses it too: nothing is reported
-    return widths_read(doc, para, prepared, width, widths)
 
 
 class Marked(Protocol):
@@ -73,49 +56,18 @@ Prepared = tuple[tuple[Span, ...], Marked]
 """What :func:`~docsync.gates.wrap.reading.reader_for` gives for a paragraph it reads."""
 
 
-def widths_read(
-    doc: Document,
-    para: Paragraph,
-    prepared: Prepared,
-    width: int,
-    widths: Sequence[int] | None = None,
-) -> list[tuple[str, int, int]] | None:
-    """:func:`width_findings` from the paragraph's reader, made once for several questions."""
-    spans, reader = prepared
-    first = para.lines.first
-    if len(spans) != para.lines.last - first + 1 or _starts_at_risk(reader, spans):
-        return None
-    if may_hold_field(para, reader.text, spans):
-        return None
-    found: list[tuple[str, int, int]] = []
-    for k, span in enumerate(spans):
-        if widths is not None and widths[k] <= width:
-            continue
-        line = first + k
-        source = doc.line_text(line)
-        measured = display_width(source) if widths is None else widths[k]
-        if measured <= width:
-            continue
-        start = doc.line_starts[line - 1]
-        if not start <= span.start <= span.end <= start + len(source):
-            return None
-        if not _holds_break(reader, span):
-            return None
-        found.append(("W002", start + overflow_index(source, width), measured))
-    return found
-
-
 def widest_read(
     doc: Document, para: Paragraph, prepared: Prepared, widths: Sequence[int], width: int
 ) -> int | None:
-    """What every width from ``width`` up needs of :func:`widths_read`: the display
+    """What every width from ``width`` up needs of the width verdict
+    (:mod:`~docsync.gates.wrap.width`): the display
     width of the widest line (``widths``: each line's) when it is wider than
     ``width`` and certainly holds a break opportunity, 0 when no line is wider;
     None when that is not certain. The widest line holding a break is then
     that line, whatever the narrower ones hold."""
     spans, reader = prepared
     first = para.lines.first
-    if len(spans) != len(widths) or _starts_at_risk(reader, spans):
+    if len(spans) != len(widths) or starts_at_risk(reader, spans):
         return None
     if may_hold_field(para, reader.text, spans):
         return None
@@ -130,10 +82,10 @@ def widest_read(
     if not wide:
         return 0
     widest = max(wide, key=lambda k: widths[k])
-    return widths[widest] if _holds_break(reader, spans[widest]) else None
+    return widths[widest] if holds_break(reader, spans[widest]) else None
 
 
-def _holds_break(reader: Marked, span: Span) -> bool:
+def holds_break(reader: Marked, span: Span) -> bool:
     """Whether the line ``span`` certainly holds a break opportunity that is
     not a line end: a run of plain spaces inside the line, after a word that
     ends in no backslash and no CJK text, before a word that starts no block."""
@@ -159,7 +111,7 @@ def _holds_break(reader: Marked, span: Span) -> bool:
     return False
 
 
-def _starts_at_risk(reader: Marked, spans: tuple[Span, ...]) -> bool:
+def starts_at_risk(reader: Marked, spans: tuple[Span, ...]) -> bool:
     """Whether a line whose start is fixed (the first, or one after a line end
     that may be kept) could be cut down to a lone block."""
     text = reader.text

@@ -11,7 +11,7 @@ from operator import itemgetter
 from ...config import Config
 from ...model import Document, Paragraph
 from .display import display_width, overflow_index
-from .joined import first_join, width_rows
+from .joined import first_join
 from .plans import code_joins, plan_changes, plan_joined, plan_sentences
 from .prose import DocumentIndex, Prose
 from .reading import analyse
@@ -150,34 +150,22 @@ def document_violations(doc: Document, config: Config) -> list[Violation]:
     where it is not: the findings are the full reading's, without building a
     re-wrap's worth of words and gaps for every paragraph that breaks the width.
     """
+    if isinstance(config.wrap, int):
+        from .width import width_rows
+
+        starts = doc.line_starts
+        return [Violation(rule, starts[line - 1] + column - 1, measured) for rule, line, column, measured in width_rows(doc, config)]
     index = DocumentIndex.of(doc)
     found: list[Violation] = []
-    width = config.wrap if isinstance(config.wrap, int) else None
     for para in sorted(doc.paragraphs, key=lambda p: p.lines.first):
-        if not in_scope(para, config):
+        if not in_scope(para, config) or not may_violate(doc, para, config):
             continue
-        if width is not None:
-            quick = _quick_width(doc, para, index, width)
-        elif may_violate(doc, para, config):
-            quick = _quick(doc, para, index, config)
-        else:
-            continue
+        quick = _quick(doc, para, index, config)
         if quick is None:
             prose = analyse(doc, para, index, sentences=config.wrap == "sentence")
             quick = violations(doc, prose, config) if prose is not None else []
         found.extend(quick)
     return found
-
-
-def _quick_width(
-    doc: Document, para: Paragraph, index: DocumentIndex, width: int
-) -> list[Violation] | None:
-    """:func:`may_violate` and :func:`_quick` under a width, each line measured once."""
-    widths = paragraph_widths(doc, para)
-    if max(widths) <= width:
-        return []
-    found = width_rows(doc, para, index, width, widths)
-    return None if found is None else [Violation(*each) for each in found]
 
 
 _PRINTABLE_LINES = re.compile(r"[\n -~]*")
