@@ -60,7 +60,6 @@ character past the width."""
 
 _ROW_ORDER = itemgetter(1, 2, 0)
 _LINK_TEXT = int(Room.LINK_TEXT)
-_PRINTABLE_LINE = re.compile(r"[ -~]*")
 _SPECIAL = re.compile(r"[^\n -~][^\n]*")
 """From a tab or a character outside printable ASCII to the end of its line."""
 _RUN = re.compile(r"[ \t]+")
@@ -104,7 +103,7 @@ def wide_lines(doc: Document, width: int) -> list[Wide]:
     found: list[Wide] = []
     for start in lines:
         line = text[start : ends[start]]
-        if _PRINTABLE_LINE.fullmatch(line) is not None:
+        if line.isascii() and line.isprintable():  # every character in " " to "~"
             measured, column = len(line.rstrip(" ")), width + 1
         else:
             measured, column = display_width(line), overflow_index(line, width) + 1
@@ -213,10 +212,12 @@ def _breaks(marked: Marked, span: Span) -> bool:
     text, end = marked.text, marked.region.end
     run = _EASY.search(text, span.start + 1, span.end)
     while run is not None:
-        if marked.plain(run.start(), run.end()):
-            stop = _WORD_END.search(text, run.end(), end)
-            if stop is None or marked.room(stop.start()) <= _LINK_TEXT:
-                return True
+        stop = _WORD_END.search(text, run.end(), end)
+        after = end if stop is None else stop.start() + 1
+        if marked.plain(run.start(), after):  # the run, the next word and the character after it
+            return True
+        if marked.plain(run.start(), run.end()) and (stop is None or marked.room(stop.start()) <= _LINK_TEXT):
+            return True
         run = _EASY.search(text, run.end(), span.end)
     return holds_break(marked, span)
 
