@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from docsync.config import Config
 from docsync.gates.wrap import violations as gate
+from docsync.gates.wrap.count import Breaks, document_breaks
 from docsync.gates.wrap.prose import DocumentIndex, Prose
 from docsync.gates.wrap.reading import analyse
 from docsync.model import Document, Paragraph
@@ -60,3 +62,19 @@ def reference_reading() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gate, "analyse", _read_once)
         yield
+
+
+_BREAKS: dict[tuple[str, str], Breaks] = {}
+
+
+def case_breaks(doc: Document, config: Config) -> Breaks:
+    """:func:`~docsync.gates.wrap.count.document_breaks` of a case file, computed once per
+    process for each configuration: init's count is the property under test in
+    ``test_wrapcount`` and the exact count the hint is held to in ``test_wrap_hint``, on the
+    same documents and scopes. It is a function of the document and the configuration, so
+    either module's call answers the other's (keyed by the case file's path, unique among
+    the case files, and the configuration's fields)."""
+    key = (doc.path, repr(config))
+    if key not in _BREAKS:
+        _BREAKS[key] = document_breaks(doc, config)
+    return _BREAKS[key]

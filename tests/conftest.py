@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 
 from tests.gitutil import GitRepo, isolate_git_environ
 
@@ -35,6 +37,27 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(SOURCE, quiet=1)
         _temporary_files_in_memory()
+
+
+_BUILT: dict[tuple[int, ...], tuple[object, object]] = {}
+
+
+def _command_built_once(typer_app: typer.Typer) -> object:
+    """typer's click command for ``typer_app``, built once per test process.
+
+    ``CliRunner.invoke`` turns the whole app into a click group on every call: every
+    command's signature read into options, about 25 ms of CPU, more than many of the runs it
+    precedes (the suite invokes the app some thousands of times). The group it builds is
+    the same each time (the same registered functions, no state between runs: click makes a
+    new context per run), so it is kept, keyed by the app and what is registered on it."""
+    key = (id(typer_app), id(typer_app.registered_callback),
+           *(id(c) for c in typer_app.registered_commands), *(id(g) for g in typer_app.registered_groups))
+    if key not in _BUILT:
+        _BUILT[key] = (typer_app, typer.main.get_command(typer_app))  # the app kept: its id stays its own
+    return _BUILT[key][1]
+
+
+typer.testing._get_command = _command_built_once  # type: ignore[attr-defined]
 
 
 def _temporary_files_in_memory() -> None:

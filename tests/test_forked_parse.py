@@ -115,7 +115,7 @@ def test_a_batch_no_worker_reported_is_parsed_here(tmp_path: Path) -> None:
     """Its files come back as documents parsed here, without summaries; the rest as the workers' pickles."""
     repo = _repo(tmp_path)
     pending = _pending(repo)
-    reader = parsing.Reader(str(repo.root))
+    reader = parsing.Reader(str(repo.root), 1 << 21)
     results = list(parsing.parse_pending(pending, reader, Config(jobs=2), _fails_on_page7))
     assert sorted(path for path, *_ in results) == sorted(pending)
     here = {path for path, _, _, made, _, _ in results if isinstance(made, Document)}
@@ -141,7 +141,7 @@ def test_without_a_memory_file_every_file_is_parsed_here(
     monkeypatch.setattr(os, "memfd_create", refused)
     assert list(forked.run([batch], 2, _sizes, lambda: heard.append(1))) == []  # and no error
     assert heard == [1, 1]
-    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root)), Config(jobs=2), None))
+    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root), 1 << 21), Config(jobs=2), None))
     expected = [(*_expected(repo, path), None) for path in pending]
     assert sorted(results, key=lambda r: r[0]) == sorted(expected, key=lambda r: r[0])
 
@@ -153,7 +153,7 @@ def test_a_file_the_cache_holds_is_read_and_not_parsed(tmp_path: Path) -> None:
     pending = _pending(repo)
     held = {_expected(repo, path)[1] for path in pending[::3]}
     (repo.root / pending[1]).unlink()
-    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root), frozenset(held)), Config(jobs=2), None))
+    results = list(parsing.parse_pending(pending, parsing.Reader(str(repo.root), 1 << 21, frozenset(held)), Config(jobs=2), None))
     assert sorted(path for path, *_ in results) == sorted(pending)
     for path, key, marker, made, problem, _ in results:
         if path == pending[1]:
@@ -171,10 +171,10 @@ def test_the_workers_read_their_own_files(tmp_path: Path, monkeypatch: pytest.Mo
     readers = tmp_path / "readers"
     read = files.bytes_of
 
-    def noted(root: str | Path, path: str) -> bytes | Finding:
+    def noted(root: str | Path, path: str, cap: int) -> bytes | Finding:
         with open(readers, "a") as out:
             out.write(f"{os.getpid()}\n")
-        return read(root, path)
+        return read(root, path, cap)
 
     monkeypatch.setattr(files, "bytes_of", noted)
     monkeypatch.setattr(parsing, "bytes_of", noted)

@@ -430,6 +430,6 @@ def test_staging_reads_a_file_name_as_a_name_not_a_pattern(tmp_path: Path, name:
     repo.commit("start")
     for path in (f"docs/{name}", "docs/x1.md", "docs/x.md"):
         repo.write(path, "# New\n")
-    gitrepo.stage(repo.root, [f"docs/{name}"])
+    gitrepo.stage(gitrepo.worktree(repo.root), [f"docs/{name}"])
     staged = repo.git("diff", "--cached", "--name-only", "-z").split("\0")
     assert [p for p in staged if p] == [f"docs/{name}"]

@@ -16,8 +16,10 @@ import time
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from docsync.parse.native import parse
+from docsync.parse.native import _DEEP, _FENCE_THEN_TAB, _for_parser, parse
 
 # 10 KB and 100 KB: a quadratic step shows as 100x at any size, and these take a fifth of
 # the CPU that 20 KB and 200 KB took (35 s for the 17 shapes, a tenth of the suite's).
@@ -50,6 +52,26 @@ SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
+def _deep_then(opener: str, tail: str) -> Callable[[int], str]:
+    """One line that opens a container per ``opener`` (half the size), then lines that go
+    on in the deepest (a paragraph's lazy lines, a quote's): pulldown-cmark walks every open
+    container for each, quadratic before the parser was given at most DEEPEST of them."""
+    return lambda size: opener * (size // (2 * len(opener))) + "a\n" + tail * (size // (2 * len(tail)))
+
+
+# generated: every kind of container a line can open, under every kind of line that goes on in it
+SHAPES.update(
+    {
+        f"{opener.strip() or 'tab'} x 50%, then {name}": _deep_then(opener, tail)
+        for opener in ("- ", "> ", "1. ", "[^a]: ", "-\t")
+        for name, tail in (("lazy lines", "b\n"), ("quoted lines", "> b\n"))
+    }
+)
+SHAPES["a quote nested deeper each line, then lazy lines"] = lambda size: "".join(
+    ">" * (40 * m) + " x\n" for m in range(1, int((size / 40) ** 0.5) + 1)
+) + "b\n" * (size // 4)
+
+
 def _best(text: str, runs: int) -> float:
     best = float("inf")
     for _ in range(runs):
@@ -74,3 +96,27 @@ def test_ten_times_the_input_takes_about_ten_times_as_long(shape: str) -> None:
         if ratios[-1] < 30:
             break
     assert min(ratios) < 30, f"{shape}: {min(ratios):.1f}x the time for 10x the input"
+
+
+_PREFIX = st.lists(st.sampled_from([" ", "  ", "\t", ">", "> ", "- ", "* ", "+ ", "1. ", "12) ", "-\t"]), max_size=300)
+_BODY = st.sampled_from(["", "x", "- x", "---", "`a`", "[a](b.md)", "|a|b|", "1.", "  "])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(_PREFIX, _BODY), min_size=1, max_size=6))
+def test_the_parser_is_given_no_prefix_past_the_deepest_and_every_offset_kept(
+    lines: list[tuple[list[str], str]],
+) -> None:
+    text = "".join("".join(prefix) + body + "\n" for prefix, body in lines)
+    given_text = _for_parser(text)
+    assert len(given_text.encode()) == len(text.encode())
+    deep = _DEEP.search(given_text)
+    assert deep is None or not deep.group().strip(" \t"), deep
+    if _DEEP.search(text) is None:
+        assert given_text == _for_parser_without_tabs(text)
+    assert _for_parser(given_text) == given_text
+
+
+def _for_parser_without_tabs(text: str) -> str:
+    """What :func:`_for_parser` gives a text with no line deep enough to cut: only its tab fix."""
+    return text if "\t" not in text else _FENCE_THEN_TAB.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)

@@ -13,7 +13,7 @@ check is run on repositories wrapped to each convention.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 
 from docsync.adopt.inspection import choose_wrap, wrap_counts
 from docsync.check.check import run_check
-from docsync.check.convention import LEAVE_OFF_FROM, decided, worded
+from docsync.check.convention import LEAVE_OFF_FROM, decided, settled, worded
 from docsync.config import Config, WrapMode
 from docsync.config import load as load_config
-from docsync.gates.wrap.count import CANDIDATES, document_breaks
-from docsync.gates.wrap.hint import NARROWER, HintBreaks, hint_breaks
+from docsync.gates.wrap.count import CANDIDATES, Breaks, document_breaks
+from docsync.gates.wrap.hint import NARROWER, Exactly, HintBreaks, hint_breaks
 from docsync.model import Document
 from docsync.parse.native import parse
 from docsync.workspace import parsing
-from tests.case_readings import CASE_FILES, ROOT
+from tests.case_readings import case_breaks, case_documents
 from tests.gitutil import git
 from tests.test_wrap_properties import DOCUMENTS, TOKENS
 from tests.test_wrapcount import SCOPES, WIDE_DOCUMENTS
@@ -40,9 +40,21 @@ SENTENCE = CANDIDATES.index("sentence")
 ALWAYS_EXACT = (CANDIDATES.index("none"), CANDIDATES.index(120))
 
 
-def _agrees(doc: Document, config: Config, shown: list[int] | None = None) -> HintBreaks:
-    quick = hint_breaks(doc, config, shown)
-    exact = document_breaks(doc, config).counts
+def _always(counts: object) -> bool:
+    return True
+
+
+def _agrees(
+    doc: Document,
+    config: Config,
+    shown: list[int] | None = None,
+    sentences: Exactly | None = None,
+    exact_of: Callable[[Document, Config], Breaks] = document_breaks,
+) -> HintBreaks:
+    quick = hint_breaks(doc, config, shown, sentences)
+    exact = exact_of(doc, config).counts
+    if sentences is _always:
+        assert quick.exact[SENTENCE] and quick.counts[SENTENCE] == exact[SENTENCE], doc.path
     for i, mode in enumerate(CANDIDATES):
         assert quick.counts[i] <= exact[i], (doc.path, mode)
         if quick.exact[i]:
@@ -55,8 +67,8 @@ def _agrees(doc: Document, config: Config, shown: list[int] | None = None) -> Hi
 def test_case_files_count_as_init_counts(config: Config) -> None:
     bounded = [0] * len(CANDIDATES)
     certain = 0
-    for path in CASE_FILES:
-        quick = _agrees(parse(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")), config)
+    for doc in case_documents():  # parsed once per process, and counted once per scope
+        quick = _agrees(doc, config, exact_of=case_breaks)
         bounded = [n + (not e) for n, e in zip(bounded, quick.exact, strict=True)]
         certain += quick.counts[SENTENCE]
     # both kinds of verdict occur: bounds below the widest width and for "sentence", and
@@ -67,7 +79,9 @@ def test_case_files_count_as_init_counts(config: Config) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(DOCUMENTS, WIDE_DOCUMENTS), scope=st.sampled_from(SCOPES))
 def test_generated_documents_count_as_init_counts(text: str, scope: Config) -> None:
-    _agrees(parse("generated.md", text), scope)
+    doc = parse("generated.md", text)
+    _agrees(doc, scope)
+    _agrees(doc, scope, sentences=_always)  # "sentence" counted exactly, as the workers may
 
 
 def test_a_paragraph_is_counted_once_whichever_widths_it_is_read_for() -> None:
@@ -140,6 +154,34 @@ def test_generated_trees_hint_as_init_counts(texts: Sequence[str], scope: Config
         assert chosen[0] == mode
         assert chosen[1][mode] == counts[mode] and chosen[1]["none"] == counts["none"]
         assert _line(*chosen) == _line(mode, counts)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=_trees(), scope=st.sampled_from(SCOPES), data=st.data())
+def test_summed_counts_hint_as_init_counts_whatever_the_workers_counted_exactly(
+    texts: Sequence[str], scope: Config, data: st.DataObject
+) -> None:
+    """The workers count "sentence" exactly in some documents and leave a bound in the
+    others (:meth:`Summarizer._may_win`, on the run's counts so far); whichever they were,
+    the summed counts, the documents left a bound read again (:func:`settled`), choose what
+    init's whole-tree count chooses, with its exact counts, and so word the same hint."""
+    docs = {f"page-{n}.md": parse(f"page-{n}.md", text) for n, text in enumerate(texts)}
+    exact = wrap_counts(list(docs.values()), scope)
+    mode, counts = choose_wrap(exact), {c.mode: c.paragraphs for c in exact}
+    shown = [0] * len(NARROWER)
+    exactly = data.draw(st.lists(st.booleans(), min_size=len(docs), max_size=len(docs)))
+    known = {
+        path: _agrees(doc, scope, shown, _always if counted else None)
+        for (path, doc), counted in zip(docs.items(), exactly, strict=True)
+    }
+    read: list[str] = []
+    chosen = settled(known, lambda path: read.append(path) or docs[path], scope)
+    assert chosen is not None
+    assert chosen[0] == mode
+    assert chosen[1][mode] == counts[mode] and chosen[1]["none"] == counts["none"]
+    assert _line(*chosen) == _line(mode, counts)
+    if all(exactly):  # every document counted exactly in its worker: the numbers settle it
+        assert not read
 
 
 def test_bounds_choose_only_where_the_choice_is_exact() -> None:

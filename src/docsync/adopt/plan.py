@@ -259,10 +259,10 @@ def plan_init(start: Path, options: InitOptions, progress: Progress | None = Non
     ``progress`` hears the parse (see :func:`load_workspace`) and then
     (:data:`MEASURING`, done, total) per file as the wrap conventions are measured.
     """
-    root = find_repo(start).root
+    root = (repo := find_repo(start)).root
     existing = load_config(root)
     raw, where = raw_table(root)
-    workspace = load_workspace(root, config=existing, progress=progress, summarizers={COUNTS: Summarizer})
+    workspace = load_workspace(root, config=existing, progress=progress, summarizers={COUNTS: Summarizer}, repo=repo)
     inspection = inspect(workspace, raw, progress)
     planned = _config_plan(root, adopt_config.draft(inspection, raw), existing, where, options)
     files = [planned.file]

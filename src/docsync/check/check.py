@@ -12,7 +12,7 @@ from ..gates.links import check as links
 from ..gates.links.fragments import GATE as LINKS
 from ..model import Finding
 from ..report.selection import Selection
-from ..repository.plumbing import changed_files, find_repo
+from ..repository.plumbing import Listing, RepoPaths, changed_files, find_repo
 from ..workspace.load import Progress, SummarizerFactory, load_workspace
 from .convention import LEAVE_OFF_FROM, unconfigured, wrap_left_off
 from .findings import chosen_gates, filter_findings, findings_for
@@ -49,6 +49,8 @@ def run_check(
     report_unused: bool = False,
     within: str | None = None,
     stdin: tuple[str, str] | None = None,
+    repo: RepoPaths | None = None,
+    listing: Listing | None = None,
 ) -> CheckResult:
     """Run the gates. ``changed_since`` (a revision, or ``""`` for the merge base with
     the default branch) narrows the run to files changed since then plus the files
@@ -60,8 +62,9 @@ def run_check(
     nothing. ``within`` (a folder) narrows the report to the files in it;
     ``stdin`` (path, text) checks that text as the file at path, alone, with the
     repository as its link context. ``progress`` hears how parsing goes (see
-    :func:`load_workspace`)."""
-    repo = find_repo(start)
+    :func:`load_workspace`). ``repo`` and ``listing``: where the repository is and its files,
+    when the caller asked git already (:func:`docsync.migrate.apply.verdict.before`)."""
+    repo = repo or find_repo(start)
     config = config or load_config(repo.root, start)
     selection = Selection.of(config, select, ignore)
     chosen = chosen_gates(gates, config, selection)
@@ -69,7 +72,8 @@ def run_check(
         workspace = with_text(load_workspace(start, None, replace(config, cache=False), repo=repo), *stdin)
     else:
         workspace = load_workspace(
-            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config), repo=repo
+            start, paths, config, progress=progress, summarizers=_in_workers(chosen, config), repo=repo,
+            listing=listing,
         )
     workspace = inside(workspace, within)
     if changed_since is not None:

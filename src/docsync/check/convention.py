@@ -14,10 +14,11 @@ paragraphs say little about a convention.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..config import Config, WrapMode
+from ..model import Document
 from ..workspace.documents import Documents
 from ..workspace.load import Workspace
 
@@ -55,24 +56,61 @@ def worded(mode: WrapMode, breaking: Mapping[WrapMode, int], default: WrapMode) 
 
 def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
     """The convention ``init`` would choose, and the exact counts of the paragraphs that
-    break it and the default: from the hint's bounds (:mod:`docsync.gates.wrap.hint`), the
-    parse workers' where they made them and read here for the other documents, when they
-    settle it (:func:`decided`); else counted exactly, as ``init`` counts."""
+    break it and the default, from the hint's bounds (:mod:`docsync.gates.wrap.hint`): the
+    parse workers' where they made them, read here for the other documents (:func:`settled`)."""
     from ..adopt.inspection import choose_wrap, workspace_wrap_counts
     from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks
 
-    documents = workspace.documents
+    documents, config = workspace.documents, workspace.config
     made = documents.made(HINT) if isinstance(documents, Documents) else {}
-    known: list[HintBreaks] = []
+    known: dict[str, HintBreaks] = {}
     for path in workspace.selected:
-        if path in documents:
-            kept = made.get(path)
-            known.append(kept if isinstance(kept, HintBreaks) else hint_breaks(documents[path], workspace.config))
-    chosen = decided(known, workspace.config.wrap)
+        kept = made.get(path)
+        if isinstance(kept, HintBreaks):
+            known[path] = kept
+        elif (doc := _alone(documents, path)) is not None:
+            known[path] = hint_breaks(doc, config)
+    chosen = settled(known, lambda path: _alone(documents, path), config)
     if chosen is not None:
         return chosen
-    counts = workspace_wrap_counts(workspace)
+    counts = workspace_wrap_counts(workspace)  # a document that could not be read again
     return choose_wrap(counts), {c.mode: c.paragraphs for c in counts}
+
+
+def settled(
+    known: dict[str, HintBreaks], read: Callable[[str], Document | None], config: Config
+) -> tuple[WrapMode, dict[WrapMode, int]] | None:
+    """What :func:`decided` makes of the documents' bounds ``known`` (by path), reading
+    documents again (``read``) where they do not settle it; None only when one cannot be.
+
+    The documents whose ``"sentence"`` is a bound are read first, and it is counted
+    exactly (the workers count it so only while it may win). If a kept summary leans on
+    another document's since changed (a narrower width still a bound may win), every
+    document whose bounds are not all exact is read so, its widths leaning on no other
+    document's. Then they settle it: a width narrower than the widest whose count is still
+    a bound has a paragraph of its own document that breaks it and not the widest, so it
+    loses to the widest."""
+    from ..gates.wrap.count import CANDIDATES
+    from ..gates.wrap.hint import hint_breaks
+
+    chosen = decided(known.values(), config.wrap)
+    sentence = CANDIDATES.index("sentence")
+    for every in (False, True):  # "sentence" alone first, then every bound
+        if chosen is not None:
+            return chosen
+        for path, bounds in known.items():
+            again = not all(bounds.exact) if every else not bounds.exact[sentence]
+            if again and (doc := read(path)) is not None:
+                known[path] = hint_breaks(doc, config, sentences=lambda _: True)
+        chosen = decided(known.values(), config.wrap)
+    return chosen
+
+
+def _alone(documents: Mapping[str, Document], path: str) -> Document | None:
+    """The document of ``path``, read without unpickling every other (None when not there)."""
+    if isinstance(documents, Documents):
+        return documents.alone(path)
+    return documents.get(path)
 
 
 def decided(per_file: Iterable[HintBreaks], default: WrapMode) -> tuple[WrapMode, dict[WrapMode, int]] | None:

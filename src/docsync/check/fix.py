@@ -17,7 +17,8 @@ from ..model import Finding
 from ..parse.source import SourceError, decode
 from ..report.selection import Selection
 from ..report.suppressions import MARKER as SUPPRESSION_MARKER
-from ..repository.plumbing import find_repo
+from ..repository.gitrepo import worktree
+from ..repository.plumbing import RepoPaths, find_repo
 from ..workspace.load import Progress, Workspace, load_workspace
 from ..workspace.parsing import NOT_UTF8
 from ..write.transaction import Transaction
@@ -215,7 +216,7 @@ def run_fix(
         return (within is None or path.startswith(within.rstrip("/") + "/")) and path not in undecodable
 
     with ExitStack() as stack:
-        out = _FixWriter(workspace.root, redo, stack)
+        out = _FixWriter(repo, redo, stack)
         for phase_gates, phase in _PHASES:
             writes, unfixable = _phase_writes(workspace, phase_gates, phase, chosen, selection, inside_within)
             skipped.extend(unfixable)
@@ -310,8 +311,9 @@ class _FixWriter:
     never overwritten; any other failure rolls every phase back.
     """
 
-    def __init__(self, root: Path, redo: Mapping[str, object], stack: ExitStack) -> None:
-        self._root = root
+    def __init__(self, repo: RepoPaths, redo: Mapping[str, object], stack: ExitStack) -> None:
+        self._root = repo.root
+        self._repo = repo  # asked of git once, by run_fix
         self._redo = redo
         self._stack = stack
         self._txn: Transaction | None = None
@@ -320,7 +322,8 @@ class _FixWriter:
     def write(self, workspace: Workspace, changes: Sequence[FileWrite]) -> None:
         if self._txn is None:
             remove_stale_temps(self._root, workspace.listing.untracked)
-            self._txn = self._stack.enter_context(Transaction.begin(self._root, "fix", self._redo, []))
+            tree = worktree(self._root, self._repo)
+            self._txn = self._stack.enter_context(Transaction.begin(self._root, "fix", self._redo, [], tree=tree))
         self._txn.cover(c.path for c in changes)
         self._txn.announce(changes)
         for change in changes:

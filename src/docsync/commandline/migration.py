@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..migrate.apply.apply import Applied
     from ..migrate.apply.verdict import Verdict
     from ..migrate.model import Outcome
+    from ..migrate.run import Session
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,11 @@ def migrate(request: MigrateRequest, write_plan: Path | None, form: str, verbose
     )
     with ProgressBar(output.terminal_stderr(), enabled=form == "text") as progress:
         hook = progress if progress.can_show else None
-        session, outcome = migration.run(Path.cwd(), replace(options, progress=hook))
+        session, outcome = migration.run(Path.cwd(), replace(options, progress=hook), output.here_repo())
     for warning in outcome.warnings:
         say(f"docsync: warning: {warning}")
     _plan_file(options.plan_file, write_plan, outcome)
-    applied, judged = _applied(session.root, request, outcome) if request.apply else (None, None)
+    applied, judged = _applied(session, request, outcome) if request.apply else (None, None)
     if form == "json":
         from ..migrate.show import as_json
 
@@ -152,18 +153,21 @@ def _plan_file(plan: Path | None, write_plan: Path | None, outcome: Outcome) -> 
         say(f"wrote the plan to {write_plan}")
 
 
-def _applied(root: Path, request: MigrateRequest, outcome: Outcome) -> tuple[Applied, Verdict | None]:
+def _applied(session: Session, request: MigrateRequest, outcome: Outcome) -> tuple[Applied, Verdict | None]:
     """The apply, and the check of what it wrote against the findings before it.
-    Imported here: a dry run neither writes nor checks."""
+    Imported here: a dry run neither writes nor checks. Where the repository is and
+    its files are what the run asked git (one question each), until the apply changes them."""
     from ..migrate.apply import verdict
     from ..migrate.apply.apply import apply as apply_outcome
 
+    root, repo, listing = session.root, session.repo, session.listing
     ready = outcome.complete and not outcome.changes.empty
-    earlier = verdict.before(root, outcome.changes) if ready else None
+    earlier = verdict.before(root, outcome.changes, repo, listing) if ready else None
     applied = apply_outcome(
-        root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo()
+        root, outcome, commit=request.commit, allow_dirty=request.allow_dirty, redo=request.redo(),
+        repo=repo, untracked=listing.untracked if listing is not None else None,
     )
-    judged = verdict.after(root, outcome.changes, earlier) if earlier and applied.applied else None
+    judged = verdict.after(root, outcome.changes, earlier, repo) if earlier and applied.applied else None
     return applied, judged
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DocsyncError
-from .output import change_report, say
+from .output import change_report, here_repo, say
 
 
 def new(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
@@ -24,7 +24,8 @@ def new(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
     if given["relation"] != "supersedes" and given["supersedes"] is None:
         raise DocsyncError("--relation needs --supersedes RECORD (the record it relates to)")
     change = create(
-        Path.cwd(), given["title"], given["status"], template, today, given["supersedes"], given["relation"]
+        Path.cwd(), given["title"], given["status"], template, today, given["supersedes"], given["relation"],
+        here_repo(),
     )
     change_report(change)
 
@@ -40,7 +41,8 @@ def move(asked: Mapping[str, Any], redo: Mapping[str, Any] | None) -> None:
         raise DocsyncError("--relation needs --by RECORD (the record it relates to)")
     today = date.fromisoformat(given["today"])
     change = move_record(
-        Path.cwd(), given["record"], given["state"], given["note"], today, given["by"], given["relation"]
+        Path.cwd(), given["record"], given["state"], given["note"], today, given["by"], given["relation"],
+        here_repo(),
     )
     say(f"moved {change.source} -> {change.record}")
     change_report(change)

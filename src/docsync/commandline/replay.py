@@ -4,7 +4,9 @@ line is even built: a warm run of an unchanged tree writes the bytes it wrote la
 A report depends on: docsync's code and the libraries installed beside it, the command
 line (exactly as typed), where it was run from, the environment that can change what is
 written (colour, terminal, git's variables, stdout's encoding), the repository git
-lists (every path and mode), the config files that can apply, and every listed file's
+lists (every path and mode), HEAD's tree and the index's blobs (a staged rename names a
+broken link's candidate), each path named on the command line (a file git ignores is
+checked when named, and no listing shows it), the config files that can apply, and every listed file's
 content. The last is known the way git's index knows it, and the way the stat index
 (:mod:`docsync.workspace.stat_index`) already knows it for a warm run: by each file's
 stat (mode, size, mtime and ctime in nanoseconds, inode, device), believed only when

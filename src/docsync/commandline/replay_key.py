@@ -49,6 +49,8 @@ class Asked:
     form: str
     color: str
     config: str | None
+    paths: tuple[str, ...] = ()
+    """The paths named: a file git ignores is checked when named, and no listing shows it."""
 
 
 def asked(argv: list[str]) -> Asked | None:
@@ -58,6 +60,7 @@ def asked(argv: list[str]) -> Asked | None:
     if not argv or argv[0] != "check":
         return None
     form, color, config = "text", "auto", None
+    paths: list[str] = []
     rest, at, options = argv[1:], 0, True
     while at < len(rest):
         token = rest[at]
@@ -65,7 +68,8 @@ def asked(argv: list[str]) -> Asked | None:
         if token == "-":
             return None  # stdin
         if not options or not token.startswith("-"):
-            continue  # a path
+            paths.append(token)
+            continue
         if token == "--":
             options = False
             continue
@@ -84,7 +88,7 @@ def asked(argv: list[str]) -> Asked | None:
             color = value
         elif name == "--config":
             config = value
-    return Asked(form, color, config) if form in FORMATS else None
+    return Asked(form, color, config, tuple(paths)) if form in FORMATS else None
 
 
 def plain_stdout(color: str) -> bool:
@@ -146,8 +150,9 @@ def _observe(argv: list[str]) -> Observed | None:
     digest.add(sorted((k, v) for k, v in os.environ.items() if k in _ENVIRONMENT or k.startswith("GIT_")))
     digest.add(getattr(sys.stdout, "encoding", None), getattr(sys.stdout, "errors", None), plain_stdout("auto"))
     digest.add(str(repo.root), str(repo.git_dir), sorted(listing.tracked.items()), sorted(listing.untracked))
-    digest.add(listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
+    digest.add(listing.staged, listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
     newest = _stamps(digest, str(repo.root), sorted({*listing.tracked, *listing.untracked, *listing.unnamable}))
+    newest = max(newest, _stamps(digest, cwd, list(wanted.paths)))  # as named: an ignored file too
     return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began)
 
 

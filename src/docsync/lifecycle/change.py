@@ -12,7 +12,7 @@ from typing import Any
 from ..gates.layout.fix import fix_index
 from ..parse.native import parse
 from ..repository import gitrepo
-from ..repository.plumbing import Listing, list_files
+from ..repository.plumbing import Listing, RepoPaths, list_files
 from ..workspace.load import (
     MARKDOWN_SUFFIXES,
     Workspace,
@@ -103,17 +103,21 @@ def finish(
 
 
 def apply(
-    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None
+    root: Path, change: Change, command: str = "move", redo: Mapping[str, Any] | None = None,
+    listing: Listing | None = None, repo: RepoPaths | None = None,
 ) -> None:
     """Make ``change``: ``git mv``, write, stage, in one journalled transaction:
-    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back."""
+    on any failure (or ``docsync <command> --abort`` after a kill) everything is put back.
+    ``listing`` and ``repo``: the files the change was planned from and where they are
+    (else asked here)."""
     writer.preflight(root, [w.path for w in change.writes], change.moves)
-    gitrepo.refuse_sparse(root, f"docsync {command}")
-    staged = to_stage(change, list_files(root).tracked)
-    with Transaction.begin(root, command, redo or {}, change.touched, change.read) as txn:
+    tree = gitrepo.worktree(root, repo)
+    gitrepo.refuse_sparse(tree, f"docsync {command}")
+    staged = to_stage(change, (listing or list_files(root)).tracked)
+    with Transaction.begin(root, command, redo or {}, change.touched, change.read, tree) as txn:
         txn.move(list(change.moves))
         txn.write_all(list(change.writes))
-        gitrepo.stage(root, staged)
+        gitrepo.stage(tree, staged)
 
 
 def to_stage(change: Change, tracked: Mapping[str, str]) -> list[str]:

@@ -15,6 +15,7 @@ from ..records.relations import (
 )
 from ..records.status_lines import status_lines
 from ..records.tree import TreeFile, load_tree, record_title
+from ..repository.plumbing import RepoPaths, find_repo
 from ..workspace.load import (
     Workspace,
     load_workspace,
@@ -135,9 +136,11 @@ def move(
     today: date,
     by: str | None = None,
     relation: str = SUPERSEDES,
+    repo: RepoPaths | None = None,
 ) -> Change:
     """``docsync move``: plan and apply a record's move from where the user stands."""
-    workspace = load_workspace(start)
+    repo = repo or find_repo(start)  # asked once (``repo``: by the command line), for the plan and the transaction
+    workspace = load_workspace(start, repo=repo)
     newer = Relating(by, relation, from_here(workspace, start, by)) if by is not None else None
     record_path = from_here(workspace, start, record)
     change = plan_move(workspace, record, state, note, today, record_path, newer)
@@ -150,5 +153,5 @@ def move(
         "by": by,
         "relation": relation,
     }
-    apply(workspace.root, with_reads(workspace, change), "move", redo)
+    apply(workspace.root, with_reads(workspace, change), "move", redo, workspace.listing, repo)
     return change

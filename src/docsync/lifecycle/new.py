@@ -16,6 +16,7 @@ from ..records.relations import (
     kind_of,
 )
 from ..records.tree import load_tree
+from ..repository.plumbing import RepoPaths, find_repo
 from ..workspace.load import (
     Workspace,
     load_workspace,
@@ -107,9 +108,11 @@ def create(
     today: date,
     supersedes: str | None = None,
     relation: str = SUPERSEDES,
+    repo: RepoPaths | None = None,
 ) -> Change:
     """``docsync new``: plan and apply a new record from where the user stands."""
-    workspace = load_workspace(start)
+    repo = repo or find_repo(start)  # asked once (``repo``: by the command line), for the plan and the transaction
+    workspace = load_workspace(start, repo=repo)
     chosen = read_template(workspace.root, workspace.config, template)
     older = (
         Relating(supersedes, relation, from_here(workspace, start, supersedes))
@@ -126,5 +129,5 @@ def create(
         "supersedes": supersedes,
         "relation": relation,
     }
-    apply(workspace.root, with_reads(workspace, change), "new", redo)
+    apply(workspace.root, with_reads(workspace, change), "new", redo, workspace.listing, repo)
     return change

@@ -83,6 +83,8 @@ class Session:
     inputs: Inputs
     view: RepoView
     problems: tuple[Problem, ...] = ()
+    repo: plumbing.RepoPaths | None = None  # where it is and its files, as git was asked once:
+    listing: plumbing.Listing | None = None  # an apply passes them down (see :mod:`.apply.apply`)
 
 
 # --------------------------------------------------------------------------- reading the repository
@@ -111,9 +113,9 @@ class _Found:
     symlinks: tuple[str, ...] = ()  # where a record would be: neither read nor moved
 
 
-def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None) -> _Found:
+def _find(repo: plumbing.RepoPaths, config: Config, progress: Progress | None, listing: plumbing.Listing) -> _Found:
     root = repo.root
-    workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo)  # the view reads all
+    workspace = load_workspace(root, config=config, progress=progress, eager=True, repo=repo, listing=listing)
     from .read.kept_pages import kept_pages, kept_reason  # imported while the files parsed
 
     listing = workspace.listing  # a symlink (keps/sig-release/2019…-x.md) points at a record: no record
@@ -217,17 +219,20 @@ def _view(root: Path, config: Config, found: _Found) -> RepoView:
     )
 
 
-def load_session(start: Path, options: Options) -> Session:
-    """Read the repository holding ``start`` once: config, records, history, the tree so far."""
-    repo = plumbing.find_repo(start)
+def load_session(start: Path, options: Options, repo: plumbing.RepoPaths | None = None) -> Session:
+    """Read the repository holding ``start`` once: config, records, history, the tree so far.
+    ``repo``: where it is, when the caller has asked git already. Its files are listed once,
+    before the history reader forks, which inherits the listing."""
+    repo = repo or plumbing.find_repo(start)
     root = repo.root
     config = configured(load_config(root), options)
-    with EarlyDates(root, config, options.progress) as dates:  # read while the files parse
-        found = _find(repo, config, _meanwhile(options.progress, options.meanwhile))
+    listing = plumbing.list_files(root)
+    with EarlyDates(root, config, options.progress, listing, repo) as dates:  # read while the files parse
+        found = _find(repo, config, _meanwhile(options.progress, options.meanwhile), listing)
         # What needs no dates comes first: the history may still be being read.
         view = _view(root, config, found)
         inputs = _inputs(root, config, found, dates)
-    return Session(root, config, found.records, inputs, view, found.problems)
+    return Session(root, config, found.records, inputs, view, found.problems, repo, listing)
 
 
 def _import_later() -> None:
@@ -362,9 +367,9 @@ def plan_for(session: Session, options: Options) -> tuple[Plan, tuple[str, ...]]
     return replace(plan, problems=session.problems + plan.problems), warnings
 
 
-def run(start: Path, options: Options) -> tuple[Session, Outcome]:
+def run(start: Path, options: Options, repo: plumbing.RepoPaths | None = None) -> tuple[Session, Outcome]:
     """Read the repository, compute the plan and every change it makes (nothing is written)."""
-    session = load_session(start, options)
+    session = load_session(start, options, repo)
     from .model import Outcome
     from .rewrite.adoption import (  # imported while the files parsed (_meanwhile)
         extend,

@@ -79,7 +79,9 @@ def _in_pieces(collected: Collected, text: str, bounds: list[int]) -> Callable[[
     labels: set[str] = set()
     if "]:" in text:
         for start, end in pairs:
-            labels.update(map(normalize_label, pyromark.reference_definitions(text[start:end], options=_OPTIONS)))
+            labels.update(
+                map(normalize_label, pyromark.reference_definitions(_for_parser(text[start:end]), options=_OPTIONS))
+            )
     notes = [_footnotes(text[start:end]) for start, end in pairs] if "[^" in text else []
     everywhere = set().union(*notes)
 
@@ -113,7 +115,7 @@ def _footnotes(piece: str) -> set[str]:
     if "[^" not in piece:
         return set()
     found: set[str] = set()
-    for event in pyromark.events(piece, options=_OPTIONS):
+    for event in pyromark.events(_for_parser(piece), options=_OPTIONS):
         tag = event.get("Start") if type(event) is dict else None
         if type(tag) is dict and "FootnoteDefinition" in tag:
             found.add(normalize_label(tag["FootnoteDefinition"]))
@@ -140,8 +142,28 @@ def _before(events: Iterable[tuple[Any, Any]], end: int) -> Iterator[tuple[Any, 
 _FENCE_THEN_TAB = re.compile(r"(?m)^([ \t>]*(?:`{3,}|~{3,}))([ \t]*\t[ \t]*)$")
 
 
+DEEPEST = 256
+r"""Characters of a line's container prefix (indentation, ``>``, list markers) the parser
+is given, at most. pulldown-cmark walks every open container for each line that goes on
+in them, a paragraph's lazy continuation lines too: one line of 40,000 ``- `` (or
+``> ``) followed by 40,000 lines of ``b`` took 3.8 s to parse and twice that took 22 s,
+where cmark-gfm takes 0.03 s. A container is opened, or gone on in, only by a marker or
+indentation on the line itself (laziness goes on in a paragraph, never opens one), so no
+line sits deeper than the longest prefix given. A line whose prefix runs past this many
+characters and opens anything is given with its last such character a ``\`` (one byte for
+one, so every offset stays), which ends the prefix there. No document GitHub shows nests
+that deep; one that does reads from there on as text."""
+
+_DEEP_SOMEWHERE = re.compile(rf"\n[ \t>*+\-.)0-9]{{{DEEPEST}}}")
+"""A line that may start with a prefix that long: a search for a line end (1 ns a character)."""
+_DEEP = re.compile(rf"(?m)^(?:[ \t>]|[*+-](?=[ \t])|\d{{1,9}}[.)](?=[ \t])){{{DEEPEST}}}")
+
+
 def _for_parser(text: str) -> str:
-    """``text`` as pulldown-cmark is given it: what it misreads written as it reads it right."""
+    """``text`` as pulldown-cmark is given it: what it misreads written as it reads it right,
+    and no line's container prefix past :data:`DEEPEST` characters."""
+    if _DEEP_SOMEWHERE.search(text) or _DEEP.match(text):
+        text = _DEEP.sub(lambda m: m.group()[:-1] + "\\" if m.group().strip(" \t") else m.group(), text)
     if "\t" not in text:
         return text
     return _FENCE_THEN_TAB.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
@@ -249,4 +271,4 @@ def _shifted(convert: Callable[[int], int] | None, start: int) -> Callable[[int]
 
 
 def _known_labels(text: str) -> Callable[[], set[str]]:
-    return lambda: {normalize_label(label) for label in pyromark.reference_definitions(text)}
+    return lambda: {normalize_label(label) for label in pyromark.reference_definitions(_for_parser(text))}

@@ -43,7 +43,7 @@ from .git_output import (
     parse_log,
     with_merge_diffs,
 )
-from .plumbing import NO_MONITOR, executable, find_repo, head_commit
+from .plumbing import NO_MONITOR, RepoPaths, executable, find_repo, head_commit
 
 
 def _git(root: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -82,7 +82,7 @@ def _common_dir(git_dir: Path) -> Path:
 
 
 def read_history(
-    root: Path, progress: Callable[[str, int, int], None] | None = None
+    root: Path, progress: Callable[[str, int, int], None] | None = None, repo: RepoPaths | None = None
 ) -> list[CommitChanges]:
     """Every commit reachable from HEAD with the files it changed, HEAD first, each before its parents.
 
@@ -90,9 +90,9 @@ def read_history(
     detection, since either would date records wrongly. ``progress`` hears
     (:data:`~docsync.repository.git_output.HISTORY`, commits read, commits in
     all); counting them costs one more git command, so it runs only when
-    someone listens.
+    someone listens. ``repo``: where ``root`` is, when the caller has asked git already.
     """
-    repo = find_repo(root)
+    repo = repo or find_repo(root)
     if _shallow(repo.git_dir):
         raise GitError(
             f"{repo.root} is a shallow clone, so git history does not reach "

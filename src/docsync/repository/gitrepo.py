@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +40,7 @@ from ..errors import GitError
 from ..write import writer
 from . import plumbing
 from .git_output import batches, first_line, z_list
+from .plumbing import RepoPaths
 
 
 def open_repo(start: Path) -> git.Repo:
@@ -54,6 +57,39 @@ def open_repo(start: Path) -> git.Repo:
     return repo
 
 
+@dataclass(frozen=True)
+class Worktree:
+    """The repository one writing command changes, asked of git once: its root, git
+    directory and index file (one ``git rev-parse``, :func:`~.plumbing.find_repo`), and one
+    GitPython ``Repo``, opened at the first git command. Made per command and passed down
+    (to :class:`~docsync.write.transaction.Transaction` too), never kept across commands:
+    what the user may change meanwhile (HEAD, the index, the files) is still read afresh."""
+
+    paths: RepoPaths
+
+    @property
+    def root(self) -> Path:
+        return self.paths.root
+
+    @property
+    def git_dir(self) -> Path:
+        return self.paths.git_dir
+
+    @property
+    def index(self) -> Path:
+        """The index file: where it is was asked with the root (its bytes are read afresh)."""
+        return self.paths.index
+
+    @cached_property
+    def repo(self) -> git.Repo:
+        return open_repo(self.root)
+
+
+def worktree(start: Path, found: RepoPaths | None = None) -> Worktree:
+    """The work tree holding ``start``; ``found``: the caller asked git already."""
+    return Worktree(found or plumbing.find_repo(start))
+
+
 # --------------------------------------------------------------------------- writing (migrate --apply)
 # The only git commands that change a repository; each is a mutation point
 # (docsync.write.writer). They run inside a docsync.write.transaction.Transaction, which
@@ -66,10 +102,10 @@ NO_HOOKS = ("-c", f"core.hooksPath={os.devnull}", *plumbing.NO_MONITOR)
 ``prepare-commit-msg``, ``commit-msg``, ``post-commit``, ``reference-transaction``, …)."""
 
 
-def _git(root: Path, *args: str, literal: bool = False) -> str:
+def _git(tree: Worktree, *args: str, literal: bool = False) -> str:
     """git's output; no hook runs, as docsync runs nothing the repository names (``status``
     and ``add`` write the index, and would run ``post-index-change``)."""
-    repo = open_repo(root)
+    repo = tree.repo
     command = ["git", *NO_HOOKS, *(["--literal-pathspecs"] if literal else []), *args]
     try:
         return str(repo.git.execute(command, with_extended_output=False))
@@ -77,21 +113,34 @@ def _git(root: Path, *args: str, literal: bool = False) -> str:
         raise GitError(f"git {args[0]} failed: {first_line(str(exc.stderr))}") from None
 
 
-def _mutating(root: Path, *args: str) -> str:
+def _mutating(tree: Worktree, *args: str) -> str:
     """A git command that changes the repository: a mutation the fault tests can fail.
     Its paths are file names, never patterns (``x[1].md`` must not also stage ``x1.md``).
     No hook runs (see :func:`_git`)."""
-    writer.mutation_point("git", root)
-    return _git(root, *args, literal=True)
+    writer.mutation_point("git", tree.root)
+    return _git(tree, *args, literal=True)
 
 
-def dirty_files(root: Path) -> list[str]:
-    """Tracked files with uncommitted changes (staged or not)."""
-    output = _git(root, "status", "--porcelain", "-z", "--untracked-files=no")
-    return [entry[3:] for entry in z_list(output) if len(entry) > 3 and entry[2] == " "]
+@dataclass(frozen=True)
+class Status:
+    """The work tree against HEAD, from one ``git status``: every tracked file with
+    uncommitted changes (staged or not), and those of them the index changes."""
+
+    dirty: tuple[str, ...]
+    staged: frozenset[str]
+    """What ``git diff --cached --name-only --no-renames`` names: both sides of a staged
+    rename (no rename detection), deletes and conflicts too."""
 
 
-def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
+def status(tree: Worktree) -> Status:
+    """:class:`Status`, asked of git once (before an apply: a status, a file later, is the
+    file's own business; each write checks it afresh)."""
+    output = _git(tree, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=no")
+    entries = [(entry[:2], entry[3:]) for entry in z_list(output) if len(entry) > 3 and entry[2] == " "]
+    return Status(tuple(path for _, path in entries), frozenset(p for xy, p in entries if xy[0] not in " ?!"))
+
+
+def move_files(tree: Worktree, moves: list[tuple[str, str]]) -> None:
     """What ``git mv`` does for each (old, new), in a few git commands instead of one per file.
 
     The files are renamed on disk through the guarded writer (a symlink moves
@@ -99,25 +148,25 @@ def move_files(root: Path, moves: list[tuple[str, str]]) -> None:
     with the same content, so the next commit records pure renames that
     ``git log --follow`` follows.
     """
-    writer.preflight(root, [], moves)
+    writer.preflight(tree.root, [], moves)
     for old, new in moves:
-        writer.rename(root, old, new)
+        writer.rename(tree.root, old, new)
     for batch in batches([old for old, _ in moves]):
-        _mutating(root, "rm", "-q", "--cached", "--", *batch)
-    stage(root, [new for _, new in moves])
+        _mutating(tree, "rm", "-q", "--cached", "--", *batch)
+    stage(tree, [new for _, new in moves])
 
 
-def remove_files(root: Path, paths: list[str]) -> None:
-    writer.preflight(root, [], removals=paths)
+def remove_files(tree: Worktree, paths: list[str]) -> None:
+    writer.preflight(tree.root, [], removals=paths)
     for batch in batches(paths):
-        _mutating(root, "rm", "-q", "--", *batch)
+        _mutating(tree, "rm", "-q", "--", *batch)
 
 
-def ignored(root: Path, paths: list[str]) -> list[str]:
+def ignored(tree: Worktree, paths: list[str]) -> list[str]:
     """The paths among ``paths`` that a ``.gitignore`` (or the exclude file) ignores."""
     if not paths:
         return []
-    repo = open_repo(root)
+    repo = tree.repo
     with tempfile.TemporaryFile() as feed:
         feed.write("\0".join(paths).encode() + b"\0")
         feed.seek(0)
@@ -132,20 +181,20 @@ def ignored(root: Path, paths: list[str]) -> list[str]:
     return z_list(str(out))
 
 
-def stage(root: Path, paths: list[str]) -> list[str]:
+def stage(tree: Worktree, paths: list[str]) -> list[str]:
     """``git add`` the paths; ignored ones deliberately (``-f``). Returns those."""
-    forced = ignored(root, paths)
+    forced = ignored(tree, paths)
     plain = [p for p in paths if p not in set(forced)]
     for batch in batches(plain):
-        _mutating(root, "add", "-A", "--", *batch)
+        _mutating(tree, "add", "-A", "--", *batch)
     for batch in batches(forced):
-        _mutating(root, "add", "-A", "-f", "--", *batch)
+        _mutating(tree, "add", "-A", "-f", "--", *batch)
     return forced
 
 
-def refuse_sparse(root: Path, what: str) -> None:
+def refuse_sparse(tree: Worktree, what: str) -> None:
     """A sparse checkout hides files a rewrite must reach: refuse before any change."""
-    repo = open_repo(root)
+    repo = tree.repo
     try:
         sparse = repo.git.config("--bool", "core.sparseCheckout").strip() == "true"
     except git.GitCommandError:
@@ -157,33 +206,29 @@ def refuse_sparse(root: Path, what: str) -> None:
         )
 
 
-def commit_index(root: Path, message: str) -> str:
+def commit_index(tree: Worktree, message: str) -> str:
     """Commit what is staged; returns the new HEAD.
 
     Every hook is skipped (``--no-verify`` and :data:`NO_HOOKS`): the pure-move
     commit has links that only the next commit fixes, a hook must not change what
     is committed, and docsync runs nothing the repository names.
     """
-    _mutating(root, "commit", "-q", "--no-verify", "-m", message)
-    return _git(root, "rev-parse", "HEAD").strip()
-
-
-def index_file(root: Path) -> Path:
-    """The index file of the work tree at ``root``."""
-    return root / _git(root, "rev-parse", "--git-path", "index").strip()
+    _mutating(tree, "commit", "-q", "--no-verify", "-m", message)
+    return _git(tree, "rev-parse", "HEAD").strip()
 
 
 _COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
-def set_head(root: Path, head: str | None) -> None:
-    """Point HEAD (its branch) back at ``head``; None: back to an unborn branch."""
-    now = plumbing.head_commit(root)
+def set_head(tree: Worktree, head: str | None) -> None:
+    """Point HEAD (its branch) back at ``head``; None: back to an unborn branch. HEAD is read
+    afresh: the run (or the user) may have moved it since it was recorded."""
+    now = plumbing.head_commit(tree.root)
     if now == head:
         return
     if head is None:
-        _mutating(root, "update-ref", "-d", "HEAD")
+        _mutating(tree, "update-ref", "-d", "HEAD")
     else:
         if not _COMMIT_ID.fullmatch(head):
             raise GitError(f"not a commit id: {head!r}; HEAD is left where it is")
-        _mutating(root, "update-ref", "-m", "docsync: roll back", "--end-of-options", "HEAD", head)
+        _mutating(tree, "update-ref", "-m", "docsync: roll back", "--end-of-options", "HEAD", head)

@@ -10,6 +10,7 @@ Errors are the one-line ``GitError`` s the rest of docsync raises for git.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import stat
@@ -30,6 +31,9 @@ GITLINK_MODE = "160000"
 class RepoPaths:
     root: Path
     git_dir: Path
+    index: Path
+    """The index file (``git rev-parse --git-path index``: ``GIT_INDEX_FILE`` if set), asked
+    with the two above."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,10 @@ class Listing:
     unnamable: tuple[str, ...] = ()
     """Tracked or untracked names that are not UTF-8 (see :mod:`docsync.untrusted_text`): kept out
     of the two above, so that no part of docsync meets a name it cannot write out."""
+    staged: str = ""
+    """HEAD's tree and every index entry (mode, blob, stage, path), hashed: what the renames
+    the index stages (:func:`staged_renames`, a broken link's candidate) depend on, which
+    the paths and modes above do not show (a commit, a ``git add`` keep them)."""
 
     def is_symlink(self, path: str) -> bool:
         return self.tracked.get(path) == SYMLINK_MODE
@@ -72,9 +80,11 @@ def _run(cwd: Path, *args: str) -> str:
     return _run_all(cwd, args)[0]
 
 
-def _run_all(cwd: Path, *commands: tuple[str, ...]) -> list[str]:
+def _run_all(cwd: Path, *commands: tuple[str, ...], quiet_fails: int = 0) -> list[str]:
     """Each command's stdout as :func:`_run` gives it, the commands run at once (each is
-    a git process of its own); the first failure's :class:`_Failed`, in their order."""
+    a git process of its own); the first failure's :class:`_Failed`, in their order. The
+    last ``quiet_fails`` commands may fail without a word on stderr (``rev-parse -q
+    --verify`` of what is not there): their stdout is then empty."""
     running: list[subprocess.Popen[bytes]] = []
     try:
         for args in commands:
@@ -92,22 +102,23 @@ def _run_all(cwd: Path, *commands: tuple[str, ...]) -> list[str]:
             if process.returncode is None:
                 process.kill()
                 process.wait()
-    for (_, err), code in done:
-        if code != 0:
+    for at, ((_, err), code) in enumerate(done):
+        if code != 0 and not (at >= len(done) - quiet_fails and not err):
             raise _Failed(err.decode("utf-8", "surrogateescape").strip())
-    return [out.decode("utf-8", "surrogateescape") for (out, _), _ in done]
+    return [out.decode("utf-8", "surrogateescape") if code == 0 else "" for (out, _), code in done]
 
 
 def find_repo(start: Path) -> RepoPaths:
-    """The work tree root and git directory of the repository holding ``start``."""
+    """The work tree root, git directory and index file of the repository holding ``start``,
+    in one ``git rev-parse``: every command asks this once and passes the answer down."""
     try:
-        out = _run(start, "rev-parse", "--absolute-git-dir", "--show-toplevel").splitlines()
+        out = _run(start, "rev-parse", "--absolute-git-dir", "--show-toplevel", "--git-path", "index").splitlines()
     except _Failed as failed:
         raise _not_a_work_tree(start, failed.stderr) from None
-    if len(out) != 2 or not out[1]:
+    if len(out) != 3 or not out[1]:
         raise GitError(f"{start} is a bare repository; docsync needs a working tree")
-    git_dir, root = out
-    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve())
+    git_dir, root, index = out
+    found = RepoPaths(Path(root).resolve(), Path(git_dir).resolve(), Path(os.path.abspath(start / index)))
     refuse_linked_state(found.git_dir)
     return found
 
@@ -165,10 +176,12 @@ def is_ancestor(root: Path, commit: str) -> bool:
 def list_files(root: Path) -> Listing:
     """Tracked paths with their modes, and untracked non-ignored paths."""
     try:
-        staged, others = _run_all(
+        staged, others, head = _run_all(
             root,
             ("ls-files", "-s", "-z", "--full-name"),
             ("ls-files", "-o", "--exclude-standard", "-z", "--full-name"),
+            ("rev-parse", "-q", "--verify", "HEAD^{tree}"),
+            quiet_fails=1,
         )
     except _Failed as failed:
         raise GitError(f"git ls-files failed: {failed.stderr}") from None
@@ -183,7 +196,16 @@ def list_files(root: Path) -> Listing:
             tracked[path] = mode
     untracked = z_list(others)
     unnamable.extend(p for p in untracked if not is_utf8(p))
-    return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))))
+    state = hashlib.sha256(f"{head.strip()}\0{staged}".encode("utf-8", "surrogateescape")).hexdigest()
+    return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))), state)
+
+
+def untracked_files(root: Path) -> frozenset[str]:
+    """Untracked paths git does not ignore (the half of :func:`list_files` a writer's tidying needs)."""
+    try:
+        return frozenset(z_list(_run(root, "ls-files", "-o", "--exclude-standard", "-z", "--full-name")))
+    except _Failed as failed:
+        raise GitError(f"git ls-files failed: {failed.stderr}") from None
 
 
 def changed_files(root: Path, rev: str | None) -> frozenset[str]:

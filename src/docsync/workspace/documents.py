@@ -100,6 +100,13 @@ class Documents(Mapping[str, Document]):
                 self._unpack()
         return self._ready[path]
 
+    def alone(self, path: str) -> Document | None:
+        """The document of ``path`` (None for a path not here), read without keeping it and
+        without unpickling the others: for a reader of a few documents out of many."""
+        if path in self._packed:
+            return _unpickled(path, *self._packed[path], self.content_keys.get(path))
+        return self._ready.get(path)
+
     def made_one(self, path: str, name: str) -> object | None:
         summary = self._summary(path)
         return summary.get(name) if isinstance(summary, Mapping) else None

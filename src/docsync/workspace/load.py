@@ -26,15 +26,17 @@ from . import cache as parse_cache
 from . import stat_index
 from .collector import PAUSE_COLLECTOR_FROM, collector_paused
 from .documents import NO_DOCUMENT, Documents, Kept, unpickled
-from .files import bytes_of, stat_of
+from .files import bytes_of, read_capped, stat_of
 from .globs import in_scope as in_scope
 from .globs import matches as matches
 from .indexed import Blob
 from .misnamed import misnamed
+from .named import MARKDOWN_SUFFIXES as MARKDOWN_SUFFIXES
+from .named import is_markdown as is_markdown
+from .named import named
 from .parsing import Packed, Packs, Reader, Result, Summarize, parse_one, parse_pending
 from .stat_index import Source, Unread
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 SummarizerFactory = Callable[["Workspace"], Summarize]
 """Makes a :data:`Summarize` from the workspace as known before parsing (no documents yet)."""
 
@@ -62,11 +64,6 @@ class Workspace:
 
 
 # --------------------------------------------------------------------------- discovery
-
-
-def is_markdown(path: str) -> bool:
-    """Whether ``path`` names a Markdown file (either letter case, as GitHub reads it)."""
-    return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def discover(root: Path, listing: Listing, config: Config) -> list[str]:
@@ -143,14 +140,11 @@ def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) 
     words it means to and not a byte more, even in a file whose line endings
     are mixed.
     """
-    full = root / path
     try:
-        if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
-            return None
-        data = full.read_bytes()
-    except OSError:
+        data = read_capped(root / path, limit, follow=False)
+    except OSError:  # a symlink: ELOOP
         return None
-    if b"\0" in data or (needles and not any(needle in data for needle in needles)):
+    if data is None or len(data) > limit or b"\0" in data or (needles and not any(needle in data for needle in needles)):
         return None
     try:
         return data.decode("utf-8")
@@ -161,7 +155,7 @@ def read_text(root: Path, path: str, limit: int, needles: Sequence[bytes] = ()) 
 def content_key(root: Path, path: str, config: Config) -> str | None:
     """The cache key of a file as :func:`parse_files` would read it; None if it cannot be read."""
     status = stat_of(root, path, config)
-    data = status if isinstance(status, Finding) else bytes_of(root, path)
+    data = status if isinstance(status, Finding) else bytes_of(root, path, config.max_file_size)
     return None if isinstance(data, Finding) else parse_cache.ParseCache.key(path, data)
 
 
@@ -272,7 +266,7 @@ def _parse_files(
     # Each file is read where it is parsed (a worker reads its own) after its stat, but
     # for one the stat index knew (changed, or too recently to believe): it is read and
     # hashed here first, as it is often content the cache has; its bytes are not kept.
-    reader = Reader(str(root), store.keys(), context)
+    reader = Reader(str(root), config.max_file_size, store.keys(), context)
     for path in paths:
         status = stat_of(root, path, config)
         if isinstance(status, Finding):
@@ -316,6 +310,7 @@ def load_workspace(
     *,
     eager: bool = False,
     repo: RepoPaths | None = None,
+    listing: Listing | None = None,
 ) -> Workspace:
     """Discover and parse the repository holding ``start``.
 
@@ -325,15 +320,15 @@ def load_workspace(
     and so are ``summarizers``, each made of the workspace as known before
     parsing, as one (:class:`~docsync.workspace.summaries.Combined`): their
     results are read by name (:meth:`Documents.made`). ``eager``: the caller
-    reads every document (see :func:`parse_files`). ``repo``: where ``start`` is, when the
-    caller has asked git already (a question less, a git process fewer).
+    reads every document (see :func:`parse_files`). ``repo``: where ``start`` is, and
+    ``listing``: its files, when the caller has asked git already (a question less each).
     """
     repo = repo or find_repo(start)
     config = config or load_config(repo.root)
     contained(config, repo.root, repo.git_dir)  # before any file the config names is read
-    listing = list_files(repo.root)
+    listing = listing or list_files(repo.root)
     everything = discover(repo.root, listing, config)
-    selected = tuple(everything) if paths is None else _select(repo.root, paths, listing, config)
+    selected = tuple(everything) if paths is None else named(repo.root, paths, listing, config)
     selected, unnamed = misnamed(selected, listing, config, paths is None)
     to_parse = sorted(set(everything) | set(selected) - set(unnamed) | {p for p in extra if is_utf8(p)})
     chosen = set(selected)
@@ -370,30 +365,3 @@ def excluded_documents(workspace: Workspace, skip: Iterable[str] = ()) -> Mappin
         return {}
     documents, _ = parse_files(workspace.root, workspace.git_dir, paths, workspace.config)
     return documents
-
-
-def _select(
-    root: Path, paths: Sequence[str], listing: Listing, config: Config
-) -> tuple[str, ...]:
-    """Named files and folders; ``exclude`` still applies, as pre-commit passes everything.
-
-    A path that does not exist, a file that is not Markdown and a folder with
-    no Markdown file in it are errors: a mistyped path must not pass as clean.
-    """
-    chosen: list[str] = []
-    known = sorted(set(listing.tracked) | listing.untracked)
-    for path in paths:
-        full = root / path
-        if full.is_dir():
-            prefix = "" if path in ("", ".") else path.rstrip("/") + "/"
-            inside = [p for p in known if p.startswith(prefix) and is_markdown(p)]
-            if not inside:
-                raise DocsyncError(f"{path}: no Markdown file in this folder")
-            chosen.extend(p for p in inside if not (root / p).is_symlink())
-        elif not full.exists() and not full.is_symlink():
-            raise DocsyncError(f"{path}: no such file or folder")
-        elif not is_markdown(path):
-            raise DocsyncError(f"{path}: not a Markdown file (names ending {', '.join(MARKDOWN_SUFFIXES)})")
-        elif not full.is_symlink():
-            chosen.append(path)
-    return tuple(p for p in dict.fromkeys(chosen) if not matches(p, config.exclude))

@@ -69,7 +69,7 @@ the parse cache holds (:meth:`Reader.cached`)."""
 class Reader:
     """How whoever parses a file reads it (a parse worker, or this process): from the
     work tree at ``root``, with the one helper every Markdown file is read by
-    (:func:`~.files.bytes_of`), after the caller took its stat. The file's content
+    (:func:`~.files.bytes_of`, at most ``cap`` bytes), after the caller took its stat. The file's content
     key is made of the bytes read; a file whose key the parse cache holds
     (``known``: its document, or its summaries under ``context``) is not parsed.
 
@@ -77,6 +77,7 @@ class Reader:
     sends back what the caller needs of them (:data:`Result`)."""
 
     root: str
+    cap: int
     known: frozenset[str] = frozenset()
     context: str | None = None
 
@@ -84,7 +85,7 @@ class Reader:
         """The file read: its :data:`Result` when it is not to be parsed (it cannot be
         read, or the cache holds it), else its bytes, beside the path, content key and
         marker that begin its result."""
-        data = bytes_of(self.root, path)
+        data = bytes_of(self.root, path, self.cap)
         if isinstance(data, Finding):
             return (path, None, False, None, data, None), None
         key = ParseCache.key(path, data)
@@ -136,7 +137,7 @@ def _as_shown(problem: Finding) -> Finding:
 
 # The worker's reader and summarizer, set once per worker process by _start_worker,
 # and its packer when its summaries are kept instead of the documents.
-_worker_reader = Reader("")
+_worker_reader = Reader("", 0)
 _worker_summarize: Summarize | None = None
 _worker_pack: Callable[[object], bytes] | None = None
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import writer
 from .finished import PRODUCED
-from .snapshot import Files
+from .snapshot import ABSENT, Files
 
 
 @dataclass
@@ -41,13 +41,21 @@ class ProducedLog:
         self.digests.setdefault(path, set()).add(digest)
         self.log(git_dir, [(path, digest)])
 
+    def removed(self, git_dir: Path, paths: Iterable[str]) -> None:
+        """This run is about to leave ``paths`` absent (see :data:`.snapshot.ABSENT`)."""
+        paths = list(paths)
+        for path in paths:
+            self.digests.setdefault(path, set()).add(ABSENT)
+        self.log(git_dir, [(path, ABSENT) for path in paths])
+
     def moved(self, git_dir: Path, old: str, new: str, before: bytes | None) -> None:
         """What lands at ``new`` by a move: ``old``'s bytes, saved (``before``) or written."""
         moved = self.digests.setdefault(new, set())
-        moved |= self.digests.get(old, set())
+        moved |= self.digests.get(old, set()) - {ABSENT}
         if before is not None:
             moved.add(writer.digest(before))
-        self.log(git_dir, ((new, d) for d in sorted(moved)))
+        self.digests.setdefault(old, set()).add(ABSENT)  # this run leaves ``old`` absent
+        self.log(git_dir, [(old, ABSENT), *((new, d) for d in sorted(moved))])
 
 
 def read(git_dir: Path, files: Files) -> dict[str, set[str]]:

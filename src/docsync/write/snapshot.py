@@ -123,6 +123,13 @@ class Kept:
     paths: list[str]
 
 
+ABSENT = "0" * 64
+"""The digest :class:`~.produced.ProducedLog` logs for a path the run leaves absent (the old
+path of a move). A path absent at a rollback is put back only when the run left it so: a
+file someone renamed or deleted meanwhile (an editor, ``git mv`` in another terminal) is
+not brought back beside its new name, and is named as kept."""
+
+
 def restore_ours(root: Path, files: Files, produced: Produced | None) -> Kept:
     """:func:`restore`, keeping every file someone else changed meanwhile."""
     failed: list[NotRestored] = []
@@ -152,8 +159,8 @@ def _ours(root: Path, state: FileState, produced: set[str]) -> bool:
     full = root / state.path
     try:
         info = os.lstat(full)
-    except OSError:
-        return True  # absent now: putting it back loses no one's bytes
+    except OSError:  # absent now: this run's doing (a move), or someone's rename or delete
+        return state.kind == "absent" or ABSENT in produced
     if not stat.S_ISREG(info.st_mode):
         return True
     try:

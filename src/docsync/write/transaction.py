@@ -47,8 +47,8 @@ FORMAT = journal_schema.FORMAT
 __all__ = ["FORMAT", "Pending", "pending", "refuse_pending"]  # the journal read back, beside its writer
 
 
-def _index_name(root: Path, git_dir: Path) -> str:
-    return gitrepo.index_file(root).resolve().relative_to(git_dir.resolve()).as_posix()
+def _index_name(tree: gitrepo.Worktree) -> str:
+    return tree.index.resolve().relative_to(tree.git_dir.resolve()).as_posix()
 
 
 @dataclass
@@ -59,6 +59,7 @@ class Transaction:
     git_dir: Path
     command: str
     redo: Mapping[str, Any]
+    tree: gitrepo.Worktree  # where the repository is and its index, asked of git once per command
     head: str | None = None
     index: bytes | None = None
     files: Files = field(default_factory=lambda: Files(()))
@@ -73,17 +74,18 @@ class Transaction:
     @classmethod
     def begin(
         cls, root: Path, command: str, redo: Mapping[str, Any], paths: Iterable[str],
-        read: Mapping[str, str | None] | None = None,
+        read: Mapping[str, str | None] | None = None, tree: gitrepo.Worktree | None = None,
     ) -> Transaction:
         """Take the run's lock, record HEAD, the index and ``paths`` in the journal; nothing else
         changes yet. ``read`` is what the plan read, by path (a text, or None: absent); a path
-        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed."""
-        git_dir = plumbing.find_repo(root).git_dir
-        lock = run_lock.hold(git_dir)
+        saved since is :class:`~.writer.ChangedMeanwhile`, nothing changed. ``tree``: the repository
+        as the command found it; HEAD, the index's bytes and ``paths`` are read afresh here."""
+        tree = tree or gitrepo.worktree(root)
+        git_dir, lock = tree.git_dir, run_lock.hold(tree.git_dir)
         with run_lock.released_on_error(lock):
-            _may_start(root, git_dir)
-            txn = cls(root, git_dir, command, redo, plumbing.head_commit(root), _lock=lock)
-            txn.index = _index_bytes(root)
+            _may_start(tree)
+            txn = cls(root, git_dir, command, redo, tree, plumbing.head_commit(root), _lock=lock)
+            txn.index = _index_bytes(tree)
         try:
             txn.seal = journal_schema.write_seal(git_dir)
             if txn.index is not None:
@@ -149,12 +151,24 @@ class Transaction:
             state = self.files.state(old)
             before = state.data if state is not None and state.kind == "file" else None
             self._produced.moved(self.git_dir, old, new, before)
-        gitrepo.move_files(self.root, list(moves))
+        gitrepo.move_files(self.tree, list(moves))
         for old, new in moves:
             self._expected[new] = self._expected.pop(old, None)
 
+    def remove(self, paths: Sequence[str]) -> None:
+        """``git rm`` each path, logged first as left absent by this run (a rollback puts
+        back only a path the run left absent; see :data:`.snapshot.ABSENT`)."""
+        if not paths:
+            return
+        self.cover(paths)
+        self._produced.removed(self.git_dir, paths)
+        gitrepo.remove_files(self.tree, list(paths))
+
     def relink(self, links: Sequence[tuple[str, str]]) -> None:
-        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target."""
+        """Point each symlink (path, target) elsewhere; :meth:`begin` journalled its old target.
+        A symlink is replaced by removing it first: logged as one the run may leave absent."""
+        if links:
+            self._produced.removed(self.git_dir, [path for path, _ in links])
         for path, target in links:
             writer.relink(self.root, path, target)
 
@@ -174,7 +188,7 @@ class Transaction:
         """Put everything back; what could not be. The journal goes only when all was."""
         try:
             with _no_interrupts():
-                failed, self.kept = _put_back(self.root, self.head, self.index, self.files, self._produced.digests)
+                failed, self.kept = _put_back(self.tree, self.head, self.index, self.files, self._produced.digests)
                 if not failed:
                     try:
                         _remove_journal(self.git_dir)
@@ -216,16 +230,15 @@ def _state(txn: Transaction) -> dict[str, Any]:
     }
 
 
-def _may_start(root: Path, git_dir: Path) -> None:
+def _may_start(tree: gitrepo.Worktree) -> None:
     """Refuse to start while a journal is there, or git holds the index; tidy a half-removed journal."""
-    refuse_pending(git_dir, root)
-    refuse_foreign_lock(root, git_dir)
-    _remove_leftover_journal(git_dir)
+    refuse_pending(tree.git_dir, tree.root)
+    refuse_foreign_lock(tree)
+    _remove_leftover_journal(tree.git_dir)
 
 
-def _index_bytes(root: Path) -> bytes | None:
-    index = gitrepo.index_file(root)
-    return index.read_bytes() if index.is_file() else None
+def _index_bytes(tree: gitrepo.Worktree) -> bytes | None:
+    return tree.index.read_bytes() if tree.index.is_file() else None
 
 
 def _journal_failed(root: Path, git_dir: Path, exc: BaseException) -> None:
@@ -257,7 +270,7 @@ def _expected_bytes(state: FileState) -> bytes | None:
 
 
 def _put_back(
-    root: Path,
+    tree: gitrepo.Worktree,
     head: str | None,
     index: bytes | None,
     files: Files,
@@ -266,12 +279,13 @@ def _put_back(
     """Put HEAD, the index and every file back; what failed, and the files kept because
     someone else saved them meanwhile (only with ``produced``)."""
     failed: list[NotRestored] = []
+    root = tree.root
     try:
-        gitrepo.set_head(root, head)
+        gitrepo.set_head(tree, head)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("HEAD", undo.message(root, exc)))
     try:
-        _put_back_index(root, index)
+        _put_back_index(tree, index)
     except (OSError, DocsyncError) as exc:
         failed.append(NotRestored("the git index", undo.message(root, exc)))
     folders = {os.path.dirname(s.path) for s in files.states}
@@ -282,11 +296,11 @@ def _put_back(
     return failed, tuple(restored.paths)
 
 
-def _put_back_index(root: Path, index: bytes | None) -> None:
+def _put_back_index(tree: gitrepo.Worktree, index: bytes | None) -> None:
     """The index as it was, written under git's own lock (``index.lock``), taken here;
     a lock another process holds is left alone (:class:`~docsync.write.writer.Locked`)."""
-    git_dir = plumbing.find_repo(root).git_dir
-    name = _index_name(root, git_dir)
+    git_dir = tree.git_dir
+    name = _index_name(tree)
     try:
         now: bytes | None = (git_dir / name).read_bytes()
     except FileNotFoundError:
@@ -295,11 +309,11 @@ def _put_back_index(root: Path, index: bytes | None) -> None:
         writer.replace_locked(git_dir, name, index)
 
 
-def refuse_foreign_lock(root: Path, git_dir: Path) -> None:
+def refuse_foreign_lock(tree: gitrepo.Worktree) -> None:
     """Refuse to begin while another git process holds the index's lock: docsync would
     fail at its first git command, and must never take or remove a lock it did not create."""
-    name = _index_name(root, git_dir)
-    if os.path.lexists(git_dir / writer.lock_name(name)):
+    name = _index_name(tree)
+    if os.path.lexists(tree.git_dir / writer.lock_name(name)):
         raise DocsyncError(
             f"{writer.lock_name(name)} exists: another git process is changing this repository; "
             "nothing was changed, run docsync again when it has finished (if no git is running, "
@@ -352,7 +366,8 @@ def _no_interrupts() -> Iterator[None]:
 def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
     back what the journal recorded, and remove it."""
-    repo = plumbing.find_repo(start)
+    tree = gitrepo.worktree(start)
+    repo = tree.paths
     run_lock.refuse_busy(repo.git_dir)  # a live run's journal is no unfinished run's
     found = pending(repo.git_dir, repo.root)
     if found is None:
@@ -363,7 +378,7 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     lock = run_lock.hold(repo.git_dir)
     try:
         with _no_interrupts():
-            failed, kept = _put_back(repo.root, found.head, index, found.files, found.produced)
+            failed, kept = _put_back(tree, found.head, index, found.files, found.produced)
             if failed:
                 raise DocsyncError(
                     f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "

@@ -45,7 +45,7 @@ def after_rollback(
 
 def _saved_meanwhile(kept: Sequence[str]) -> str:
     shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
-    return f"kept as they are now, since they changed on disk while docsync ran (an editor's save?): {shown}"
+    return f"kept as they are now, since they changed on disk while docsync ran (an editor's save, a rename, a delete?): {shown}"
 
 
 def _kept(command: str, failed: Sequence[NotRestored]) -> str:

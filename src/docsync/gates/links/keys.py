@@ -50,7 +50,8 @@ asks twice (its parse workers' summaries, then the result cache), of the same on
 
 def context(workspace: Workspace) -> str:
     """Everything a document's findings depend on besides the documents, hashed:
-    what git tracks and with which modes, the untracked files, where tracked
+    what git tracks and with which modes, the untracked files, HEAD and the index (a
+    staged rename names a broken link's candidate), where tracked
     symlinks point on this disk, the config, docsync's version, its parser and
     this gate's code. A link summary (:class:`.check.Summarizer`) depends on no more;
     the parse cache keeps one under this key."""
@@ -77,6 +78,7 @@ def _context(workspace: Workspace) -> str:
     for path, mode in tracked:
         add(path, mode)
     add("untracked", *sorted(workspace.listing.untracked))
+    add("index", workspace.listing.staged)  # a broken link's candidate: where a staged rename took it
     add("symlinks")
     for path, _ in tracked:
         if workspace.listing.is_symlink(path):

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
@@ -68,6 +68,11 @@ _NARROWEST = min(mode for _, mode in _WIDTHS)
 _WIDEST = max(mode for _, mode in _WIDTHS)
 NARROWER = tuple(mode for _, mode in _WIDTHS if mode < _WIDEST)
 """The widths narrower than the widest candidate."""
+_TOTALLED = (_SENTENCE, _NONE, CANDIDATES.index(_WIDEST))  # what the workers add up as they go
+
+
+Exactly = Callable[[Sequence[int]], bool]
+"""Asked of a document's counts so far, whether to count its ``"sentence"`` exactly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +102,14 @@ def _joins(doc: Document, config: Config) -> list[int]:
     return [starts[line - 1] + column - 1 for rule, line, column, _ in rows(doc, unwrapped) if rule == "W001"]
 
 
-def hint_breaks(doc: Document, config: Config, shown: MutableSequence[int] | None = None) -> HintBreaks:
+def hint_breaks(
+    doc: Document, config: Config, shown: MutableSequence[int] | None = None, sentences: Exactly | None = None
+) -> HintBreaks:
     """Per candidate, at least how many of ``doc``'s paragraphs (in ``config``'s scope)
     break it, as :func:`~docsync.gates.wrap.count.document_breaks` counts them, and
-    whether exactly (see the module docstring).
+    whether exactly (see the module docstring). ``sentences``, when given and true of the
+    counts so far, has ``"sentence"`` counted exactly where the quick verdicts leave it in
+    doubt: every paragraph they cannot tell is read in full, as ``init`` reads it.
 
     ``shown``, when given, is shared by the documents of one run (:class:`Summarizer`):
     for each width narrower than the widest (in :data:`NARROWER` order), whether one of
@@ -112,7 +121,7 @@ def hint_breaks(doc: Document, config: Config, shown: MutableSequence[int] | Non
     paragraphs = sorted(chosen, key=_first_line)
     tally = _Tally(doc, paragraphs, _joins(doc, config), shown)
     tally.widths()
-    tally.sentences()
+    tally.sentences(sentences)
     return HintBreaks(tuple(tally.counts), tuple(tally.exact))
 
 
@@ -254,23 +263,36 @@ class _Tally:
         at = self._join(para)
         return at is not None and self.doc.text[at - 1].isalnum()
 
-    def sentences(self) -> None:
+    def sentences(self, exactly: Exactly | None) -> None:
         """Count ``"sentence"`` from below: the paragraphs first joined after a letter or
-        digit, and those read in full that break it; exact while no paragraph is in doubt."""
+        digit, and those read in full that break it; exact while no paragraph is in doubt,
+        or when ``exactly`` (asked of the counts so far) has every one in doubt read in full."""
         text = self.doc.text
         in_word = sum(1 for at in self.joins if text[at - 1].isalnum())
         self.counts[_SENTENCE] += in_word
-        if in_word < len(self.joins):  # a paragraph joined after a sentence end may keep to it
+        # a paragraph joined after a sentence end may keep to it
+        if in_word == len(self.joins) and not any(map(self._in_doubt, self.paragraphs)):
+            return
+        if exactly is None or not exactly(self.counts):
             self.exact[_SENTENCE] = False
             return
-        for para in self.paragraphs:
-            if para.lines.first in self.told or self._joined_in_word(para):
-                continue
-            one_line = para.lines.first == para.lines.last and self._join(para) is None
-            if one_line and not sentence_then_text(self.doc.line_text(para.lines.first)):
-                continue  # one line and no sentence end before more text: it keeps to it
-            self.exact[_SENTENCE] = False
-            return
+        self.counts[_SENTENCE] += sum(self._breaks_sentences(p) for p in self.paragraphs if self._in_doubt(p))
+
+    def _in_doubt(self, para: Paragraph) -> bool:
+        """Whether the quick verdicts leave it open if ``para`` breaks ``"sentence"``: not read
+        in full already, not first joined after a letter or digit (it breaks it), and not one
+        line holding no sentence end before more text (it keeps to it)."""
+        if para.lines.first in self.told or self._joined_in_word(para):
+            return False
+        one_line = para.lines.first == para.lines.last and self._join(para) is None
+        return not one_line or sentence_then_text(self.doc.line_text(para.lines.first))
+
+    def _breaks_sentences(self, para: Paragraph) -> bool:
+        """Whether ``para`` breaks ``"sentence"``, read in full."""
+        if self.index is None:
+            self.index = DocumentIndex.of(self.doc)
+        prose = analyse(self.doc, para, self.index, sentences=True)
+        return prose is not None and reading(self.doc, prose).off_sentences
 
 
 class Summarizer:
@@ -295,6 +317,7 @@ class Summarizer:
         self._needed_from = needed_from
         self._breaking: Any = None  # the shared count, made by share() before workers start
         self._shown: Any = None  # hint_breaks's shown, shared likewise
+        self._totals: Any = None  # the run's counts so far: "sentence" (from below), "none", the widest
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
@@ -310,13 +333,31 @@ class Summarizer:
         if self._needed_from:
             self._breaking = context.Value("q", 0)
         self._shown = context.Array("b", len(NARROWER), lock=False)  # set once, never cleared
+        self._totals = context.Array("q", 3)
 
     def __call__(self, doc: Document) -> HintBreaks | None:
         if doc.path not in self._selected:
             return None
         if self._breaking is not None and not self._needed(doc):
             return None
-        return hint_breaks(doc, self._config, self._shown)
+        if self._totals is None:
+            return hint_breaks(doc, self._config, self._shown)
+        found = hint_breaks(doc, self._config, self._shown, self._may_win)
+        with self._totals.get_lock():
+            for k, i in enumerate(_TOTALLED):
+                self._totals[k] += found.counts[i]
+        return found
+
+    def _may_win(self, counts: Sequence[int]) -> bool:
+        """Whether ``"sentence"`` is worth counting exactly in this document: the run's
+        documents so far, this one's counts added, place its bound no higher than both
+        ``"none"`` and the widest width. A tree that follows it counts it exactly as it goes;
+        one that does not soon stops, and its documents keep the bound, which the hint then
+        reads again only if ``"sentence"`` might win after all
+        (:func:`docsync.check.convention.wrap_left_off`)."""
+        with self._totals.get_lock():
+            sentence, unwrapped, widest = (self._totals[k] + counts[i] for k, i in enumerate(_TOTALLED))
+        return bool(sentence <= min(unwrapped, widest))
 
     def _needed(self, doc: Document) -> bool:
         """Whether the run has reached ``needed_from`` paragraphs breaking ``"none"`` (the

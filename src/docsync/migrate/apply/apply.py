@@ -11,13 +11,14 @@ touched file are journalled first, and any failure (or a later
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...errors import PlanError
 from ...repository import gitrepo, plumbing
+from ...untrusted_text import shown
 from ...write import writer
 from ...write.transaction import Transaction
 from ..model import ChangeSet, Outcome
@@ -51,29 +52,37 @@ def apply(
     commit: bool = False,
     allow_dirty: bool = False,
     redo: Mapping[str, Any] | None = None,
+    repo: plumbing.RepoPaths | None = None,
+    untracked: Iterable[str] | None = None,
 ) -> Applied:
     """Apply ``outcome``'s changes; refuse (nothing changed) while it has problems.
 
-    ``redo`` is what ``docsync migrate --continue`` runs again after a kill.
+    ``redo`` is what ``docsync migrate --continue`` runs again after a kill. ``repo`` and
+    ``untracked`` are what the run asked git already (where the repository is; the untracked
+    files, among which a killed run's temporary files are): each is asked here otherwise.
+    The working tree's state (``git status``) is asked once, and what the guarantees need
+    fresh is read again where they need it: HEAD, the index and every touched file when the
+    transaction begins, each file again the moment before it is replaced.
     """
     if not outcome.complete or outcome.changes.empty:
         return Applied(outcome, applied=False)
     changes = outcome.changes
+    tree = gitrepo.worktree(root, repo)
+    status = gitrepo.status(tree) if commit or not allow_dirty else gitrepo.Status((), frozenset())
     if not allow_dirty:
-        _refuse_dirty(root)
+        _refuse_dirty(status.dirty)
     if commit:
-        _refuse_staged(root)
-        _refuse_dirty_touched(root, changes.touched)
-    gitrepo.refuse_sparse(root, "the migration")
+        _refuse_staged(status.staged)
+        _refuse_dirty_touched(status.dirty, changes.touched)
+    gitrepo.refuse_sparse(tree, "the migration")
     writer.preflight(root, [w.path for w in changes.writes], changes.moves, changes.removals)
-    writer.remove_stale_temps(root, plumbing.list_files(root).untracked)
-    with Transaction.begin(root, "migrate", redo or {}, changes.touched, changes.read) as txn:
-        commits, forced = _execute(root, txn, changes, commit=commit)
+    writer.remove_stale_temps(root, plumbing.untracked_files(root) if untracked is None else untracked)
+    with Transaction.begin(root, "migrate", redo or {}, changes.touched, changes.read, tree) as txn:
+        commits, forced = _execute(tree, txn, changes, commit=commit)
     return Applied(outcome, applied=True, commits=commits, forced=forced)
 
 
-def _refuse_dirty(root: Path) -> None:
-    dirty = gitrepo.dirty_files(root)
+def _refuse_dirty(dirty: tuple[str, ...]) -> None:
     if dirty:
         more = f" (and {len(dirty) - 1} more)" if len(dirty) > 1 else ""
         raise PlanError(
@@ -82,11 +91,11 @@ def _refuse_dirty(root: Path) -> None:
         )
 
 
-def _refuse_dirty_touched(root: Path, touched: tuple[str, ...]) -> None:
+def _refuse_dirty_touched(dirty_files: tuple[str, ...], touched: tuple[str, ...]) -> None:
     """``--commit --allow-dirty``: a file the migration changes that holds unstaged work
     would carry that work into docsync's commit; refused by name, nothing changed."""
     mine = set(touched)
-    dirty = sorted(path for path in gitrepo.dirty_files(root) if path in mine)
+    dirty = sorted(path for path in dirty_files if path in mine)
     if dirty:
         shown = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
         raise PlanError(
@@ -95,27 +104,26 @@ def _refuse_dirty_touched(root: Path, touched: tuple[str, ...]) -> None:
         )
 
 
-def _refuse_staged(root: Path) -> None:
-    staged = plumbing.staged_changes(root)
+def _refuse_staged(staged: frozenset[str]) -> None:
     if staged:
         raise PlanError(
-            f"--commit would also commit changes already staged ({min(staged)}); "
+            f"--commit would also commit changes already staged ({shown(min(staged))}); "
             "commit or unstage them first, or apply without --commit"
         )
 
 
 def _execute(
-    root: Path, txn: Transaction, changes: ChangeSet, *, commit: bool
+    tree: gitrepo.Worktree, txn: Transaction, changes: ChangeSet, *, commit: bool
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     commits: list[str] = []
     moves = list(changes.moves)
     txn.move(moves)
     if commit and moves:
-        commits.append(gitrepo.commit_index(root, MOVE_MESSAGE))
+        commits.append(gitrepo.commit_index(tree, MOVE_MESSAGE))
     txn.write_all(list(changes.writes))
     txn.relink([(r.path, r.new) for r in changes.relinks])
-    gitrepo.remove_files(root, [p for p in changes.removals if (root / p).exists()])
-    forced = gitrepo.stage(root, changes.to_stage)
+    txn.remove([p for p in changes.removals if (tree.root / p).exists()])
+    forced = gitrepo.stage(tree, changes.to_stage)
     if commit:
-        commits.append(gitrepo.commit_index(root, EDIT_MESSAGE))
+        commits.append(gitrepo.commit_index(tree, EDIT_MESSAGE))
     return tuple(commits), tuple(forced)

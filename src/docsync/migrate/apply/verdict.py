@@ -106,28 +106,34 @@ def _broken(
     return f"{moves.get(path, path)}#{fragment}"
 
 
-def before(root: Path, changes: ChangeSet) -> Before:
-    """Check, as they are now, the files ``changes`` will write."""
+def before(
+    root: Path, changes: ChangeSet, repo: plumbing.RepoPaths | None = None, listing: plumbing.Listing | None = None
+) -> Before:
+    """Check, as they are now, the files ``changes`` will write; among the files the run
+    listed (``listing``, else listed here), which the plan that made ``changes`` read."""
     moves = dict(changes.moves)
     moved_from = {new: old for old, new in changes.moves}
     old_of = {moved_from.get(w.path, w.path): w.path for w in changes.writes}
     present = [p for p in _markdown(list(old_of)) if (root / p).is_file()]
     if not present:
         return Before(Counter())
-    found = run_check(root, paths=present).findings
+    found = run_check(root, paths=present, repo=repo, listing=listing).findings
     return Before(Counter(key for _, key in _keyed(root, found, old_of, moves, {})))
 
 
-def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
-    """Check the written files and split their findings into caused and verified older ones."""
+def after(
+    root: Path, changes: ChangeSet, earlier: Before, repo: plumbing.RepoPaths | None = None
+) -> Verdict:
+    """Check the written files and split their findings into caused and verified older ones.
+    The files are listed again: the apply moved, made and removed some."""
     written = [p for p in _markdown([w.path for w in changes.writes]) if (root / p).is_file()]
     if not written:
         return Verdict((), 0)
-    remember_parsed(root, changes)
+    remember_parsed(root, changes, repo)
     left = Counter(earlier.counts)
     caused: list[Finding] = []
     already = 0
-    found = sorted(run_check(root, paths=written).findings, key=Finding.sort_key)
+    found = sorted(run_check(root, paths=written, repo=repo).findings, key=Finding.sort_key)
     moved_from = {new: old for old, new in changes.moves}
     # A link broken before is left as written: read from the old path it names the old break.
     as_written = _keyed(root, found, {}, dict(changes.moves), changes.parsed, moved_from)
@@ -143,7 +149,7 @@ def after(root: Path, changes: ChangeSet, earlier: Before) -> Verdict:
     return Verdict(tuple(caused), already)
 
 
-def remember_parsed(root: Path, changes: ChangeSet) -> None:
+def remember_parsed(root: Path, changes: ChangeSet, repo: plumbing.RepoPaths | None = None) -> None:
     """Put the written files the rewrite parsed already into the parse cache.
 
     Each is keyed, as every cache entry is, by the bytes now on disk, and only
@@ -152,7 +158,7 @@ def remember_parsed(root: Path, changes: ChangeSet) -> None:
     """
     if not changes.parsed or not load_config(root).cache:
         return
-    store = parse_cache.open_cache(plumbing.find_repo(root).git_dir)
+    store = parse_cache.open_cache((repo or plumbing.find_repo(root)).git_dir)
     for path, doc in changes.parsed.items():
         try:
             data = (root / path).read_bytes()

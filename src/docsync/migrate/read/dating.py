@@ -31,6 +31,7 @@ from ...closing import Closing
 from ...config import Config
 from ...records.templates import is_template_path
 from ...repository import git_history, history, plumbing
+from ...repository.plumbing import Listing, RepoPaths
 from ...workspace.forked import fork_safe
 from .discover import find_trees, lifecycle_folders, record_paths
 from .inputs import Dated
@@ -48,7 +49,8 @@ def candidates(paths: Sequence[str], config: Config) -> list[str]:
 
 
 def read_origins(
-    root: Path, paths: Sequence[str], progress: Progress | None, records: Sequence[str]
+    root: Path, paths: Sequence[str], progress: Progress | None, records: Sequence[str],
+    repo: RepoPaths | None = None,
 ) -> dict[str, Dated]:
     """The day each of ``paths`` was first proposed, from one pass over history.
 
@@ -56,7 +58,7 @@ def read_origins(
     stub when its content moved out restarts only if the content went to one of them."""
     if not paths:
         return {}
-    commits = git_history.read_history(root, progress)
+    commits = git_history.read_history(root, progress, repo)
     kept = frozenset(records)
     with git_history.CatFile(root) as read_blob:
         origins = history.first_proposed(
@@ -70,8 +72,8 @@ def read_origins(
     return {path: Dated(o.date, o.commit) for path, o in origins.items()}
 
 
-def _listed_candidates(root: Path, config: Config) -> list[str]:
-    listing = plumbing.list_files(root)
+def _listed_candidates(root: Path, config: Config, listing: Listing | None) -> list[str]:
+    listing = listing or plumbing.list_files(root)
     return candidates(sorted(set(listing.tracked) | listing.untracked), config)
 
 
@@ -94,13 +96,13 @@ def _readable_hashes(base: str, paths: Sequence[str]) -> dict[str, str]:
 _Sent = tuple[list[str], dict[str, Dated], str | None, dict[str, str]] | None
 
 
-def _date_all(root: Path, config: Config, sink: Connection) -> None:
-    """In the child: list the files, date the records, read HEAD's commit, hash the records,
-    send (paths, dates, commit, hashes); None on failure."""
+def _date_all(root: Path, config: Config, sink: Connection, listing: Listing | None, repo: RepoPaths | None) -> None:
+    """In the child: list the files (unless the run had), date the records, read HEAD's
+    commit, hash the records, send (paths, dates, commit, hashes); None on failure."""
     sent: _Sent = None
     try:
-        paths = _listed_candidates(root, config)
-        dates = read_origins(root, paths, None, paths)
+        paths = _listed_candidates(root, config, listing)
+        dates = read_origins(root, paths, None, paths, repo)
         sent = (paths, dates, plumbing.head_commit(root), _readable_hashes(str(root), paths))
     except BaseException:
         sent = None
@@ -111,8 +113,14 @@ def _date_all(root: Path, config: Config, sink: Connection) -> None:
 class EarlyDates(Closing):
     """The records' dates, read by a forked process while this one parses (see the module)."""
 
-    def __init__(self, root: Path, config: Config, progress: Progress | None) -> None:
+    def __init__(
+        self, root: Path, config: Config, progress: Progress | None,
+        listing: Listing | None = None, repo: RepoPaths | None = None,
+    ) -> None:
+        """``listing`` and ``repo``: the run's files and where they are, asked of git
+        already (the child inherits them), else asked where they are needed."""
         self._root, self._progress, self._config = root, progress, config
+        self._listing, self._repo = listing, repo
         self._child: BaseProcess | None = None
         self._source: Connection | None = None
         self._sent: _Sent = None
@@ -121,7 +129,7 @@ class EarlyDates(Closing):
         if progress is None and config.jobs != 1 and fork_safe():
             context = multiprocessing.get_context("fork")
             self._source, sink = context.Pipe(duplex=False)
-            self._child = context.Process(target=_date_all, args=(root, config, sink), daemon=True)
+            self._child = context.Process(target=_date_all, args=(root, config, sink, listing, repo), daemon=True)
             self._child.start()
             sink.close()
             self.forked = True
@@ -132,8 +140,8 @@ class EarlyDates(Closing):
         if sent is not None and not set(records) - set(sent[0]):
             dates, self.answered = sent[1], True
             return {path: dates[path] for path in records if path in dates}
-        known = _listed_candidates(self._root, self._config) if records else []
-        return read_origins(self._root, records, self._progress, known)
+        known = _listed_candidates(self._root, self._config, self._listing) if records else []
+        return read_origins(self._root, records, self._progress, known, self._repo)
 
     def head_commit(self) -> str | None:
         """HEAD's commit as the child read it (with the dates), or read here."""
