@@ -79,13 +79,12 @@ def _longer_than(width: int) -> re.Pattern[str]:
     return re.compile(rf"\n[^\n]{{{width + 1},}}")
 
 
-def wide_lines(doc: Document, width: int) -> list[Wide]:
-    """Every line of ``doc`` whose :func:`~docsync.gates.wrap.display.display_width` is over
+def wide_lines(text: str, starts: Sequence[int], width: int) -> list[Wide]:
+    """Every line of ``text`` (its lines starting at ``starts``) whose :func:`~docsync.gates.wrap.display.display_width` is over
     ``width``, in order. A line of printable ASCII is as wide as its characters without
     trailing spaces, so only a line of more characters than the width can be too wide;
     a line holding a tab or a character outside ASCII is at most :data:`_WIDEST_COLUMN`
     columns a character, and measured when that could put it over the width."""
-    text, starts = doc.text, doc.line_starts
     ends: dict[int, int] = {}
     first = text.find("\n")
     if (len(text) if first < 0 else first) > width:
@@ -118,7 +117,7 @@ def width_rows(doc: Document, config: Config) -> list[Row]:
 
     width = config.wrap
     assert isinstance(width, int)
-    wide = wide_lines(doc, width)
+    wide = wide_lines(doc.text, doc.line_starts, width)
     if not wide:
         return []
     numbers = [line for line, _, _ in wide]
@@ -142,7 +141,7 @@ def paragraph_verdict(
     """What :func:`width_rows` decides for ``para`` without the full reading: its rows,
     or None where it reads the paragraph in full."""
     first, last = para.lines.first, para.lines.last
-    wide = [each for each in wide_lines(doc, width) if first <= each[0] <= last]
+    wide = [each for each in wide_lines(doc.text, doc.line_starts, width) if first <= each[0] <= last]
     return _verdict(doc, para, index or DocumentIndex.of(doc), wide, strict) if wide else []
 
 
