@@ -46,7 +46,7 @@ from ...config import Config
 from ...model import Document, Paragraph, Span
 from .display import display_width, overflow_index
 from .joined import Sketch, checked_lines, refused
-from .prose import DocumentIndex, Room
+from .prose import DocumentIndex, Room, in_scope
 from .reading import analyse, reader_for
 from .rooms import Rooms
 from .scan import Marked, holds_break, may_hold_field, starts_at_risk
@@ -113,8 +113,6 @@ def wide_lines(text: str, starts: Sequence[int], width: int) -> list[Wide]:
 
 def width_rows(doc: Document, config: Config) -> list[Row]:
     """:func:`~docsync.gates.wrap.check.rows` under a width, in the findings' order."""
-    from .violations import in_scope
-
     width = config.wrap
     assert isinstance(width, int)
     wide = wide_lines(doc.text, doc.line_starts, width)
@@ -130,7 +128,7 @@ def width_rows(doc: Document, config: Config) -> list[Row]:
         index = index or DocumentIndex.of(doc)
         over = wide[first : bisect.bisect_right(numbers, para.lines.last, first)]
         rows = _verdict(doc, para, index, over, config.wrap_strict)
-        found.extend(rows if rows is not None else _read_in_full(doc, para, index, width, config.wrap_strict))
+        found.extend(rows if rows is not None else _read_in_full(doc, para, index, over, config.wrap_strict))
     found.sort(key=_ROW_ORDER)
     return found
 
@@ -145,16 +143,23 @@ def paragraph_verdict(
     return _verdict(doc, para, index or DocumentIndex.of(doc), wide, strict) if wide else []
 
 
-def _read_in_full(doc: Document, para: Paragraph, index: DocumentIndex, width: int, strict: bool) -> list[Row]:
-    from .violations import width_violations
-
+def _read_in_full(
+    doc: Document, para: Paragraph, index: DocumentIndex, wide: Sequence[Wide], strict: bool
+) -> list[Row]:
+    """The rows of ``para``'s ``wide`` lines from its full reading (what
+    :func:`~docsync.gates.wrap.violations.width_violations` reports, the tests' reference)."""
     prose = analyse(doc, para, index, sentences=False)
     if prose is None:
         return []
+    breakable = {doc.position(gap.span.start)[0] for gap in prose.gaps if gap.breakable and not gap.newline}
     rows: list[Row] = []
-    for violation in width_violations(doc, prose, width, strict):
-        line, column = doc.position(violation.offset)
-        rows.append((violation.rule, line, column, violation.measured))
+    for line, measured, column in wide:
+        if line in prose.fields:
+            continue  # a header field keeps its line, however wide
+        if line in breakable:
+            rows.append(("W002", line, column, measured))
+        elif strict:
+            rows.append(("W005", line, column, measured))
     return rows
 
 
