@@ -101,12 +101,22 @@ def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate_git_environ(monkeypatch)
 
 
-@pytest.fixture
-def migration_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    """A repository with one commit (a README, on 2019-01-01), the working folder inside it:
-    where the migrate tests write their legacy trees."""
-    repo = GitRepo.init(tmp_path / "repo")
+@pytest.fixture(scope="session")
+def _migration_start(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
+    """The repository every ``migration_repo`` starts as, built once per test process."""
+    repo = GitRepo.init(tmp_path_factory.mktemp("migration") / "repo")
     repo.write("README.md", "# Project\n")
     repo.commit("start", when="2019-01-01 10:00:00")
+    return repo
+
+
+@pytest.fixture
+def migration_repo(
+    _migration_start: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[GitRepo]:
+    """A repository with one commit (a README, on 2019-01-01), the working folder inside it:
+    where the migrate tests write their legacy trees. A copy of one built per test process
+    (the same commit: dates and identity are fixed), not three git processes per test."""
+    repo = _migration_start.copy(tmp_path / "repo")
     monkeypatch.chdir(repo.root)
     yield repo

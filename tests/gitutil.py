@@ -24,6 +24,7 @@ Code under test that runs git itself (GitPython) reads ``os.environ``; call
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -195,6 +196,13 @@ class GitRepo:
 
     def head(self) -> str:
         return self.git("rev-parse", "HEAD").strip()
+
+    def copy(self, target: Path) -> GitRepo:
+        """A copy of the whole folder, ``.git`` and all (symlinks as symlinks, modes kept):
+        for a loop that needs many alike repositories, no git process. A ``git clone`` of a
+        small repository costs about 25 ms of CPU in five processes; this about 5 ms."""
+        shutil.copytree(self.root, target, symlinks=True)
+        return GitRepo(target)
 
     def clone(self, target: Path, *args: str) -> GitRepo:
         """``git clone *args file://root target``, e.g. ``clone(path, "--depth", "1")``."""

@@ -176,9 +176,11 @@ def _failing(monkeypatch: pytest.MonkeyPatch, k: int, *, persistent: bool = Fals
 def _probe(
     name: str, templates: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[list[str], State]:
-    """The operation run once without faults: the mutations it makes, and the state it leaves."""
+    """The operation run once without faults: the mutations it makes, and the state it leaves.
+    The copy's state before is its template's (the loops compare each copy with it)."""
     probe = _copy(templates[name], tmp_path / "probe")
     before = state(probe)
+    assert before == state(templates[name])
     with monkeypatch.context() as patch:
         calls = _counting(patch)
         OPERATIONS[name][1](probe)
@@ -196,9 +198,9 @@ def test_a_failure_at_every_step_leaves_the_repository_exactly_as_it_was(
     assert len(calls) >= 5, calls
     assert name != "migrate" or "symlink" in calls  # docs/latest is retargeted, k covers it
     completed = []
+    before = state(templates[name])  # each copy's, as copytree keeps bytes, modes, links and the index
     for k in range(1, len(calls) + 1):
         root = _copy(templates[name], tmp_path / f"k{k}")
-        before = state(root)
         with monkeypatch.context() as patch:
             _failing(patch, k)
             try:
@@ -220,9 +222,9 @@ def test_a_disk_that_stays_full_keeps_the_journal_and_abort_restores(
     operation = OPERATIONS[name][1]
     calls, after = _probe(name, templates, tmp_path, monkeypatch)
     kept = 0
+    before = state(templates[name])
     for k in range(1, len(calls) + 1, 3):
         root = _copy(templates[name], tmp_path / f"k{k}")
-        before = state(root)
         with monkeypatch.context() as patch:
             _failing(patch, k, persistent=True)
             try:

@@ -41,7 +41,8 @@ QUESTIONS = {
     "status": ("status",),
     "staged": ("diff", "--cached", "--name-only"),
     "sparse": ("config", "--bool"),
-    "HEAD": ("rev-parse", "-q", "--verify"),
+    "HEAD": ("rev-parse", "-q", "--verify", "HEAD^{commit}"),
+    "HEAD's tree": ("rev-parse", "-q", "--verify", "HEAD^{tree}"),  # asked with the listing
 }
 
 
@@ -95,7 +96,7 @@ def test_migrate_apply_commit_asks_each_question_once(legacy: GitRepo, asked: Co
     # apply; the check after it lists again (the apply moved files).
     assert asked["where"] == 1
     assert asked["index path"] == 0  # answered with "where"
-    assert asked["tracked"] == asked["untracked"] == 2
+    assert asked["tracked"] == asked["untracked"] == asked["HEAD's tree"] == 2
     assert asked["status"] == asked["sparse"] == 1
     assert asked["staged"] == 0  # the one status says what is staged
     assert 1 <= asked["HEAD"] <= 2  # the transaction's own (the plan's may be the forked reader's)
@@ -120,6 +121,6 @@ def test_a_rolled_back_apply_reads_head_again_and_nothing_else(
         apply(legacy.root, outcome, commit=True)
     assert legacy.head() == head and transaction.pending(legacy.root / ".git") is None
     assert asked["where"] == 1  # the apply's, passed to the transaction and its rollback
-    assert asked["index path"] == asked["tracked"] == asked["staged"] == 0
+    assert asked["index path"] == asked["tracked"] == asked["HEAD's tree"] == asked["staged"] == 0
     assert asked["untracked"] == asked["status"] == asked["sparse"] == 1
     assert asked["HEAD"] == 2  # recorded when the transaction began, read again to put it back

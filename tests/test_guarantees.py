@@ -537,10 +537,11 @@ def test_sigkill_at_many_points_then_abort_restores_everything(legacy: GitRepo) 
     ``--abort``, and ``--abort`` restores HEAD, the index and every file's
     bytes and mode. A k past the last mutation lets the run finish."""
     clean = legacy.clone(legacy.root.parent / "clean")
+    pristine = clean.clone(legacy.root.parent / "pristine")  # as each kill's clone was, copied
     aborted = []
     for k in (3, 18, 24, 30, 36, 80):
         root = legacy.root.parent / f"kill{k}"
-        clean.clone(root)
+        pristine.copy(root)
         before = _full_state(root)
         killed = _killed_at(root, k, "migrate", "--apply", "--commit")
         if killed.returncode == 0:
@@ -605,8 +606,9 @@ def test_fix_continue_runs_with_the_config_the_killed_fix_was_given(migrated: Gi
     default = migrated.clone(migrated.root.parent / "default")
     _docsync(default.root, "fix")
     assert _full_state(default.root) != wanted  # the test tells the two configs apart
+    pristine = migrated.clone(migrated.root.parent / "pristine")  # as each k's clone was, copied
     for k in range(1, 30):
-        root = migrated.clone(migrated.root.parent / f"fix{k}").root
+        root = pristine.copy(migrated.root.parent / f"fix{k}").root
         killed = _killed_at(root, k, "fix", "--config", str(narrow))
         assert killed.returncode == -signal.SIGKILL, killed.stderr
         if transaction.pending(root / ".git") is not None:
@@ -632,6 +634,7 @@ def test_init_sigkilled_at_every_mutation_is_aborted_or_continued(legacy: GitRep
     legacy.commit("config")
     clean = legacy.clone(legacy.root.parent / "clean")
     reference = clean.clone(legacy.root.parent / "reference")
+    pristine = clean.clone(legacy.root.parent / "pristine")  # as each k's clone was, copied
     before = _full_state(reference.root)
     counted = _killed_at(reference.root, 10**9, *INIT)
     assert counted.returncode == 0, counted.stderr
@@ -641,7 +644,7 @@ def test_init_sigkilled_at_every_mutation_is_aborted_or_continued(legacy: GitRep
     assert total >= 10
     journalled = []
     for k in range(1, total + 1):
-        root = clean.clone(legacy.root.parent / f"init{k}").root
+        root = pristine.copy(legacy.root.parent / f"init{k}").root
         killed = _killed_at(root, k, *INIT)
         assert killed.returncode == -signal.SIGKILL, (k, killed.stderr)
         if transaction.pending(root / ".git") is None:  # before the journal, or after the end

@@ -117,10 +117,14 @@ def test_every_readme_link_works_on_github_and_on_the_package_index() -> None:
         assert (ROOT / link.split("#", 1)[0]).exists(), link
 
 
-def test_the_readme_shows_the_workflow_and_hook_init_writes() -> None:
+def test_the_workflow_and_hook_init_writes_are_shown_where_a_user_reads_them() -> None:
+    """The README shows the hook (a user pastes it); the workflow, whole, is on the hook and
+    CI page the README links to, and each is what ``init --hooks`` writes."""
     from docsync.adopt.hooks import PACKAGE, hook_entry, workflow
 
-    readme = _readme()
-    assert "```yaml\n" + workflow("main") + "```" in readme
+    readme, page = _readme(), (ROOT / "docs" / "hooks-and-ci.md").read_text(encoding="utf-8")
+    assert "```yaml\n" + workflow("main") + "```" in page
+    assert "(docs/hooks-and-ci.md)" in readme
     hook = "\n".join(line for line in hook_entry(PACKAGE) if not line.lstrip().startswith("#"))
-    assert "```yaml\nrepos:\n" + hook + "\n```" in readme
+    for shown in (readme, page):
+        assert "```yaml\nrepos:\n" + hook + "\n```" in shown

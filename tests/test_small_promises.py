@@ -24,7 +24,7 @@ from tests.untrusted import legacy_repo, one_line, picture, runner
 
 def _work_tree(root: Path) -> dict[str, object]:
     """Every file, symlink and folder outside ``.git``, with its bytes or target."""
-    return {k: v for k, v in picture(root).items() if k != ".git" and not k.startswith(".git/")}
+    return {k: v for k, v in picture(root, git=()).items() if k != ".git"}
 
 
 def _copy(template: GitRepo, root: Path) -> GitRepo:

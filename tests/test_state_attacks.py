@@ -278,15 +278,22 @@ def other_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return other / ".git" / transaction.JOURNAL
 
 
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The victim's repository as :func:`_make` builds it, built once: each journal test
+    copies it and makes its journal in the copy (a journal's seal is its own folder's)."""
+    return _make(tmp_path_factory.mktemp("pages") / "pages", PAGES)
+
+
 @pytest.mark.parametrize("command", [["fix"], ["fix", "--abort"], ["fix", "--continue"], ["move", "x", "y"]])
 @pytest.mark.parametrize("form", [f for f in FORMS if f != "missing"] + ["planted-whole"])
 @pytest.mark.parametrize("name", JOURNAL_FILES)
 def test_a_spoilt_or_planted_journal_changes_nothing(
-    other_journal: Path, tmp_path: Path, name: str, form: str, command: list[str]
+    other_journal: Path, pages: Path, tmp_path: Path, name: str, form: str, command: list[str]
 ) -> None:
     """The journal a killed run left in place, one file of it spoilt (or all of it
     replaced by another repository's): one line, exit 2, not a byte changed."""
-    root = _make(tmp_path / "victim", PAGES)
+    root = Path(shutil.copytree(pages, tmp_path / "victim", symlinks=True))
     with chdir(root):
         _interrupted_fix(root)
     journal = root / ".git" / transaction.JOURNAL

@@ -270,15 +270,18 @@ def test_a_check_without_config_hints_as_init_counts(
         assert ("sentence" in quick.hint) == sentences and (f"= {width} " in quick.hint) == bool(width)
 
 
+@pytest.mark.parametrize(("width", "sentences"), [(80, False), (None, True)])
 def test_a_cold_check_without_config_unpickles_no_document(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int | None, sentences: bool
 ) -> None:
+    """Hard-wrapped or a sentence a line: the workers' numbers settle the hint (one sentence
+    a line, "sentence" is counted exactly in them), and no document is read again for it."""
     from docsync.workspace import documents as documents_module
 
     repo = tmp_path / "repo"
     repo.mkdir()
     for n in range(70):
-        (repo / f"page-{n}.md").write_text(_prose(n, 80, False), encoding="utf-8")
+        (repo / f"page-{n}.md").write_text(_prose(n, width, sentences), encoding="utf-8")
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "pages")
@@ -288,7 +291,7 @@ def test_a_cold_check_without_config_unpickles_no_document(
         documents_module, "_unpickled", lambda path, *rest: read.append(path) or unpickled(path, *rest)
     )
     result = run_check(repo, gates=["links", "wrap"], config=replace(load_config(repo), jobs=2))
-    assert result.hint is not None and "wrap = 80" in result.hint
+    assert result.hint is not None and ('"sentence"' if sentences else "wrap = 80") in result.hint
     # only the pages parsed before LEAVE_OFF_FROM paragraphs broke "none" (4 a page) are read
     # for the hint here; the workers read every other one
     assert len(read) < LEAVE_OFF_FROM / 4

@@ -57,7 +57,8 @@ def worded(mode: WrapMode, breaking: Mapping[WrapMode, int], default: WrapMode) 
 def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
     """The convention ``init`` would choose, and the exact counts of the paragraphs that
     break it and the default, from the hint's bounds (:mod:`docsync.gates.wrap.hint`): the
-    parse workers' where they made them, read here for the other documents (:func:`settled`)."""
+    parse workers' where they made them, read here for the other documents (:func:`settled`):
+    those parsed before the run needed the hint, or here."""
     from ..adopt.inspection import choose_wrap, workspace_wrap_counts
     from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks
 
@@ -68,8 +69,8 @@ def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
         kept = made.get(path)
         if isinstance(kept, HintBreaks):
             known[path] = kept
-        elif (doc := _alone(documents, path)) is not None:
-            known[path] = hint_breaks(doc, config)
+        elif (doc := _alone(documents, path)) is not None:  # read here once: "sentence" exactly
+            known[path] = hint_breaks(doc, config, sentences=lambda _: True)
     chosen = settled(known, lambda path: _alone(documents, path), config)
     if chosen is not None:
         return chosen

@@ -23,10 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -39,16 +36,13 @@ from .finished import JOURNAL, STATE
 from .packs import Packs
 from .pending import Pending, _pending_message, _saved_index, pending, refuse_pending
 from .produced import ProducedLog
+from .put_back import index_name, no_interrupts, put_back
 from .snapshot import Files, FileState, NotRestored
 from .writer import FileWrite
 
 FORMAT = journal_schema.FORMAT
 
 __all__ = ["FORMAT", "Pending", "pending", "refuse_pending"]  # the journal read back, beside its writer
-
-
-def _index_name(tree: gitrepo.Worktree) -> str:
-    return tree.index.resolve().relative_to(tree.git_dir.resolve()).as_posix()
 
 
 @dataclass
@@ -87,11 +81,7 @@ class Transaction:
             txn = cls(root, git_dir, command, redo, tree, plumbing.head_commit(root), _lock=lock)
             txn.index = _index_bytes(tree)
         try:
-            txn.seal = journal_schema.write_seal(git_dir)
-            if txn.index is not None:
-                writer.write_file(git_dir, f"{JOURNAL}/index", txn.index)
-            txn.cover(paths)
-            _refuse_saved_since_read(txn.files, read or {})
+            _open_journal(txn, paths, read or {})
         except BaseException as exc:
             _journal_failed(root, git_dir, exc)
             txn.release()
@@ -187,8 +177,8 @@ class Transaction:
     def rollback(self) -> list[NotRestored]:
         """Put everything back; what could not be. The journal goes only when all was."""
         try:
-            with _no_interrupts():
-                failed, self.kept = _put_back(self.tree, self.head, self.index, self.files, self._produced.digests)
+            with no_interrupts():
+                failed, self.kept = put_back(self.tree, self.head, self.index, self.files, self._produced.digests)
                 if not failed:
                     try:
                         _remove_journal(self.git_dir)
@@ -204,16 +194,32 @@ class Transaction:
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if exc is None:
-            try:
-                self.finish()
-                return
-            except BaseException as error:  # not done yet: undo it all
-                exc = error
-        failed = self.rollback()
-        raise undo.after_rollback(self.root, self.command, exc, failed, self.kept) from (
-            None if undo.expected_error(exc) else exc
-        )
+        _end(self, exc)
+
+
+def _open_journal(txn: Transaction, paths: Iterable[str], read: Mapping[str, str | None]) -> None:
+    """The journal's seal, the index's bytes and ``paths``' snapshots; a path saved since the
+    plan ``read`` it is :class:`~.writer.ChangedMeanwhile`."""
+    txn.seal = journal_schema.write_seal(txn.git_dir)
+    if txn.index is not None:
+        writer.write_file(txn.git_dir, f"{JOURNAL}/index", txn.index)
+    txn.cover(paths)
+    _refuse_saved_since_read(txn.files, read)
+
+
+def _end(txn: Transaction, exc: BaseException | None) -> None:
+    """The run's end: finished when it raised nothing (and finishing raised nothing), else
+    rolled back, raising what says so."""
+    if exc is None:
+        try:
+            txn.finish()
+            return
+        except BaseException as error:  # not done yet: undo it all
+            exc = error
+    failed = txn.rollback()
+    raise undo.after_rollback(txn.root, txn.command, exc, failed, txn.kept) from (
+        None if undo.expected_error(exc) else exc
+    )
 
 
 def _state(txn: Transaction) -> dict[str, Any]:
@@ -243,7 +249,7 @@ def _index_bytes(tree: gitrepo.Worktree) -> bytes | None:
 
 def _journal_failed(root: Path, git_dir: Path, exc: BaseException) -> None:
     """Writing the journal failed, before any change: it goes, and an OS error is told as one."""
-    with _no_interrupts():
+    with no_interrupts():
         _discard_journal(git_dir)
     if isinstance(exc, OSError):
         raise DocsyncError(f"{describe_os_error(exc, root)}; could not write the journal, nothing was changed") from None
@@ -269,66 +275,16 @@ def _expected_bytes(state: FileState) -> bytes | None:
     return b"" if state.kind == "absent" else None
 
 
-def _put_back(
-    tree: gitrepo.Worktree,
-    head: str | None,
-    index: bytes | None,
-    files: Files,
-    produced: snapshot.Produced | None = None,
-) -> tuple[list[NotRestored], tuple[str, ...]]:
-    """Put HEAD, the index and every file back; what failed, and the files kept because
-    someone else saved them meanwhile (only with ``produced``)."""
-    failed: list[NotRestored] = []
-    root = tree.root
-    try:
-        gitrepo.set_head(tree, head)
-    except (OSError, DocsyncError) as exc:
-        failed.append(NotRestored("HEAD", undo.message(root, exc)))
-    try:
-        _put_back_index(tree, index)
-    except (OSError, DocsyncError) as exc:
-        failed.append(NotRestored("the git index", undo.message(root, exc)))
-    folders = {os.path.dirname(s.path) for s in files.states}
-    # A killed write's temporary file first: a folder the run made is removed only when empty.
-    writer.remove_stale_temps(root, _temps_in(root, folders))
-    restored = snapshot.restore_ours(root, files, produced)
-    failed.extend(restored.failed)
-    return failed, tuple(restored.paths)
-
-
-def _put_back_index(tree: gitrepo.Worktree, index: bytes | None) -> None:
-    """The index as it was, written under git's own lock (``index.lock``), taken here;
-    a lock another process holds is left alone (:class:`~docsync.write.writer.Locked`)."""
-    git_dir = tree.git_dir
-    name = _index_name(tree)
-    try:
-        now: bytes | None = (git_dir / name).read_bytes()
-    except FileNotFoundError:
-        now = None
-    if now != index:
-        writer.replace_locked(git_dir, name, index)
-
-
 def refuse_foreign_lock(tree: gitrepo.Worktree) -> None:
     """Refuse to begin while another git process holds the index's lock: docsync would
     fail at its first git command, and must never take or remove a lock it did not create."""
-    name = _index_name(tree)
+    name = index_name(tree)
     if os.path.lexists(tree.git_dir / writer.lock_name(name)):
         raise DocsyncError(
             f"{writer.lock_name(name)} exists: another git process is changing this repository; "
             "nothing was changed, run docsync again when it has finished (if no git is running, "
             "one that crashed left the lock: remove it)"
         )
-
-
-def _temps_in(root: Path, folders: Iterable[str]) -> Iterator[str]:
-    for folder in folders:
-        try:
-            names = os.listdir(root / folder) if (root / folder).is_dir() else []
-        except OSError:
-            continue
-        for name in names:
-            yield f"{folder}/{name}" if folder else name
 
 
 def _remove_journal(git_dir: Path) -> None:
@@ -350,19 +306,6 @@ def _remove_leftover_journal(git_dir: Path) -> None:
         writer.remove_folder(git_dir, JOURNAL)
 
 
-@contextmanager
-def _no_interrupts() -> Iterator[None]:
-    """Ctrl-C while putting things back would leave them half put back: it waits."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     """``docsync <command> --abort`` (and the first half of ``--continue``, ``asked``): put
     back what the journal recorded, and remove it."""
@@ -377,8 +320,8 @@ def abort(start: Path, command: str, asked: str = "abort") -> Pending:
     index = _saved_index(repo.git_dir, found.index)
     lock = run_lock.hold(repo.git_dir)
     try:
-        with _no_interrupts():
-            failed, kept = _put_back(tree, found.head, index, found.files, found.produced)
+        with no_interrupts():
+            failed, kept = put_back(tree, found.head, index, found.files, found.produced)
             if failed:
                 raise DocsyncError(
                     f"{snapshot.not_restored_note(failed)}; the journal is kept: fix that, "
