@@ -12,6 +12,7 @@ scope.
 
 from __future__ import annotations
 
+import string
 from dataclasses import replace
 
 import pytest
@@ -19,6 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.config import Config, WrapMode
+from docsync.gates.wrap.boundaries import starts_block
+from docsync.gates.wrap.display import display_width, overflow_index
 from docsync.gates.wrap.prose import DocumentIndex
 from docsync.gates.wrap.scan import joined_finding
 from docsync.gates.wrap.violations import (
@@ -29,8 +32,8 @@ from docsync.gates.wrap.violations import (
     prose_of,
     violations,
 )
-from docsync.gates.wrap.width import paragraph_verdict
-from docsync.model import Document
+from docsync.gates.wrap.width import paragraph_verdict, wide_lines
+from docsync.model import Document, line_starts_of
 from docsync.parse.native import parse
 from tests.case_readings import case_documents, reference_reading
 from tests.test_wrap_properties import DOCUMENTS
@@ -144,3 +147,34 @@ def test_a_line_with_no_plain_space_is_decided_unbreakable(line: str) -> None:
     assert paragraph_verdict(doc, para, 80, strict=True) == [("W005", 1, 81, len(line))]
     assert paragraph_verdict(doc, para, 80) == []
     assert _same(doc, Config(wrap=80, wrap_strict=True)) and _same(doc, Config(wrap=80))
+
+
+_LINE_CHARACTERS = st.sampled_from(
+    [" ", " ", "a", "b", "\\", "`", "\t", "\r", "\x0b", "\x7f", "é", "e\u0301", "中", "文", "한", "\u200b",
+     "\u3000", "\uff21", "😀", "\ufe0f"]
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    lines=st.lists(st.lists(_LINE_CHARACTERS, max_size=70).map("".join), min_size=1, max_size=6),
+    width=st.sampled_from([8, 20, 40, 80]),
+)
+def test_the_wide_lines_of_a_text_are_those_display_width_measures(lines: list[str], width: int) -> None:
+    """:func:`wide_lines` tells a text's lines over the width at once (by their characters,
+    and by measuring only the lines that hold a tab or a character outside printable ASCII):
+    the lines, widths and columns :func:`display_width` and :func:`overflow_index` give."""
+    text = "\n".join(lines)
+    expected = [
+        (n, display_width(line), overflow_index(line, width) + 1)
+        for n, line in enumerate(text.split("\n"), start=1)
+        if display_width(line) > width
+    ]
+    assert wide_lines(text, line_starts_of(text), width) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=st.sampled_from(string.ascii_letters), rest=st.text(max_size=12))
+def test_a_word_starting_with_a_letter_starts_no_block(first: str, rest: str) -> None:
+    """What the width verdict's common break (``width._EASY``) takes for granted."""
+    assert not starts_block(first + rest)

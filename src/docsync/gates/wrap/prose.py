@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ...config import Config
 from ...model import Document, Paragraph, Span
 
 
@@ -67,3 +68,10 @@ class DocumentIndex:
     @classmethod
     def of(cls, doc: Document) -> DocumentIndex:
         return cls(tuple(link.span.start for link in doc.links), frozenset(doc.code_spans))
+
+
+def in_scope(para: Paragraph, config: Config) -> bool:
+    """Whether ``config`` asks for ``para`` to be checked (lists and quotes can opt out)."""
+    if not config.wrap_lists and "list" in para.containers:
+        return False
+    return config.wrap_blockquotes or "blockquote" not in para.containers

@@ -128,14 +128,18 @@ class Rooms:
         if self._painted is not None or not self._inside(start, end):
             base = self._region.start
             return not any(self.paint()[start - base : end - base])
-        for i, link in enumerate(self._links):
-            if _meets(link.span, start, end):
+        for i, link in enumerate(self._links):  # _meets, written out: asked of every link
+            span = link.span
+            if span.start < end and start < span.end and span.start < span.end:
                 return False
             if link.text_span is not None and link.text_span.start < end:
                 opened = self._text(i)
-                if opened is not None and _meets(opened, start, end):
+                if opened is not None and opened.start < end and start < opened.end and opened.start < opened.end:
                     return False
-        return not any(_meets(span, start, end) for span in self._para.protected)
+        for span in self._para.protected:
+            if span.start < end and start < span.end and span.start < span.end:
+                return False
+        return True
 
     def room(self, offset: int) -> int:
         """The room of the character at ``offset``: the last mark that covers it."""

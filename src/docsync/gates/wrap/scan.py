@@ -119,11 +119,14 @@ def starts_at_risk(reader: Marked, spans: tuple[Span, ...]) -> bool:
         return True
     kept = False
     for k in range(1, len(spans)):
-        kept = kept or _may_keep(text, spans[k - 1], spans[k])
-        line = text[spans[k].start : spans[k].end]
-        start = spans[k].start + len(line) - len(line.lstrip(" \t"))
-        if kept and (start == spans[k].end or _may_stand_alone(text, start)):
-            return True
+        span = spans[k]
+        kept = kept or _may_keep(text, spans[k - 1], span)
+        if kept:
+            start = span.start
+            while start < span.end and text[start] in " \t":
+                start += 1
+            if start == span.end or _may_stand_alone(text, start):
+                return True
     return False
 
 
@@ -148,12 +151,18 @@ def _may_stand_alone(text: str, start: int) -> bool:
 def _may_keep(text: str, before: Span, after: Span) -> bool:
     """Whether the line end between two lines could be a kept one (a hard
     break, CJK text beside it), judged generously from the raw text."""
-    tail = text[before.start : text.index("\n", before.end)]
-    core = tail.rstrip(" \t")
-    if len(tail) - len(core) >= 2 or not core or core.endswith("\\") or is_cjk(core[-1]):
+    newline = core = text.index("\n", before.end)
+    while core > before.start and text[core - 1] in " \t":
+        core -= 1  # the line without its trailing spaces ends at core
+    if newline - core >= 2 or core == before.start:
         return True
-    head = text[after.start : after.end].lstrip(" \t")
-    return not head or is_cjk(head[0])
+    last = text[core - 1]
+    if last == "\\" or (last >= "\x80" and is_cjk(last)):
+        return True
+    head = after.start
+    while head < after.end and text[head] in " \t":
+        head += 1
+    return head == after.end or (text[head] >= "\x80" and is_cjk(text[head]))
 
 
 def joined_finding(doc: Document, para: Paragraph, index: DocumentIndex) -> list[int] | None:

@@ -46,7 +46,7 @@ from ...config import Config
 from ...model import Document, Paragraph, Span
 from .display import display_width, overflow_index
 from .joined import Sketch, checked_lines, refused
-from .prose import DocumentIndex, Room
+from .prose import DocumentIndex, Room, in_scope
 from .reading import analyse, reader_for
 from .rooms import Rooms
 from .scan import Marked, holds_break, may_hold_field, starts_at_risk
@@ -60,7 +60,6 @@ character past the width."""
 
 _ROW_ORDER = itemgetter(1, 2, 0)
 _LINK_TEXT = int(Room.LINK_TEXT)
-_PRINTABLE_LINE = re.compile(r"[ -~]*")
 _SPECIAL = re.compile(r"[^\n -~][^\n]*")
 """From a tab or a character outside printable ASCII to the end of its line."""
 _RUN = re.compile(r"[ \t]+")
@@ -80,13 +79,12 @@ def _longer_than(width: int) -> re.Pattern[str]:
     return re.compile(rf"\n[^\n]{{{width + 1},}}")
 
 
-def wide_lines(doc: Document, width: int) -> list[Wide]:
-    """Every line of ``doc`` whose :func:`~docsync.gates.wrap.display.display_width` is over
+def wide_lines(text: str, starts: Sequence[int], width: int) -> list[Wide]:
+    """Every line of ``text`` (its lines starting at ``starts``) whose :func:`~docsync.gates.wrap.display.display_width` is over
     ``width``, in order. A line of printable ASCII is as wide as its characters without
     trailing spaces, so only a line of more characters than the width can be too wide;
     a line holding a tab or a character outside ASCII is at most :data:`_WIDEST_COLUMN`
     columns a character, and measured when that could put it over the width."""
-    text, starts = doc.text, doc.line_starts
     ends: dict[int, int] = {}
     first = text.find("\n")
     if (len(text) if first < 0 else first) > width:
@@ -104,7 +102,7 @@ def wide_lines(doc: Document, width: int) -> list[Wide]:
     found: list[Wide] = []
     for start in lines:
         line = text[start : ends[start]]
-        if _PRINTABLE_LINE.fullmatch(line) is not None:
+        if line.isascii() and line.isprintable():  # every character in " " to "~"
             measured, column = len(line.rstrip(" ")), width + 1
         else:
             measured, column = display_width(line), overflow_index(line, width) + 1
@@ -115,11 +113,9 @@ def wide_lines(doc: Document, width: int) -> list[Wide]:
 
 def width_rows(doc: Document, config: Config) -> list[Row]:
     """:func:`~docsync.gates.wrap.check.rows` under a width, in the findings' order."""
-    from .violations import in_scope
-
     width = config.wrap
     assert isinstance(width, int)
-    wide = wide_lines(doc, width)
+    wide = wide_lines(doc.text, doc.line_starts, width)
     if not wide:
         return []
     numbers = [line for line, _, _ in wide]
@@ -132,7 +128,7 @@ def width_rows(doc: Document, config: Config) -> list[Row]:
         index = index or DocumentIndex.of(doc)
         over = wide[first : bisect.bisect_right(numbers, para.lines.last, first)]
         rows = _verdict(doc, para, index, over, config.wrap_strict)
-        found.extend(rows if rows is not None else _read_in_full(doc, para, index, width, config.wrap_strict))
+        found.extend(rows if rows is not None else _read_in_full(doc, para, index, over, config.wrap_strict))
     found.sort(key=_ROW_ORDER)
     return found
 
@@ -143,20 +139,27 @@ def paragraph_verdict(
     """What :func:`width_rows` decides for ``para`` without the full reading: its rows,
     or None where it reads the paragraph in full."""
     first, last = para.lines.first, para.lines.last
-    wide = [each for each in wide_lines(doc, width) if first <= each[0] <= last]
+    wide = [each for each in wide_lines(doc.text, doc.line_starts, width) if first <= each[0] <= last]
     return _verdict(doc, para, index or DocumentIndex.of(doc), wide, strict) if wide else []
 
 
-def _read_in_full(doc: Document, para: Paragraph, index: DocumentIndex, width: int, strict: bool) -> list[Row]:
-    from .violations import width_violations
-
+def _read_in_full(
+    doc: Document, para: Paragraph, index: DocumentIndex, wide: Sequence[Wide], strict: bool
+) -> list[Row]:
+    """The rows of ``para``'s ``wide`` lines from its full reading (what
+    :func:`~docsync.gates.wrap.violations.width_violations` reports, the tests' reference)."""
     prose = analyse(doc, para, index, sentences=False)
     if prose is None:
         return []
+    breakable = {doc.position(gap.span.start)[0] for gap in prose.gaps if gap.breakable and not gap.newline}
     rows: list[Row] = []
-    for violation in width_violations(doc, prose, width, strict):
-        line, column = doc.position(violation.offset)
-        rows.append((violation.rule, line, column, violation.measured))
+    for line, measured, column in wide:
+        if line in prose.fields:
+            continue  # a header field keeps its line, however wide
+        if line in breakable:
+            rows.append(("W002", line, column, measured))
+        elif strict:
+            rows.append(("W005", line, column, measured))
     return rows
 
 
@@ -213,10 +216,12 @@ def _breaks(marked: Marked, span: Span) -> bool:
     text, end = marked.text, marked.region.end
     run = _EASY.search(text, span.start + 1, span.end)
     while run is not None:
-        if marked.plain(run.start(), run.end()):
-            stop = _WORD_END.search(text, run.end(), end)
-            if stop is None or marked.room(stop.start()) <= _LINK_TEXT:
-                return True
+        stop = _WORD_END.search(text, run.end(), end)
+        after = end if stop is None else stop.start() + 1
+        if marked.plain(run.start(), after):  # the run, the next word and the character after it
+            return True
+        if marked.plain(run.start(), run.end()) and (stop is None or marked.room(stop.start()) <= _LINK_TEXT):
+            return True
         run = _EASY.search(text, run.end(), span.end)
     return holds_break(marked, span)
 
