@@ -96,9 +96,11 @@ def test_a_journal_from_a_newer_docsync_is_refused(tmp_path: Path) -> None:
         transaction.refuse_pending(repo.root / ".git")
 
 
-def test_an_unsealed_journal_of_an_older_format_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    """Formats 1 and 2 had no seal: nothing proves this docsync wrote them here, so
-    ``--abort`` refuses them in one line and puts nothing back."""
+@pytest.mark.parametrize("version", range(1, transaction.FORMAT))
+def test_a_journal_of_an_older_format_is_refused_and_changes_nothing(tmp_path: Path, version: int) -> None:
+    """Formats 1 and 2 had no seal: nothing proves this docsync wrote them here; format 3
+    did not log the run's own removals, so its rollback could not tell them from the
+    user's. ``--abort`` refuses each in one line and puts nothing back."""
     repo = _repo(tmp_path / "repo")
     txn = transaction.Transaction.begin(repo.root, "fix", {}, PATHS)
     _change_everything(repo, txn)
@@ -106,9 +108,10 @@ def test_an_unsealed_journal_of_an_older_format_is_refused_and_changes_nothing(t
     changed = _tree(repo.root)
     state = repo.root / ".git" / transaction.STATE
     raw = json.loads(state.read_text())
-    del raw["seal"]
-    state.write_text(json.dumps({**raw, "format": 2}))
-    with pytest.raises(DocsyncError, match="written by an older docsync, without a seal"):
+    if version < 3:
+        del raw["seal"]
+    state.write_text(json.dumps({**raw, "format": version}))
+    with pytest.raises(DocsyncError, match=f"format {version}, written by an older docsync"):
         transaction.abort(repo.root, "fix")
     assert _tree(repo.root) == changed
 

@@ -38,9 +38,13 @@ from ..errors import DocsyncError
 from . import writer
 from .finished import JOURNAL
 
-FORMAT = 3
-"""3: the journal is sealed (``seal``); 2: pack files, no seal; 1: one blob file each.
-Only a sealed journal is believed."""
+FORMAT = 4
+"""4: the run's own moves, removals and relinks are logged as left absent before it makes
+them, so that a rollback puts back only what the run removed (an older journal would put
+back a file the user renamed or deleted meanwhile, or leave a moved one where the move put
+it); 3: the journal is sealed (``seal``); 2: pack files, no seal; 1: one blob file each.
+Only a sealed journal of this format is believed: an older docsync's is refused in one line,
+for that docsync's ``--abort``."""
 
 SEAL = f"{JOURNAL}/seal"
 COMMANDS = frozenset({"migrate", "fix", "move", "new", "init"})
@@ -115,7 +119,7 @@ def validated(raw: object, git_dir: Path, root: Path) -> dict[str, Any]:
     if version > FORMAT:
         raise _foreign(f"format {version}, written by a newer docsync")
     if version < FORMAT:
-        raise _foreign(f"format {version}, written by an older docsync, without a seal")
+        raise _foreign(f"format {version}, written by an older docsync (run its --abort)")
     expected = {"format", "command", "redo", "head", "index", "files", "absent_folders", "seal"}
     if raw.keys() != expected:
         raise _foreign("unexpected fields")
