@@ -111,12 +111,15 @@ class GitRepo:
         return cls(root)
 
     @classmethod
-    def holding(cls, root: Path, files: Mapping[str, str], message: str = "pages") -> GitRepo:
-        """A new repository in ``root`` whose one commit holds ``files`` (path to text)."""
+    def holding(
+        cls, root: Path, files: Mapping[str, str], message: str = "pages", **when: str
+    ) -> GitRepo:
+        """A new repository in ``root`` whose one commit holds ``files`` (path to text);
+        ``when`` and ``tz`` as :meth:`commit` takes them."""
         repo = cls.init(root)
         for path, text in files.items():
             repo.write(path, text)
-        repo.commit(message)
+        repo.commit(message, **when)
         return repo
 
     def git(self, *args: str, env: Mapping[str, str] | None = None) -> str:

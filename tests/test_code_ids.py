@@ -35,10 +35,7 @@ FILES = {
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    repo = GitRepo.init(tmp_path / "repo")
-    for path, text in FILES.items():
-        repo.write(path, text)
-    repo.commit("records", when="2022-02-02 10:00:00", tz="+0100")
+    repo = GitRepo.holding(tmp_path / "repo", FILES, "records", when="2022-02-02 10:00:00", tz="+0100")
     monkeypatch.chdir(repo.root)
     yield repo
 

@@ -50,10 +50,7 @@ HARD_WRAPPED = "# Guide\n\nA hard\nwrapped paragraph.\n"
 
 @pytest.fixture
 def legacy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
-    repo = GitRepo.init(tmp_path / "repo")
-    for path, text in RECORDS.items():
-        repo.write(path, text)
-    repo.commit("records", when="2022-02-02 10:00:00", tz="+0100")
+    repo = GitRepo.holding(tmp_path / "repo", RECORDS, "records", when="2022-02-02 10:00:00", tz="+0100")
     monkeypatch.chdir(repo.root)
     yield repo
 
