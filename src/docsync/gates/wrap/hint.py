@@ -32,7 +32,9 @@ exact, since every other candidate's true count is at least its bound
   count is never shown: a paragraph certainly breaks it when its first line
   end that may be joined follows a letter or digit (no sentence ends there,
   and a joined line end that ends no sentence is a W004), and certainly does
-  not when it is one line holding no sentence end before more text.
+  not when it is one line holding no sentence end before more text, or lines
+  that each end one sentence and hold no other
+  (:func:`~docsync.gates.wrap.sentences.keeps_sentences`).
 
 A paragraph the quick readings cannot tell is read in full, as ``init`` reads
 it. The counts run in the parse workers (:class:`Summarizer`).
@@ -56,6 +58,7 @@ from .count import CANDIDATES, reading
 from .joined import widest_rows
 from .prose import DocumentIndex
 from .reading import analyse
+from .sentences import keeps_sentences
 from .violations import in_scope, paragraph_widths, sentence_then_text
 
 HINT = "wrap-hint"
@@ -280,12 +283,17 @@ class _Tally:
 
     def _in_doubt(self, para: Paragraph) -> bool:
         """Whether the quick verdicts leave it open if ``para`` breaks ``"sentence"``: not read
-        in full already, not first joined after a letter or digit (it breaks it), and not one
-        line holding no sentence end before more text (it keeps to it)."""
+        in full already, not first joined after a letter or digit (it breaks it), not one
+        line holding no sentence end before more text, and not lines that each end one
+        sentence (:func:`~docsync.gates.wrap.sentences.keeps_sentences`: it keeps to it)."""
         if para.lines.first in self.told or self._joined_in_word(para):
             return False
         one_line = para.lines.first == para.lines.last and self._join(para) is None
-        return not one_line or sentence_then_text(self.doc.line_text(para.lines.first))
+        if one_line and not sentence_then_text(self.doc.line_text(para.lines.first)):
+            return False
+        if self.index is None:
+            self.index = DocumentIndex.of(self.doc)
+        return not keeps_sentences(self.doc, para, self.index)
 
     def _breaks_sentences(self, para: Paragraph) -> bool:
         """Whether ``para`` breaks ``"sentence"``, read in full."""
@@ -321,7 +329,8 @@ class Summarizer:
         # the counts depend on the document, the config and the wrap gate's code: the parse
         # cache may keep them in place of the document (docsync.workspace.summaries.Kept)
         here = Path(__file__)
-        self.context = f"{_run_key(workspace.config)}|{source_digest(str(here), str(here.with_name('count.py')))}"
+        code = source_digest(*(str(here.with_name(name)) for name in ("hint.py", "count.py", "sentences.py")))
+        self.context = f"{_run_key(workspace.config)}|{code}"
 
     def share(self) -> None:
         """Make what the workers share (the count, and which narrower widths a document has

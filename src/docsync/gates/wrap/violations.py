@@ -182,6 +182,10 @@ def _quick(
         joined = joined_finding(doc, para, index)
         lines = para.lines.last - para.lines.first + 1
         return None if joined is None else [Violation("W001", at, lines) for at in joined]
+    if config.wrap == "sentence":
+        from .sentences import keeps_sentences  # it reads sentence_then_text from here
+
+        return [] if keeps_sentences(doc, para, index) else None
     return None
 
 

@@ -1,0 +1,73 @@
+"""A quick verdict for ``wrap = "sentence"``: paragraphs that certainly keep to it.
+
+The full reading (:func:`~docsync.gates.wrap.reading.analyse` with sentence ends,
+then :func:`~docsync.gates.wrap.count.reading`) says a paragraph breaks
+``"sentence"`` when a line end inside a code span joins, or a gap that is not kept
+disagrees with one sentence per line: a sentence end inside a line, or a line end
+that ends no sentence. On a tree that follows the convention most paragraphs are
+lines that each end one sentence, and :func:`keeps_sentences` tells those from the
+line texts and the rooms of a few characters, without the reading. It answers only
+when the reading's answer is certain, and otherwise leaves the paragraph to it:
+
+* no line holds a sentence end before more text
+  (:func:`~docsync.gates.wrap.violations.sentence_then_text`), so no gap inside a
+  line is a sentence end: such a gap follows ``.``, ``!`` or ``?`` and closers,
+  then spaces, then the next word's first character;
+* every line end is a gap that ends a sentence: the line ends with no space and no
+  backslash (no hard break, no escape), the line end and its container prefix are
+  plain text (no code span joins there, no link text), the last word of the line is
+  plain and preceded by a plain space or a line end (the reading's word is then
+  exactly that word), the next line starts with a plain capital letter (no block
+  starts with one, and it starts a sentence), neither side is Chinese or Japanese,
+  and :func:`~docsync.gates.wrap.boundaries.is_sentence_end` says the word ends one;
+* the first line does not start with a backtick, a tilde or a bracket, so the
+  guard on fixed line starts never unmarks a sentence end (the lines it guards,
+  code fences and reference definitions, start so; every other pattern it guards
+  cannot end in a sentence end). Header fields only keep line ends, which breaks
+  nothing.
+
+A paragraph whose source positions the reading refuses breaks nothing either, so
+the verdict holds for it too. ``tests/test_wrap_sentences.py`` compares the verdict
+with the full reading on the case files and on generated paragraphs.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ...model import Document, Paragraph, Span
+from .boundaries import is_sentence_end
+from .display import is_cjk
+from .prose import DocumentIndex
+from .rooms import Rooms
+from .violations import sentence_then_text
+
+_UNSAFE_START = "`~["
+
+
+def keeps_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:
+    """True when ``para`` certainly does not break ``"sentence"`` (the full reading
+    would say so too); False when the quick reading cannot tell."""
+    first, last = para.lines.first, para.lines.last
+    if any(sentence_then_text(doc.line_text(n)) for n in range(first, last + 1)):
+        return False
+    spans = para.line_spans
+    if first == last or len(spans) < 2:
+        return True  # no line end: only gaps inside a line, none a sentence end
+    text = doc.text
+    if not text[spans[0].start : spans[0].end][:1] or text[spans[0].start] in _UNSAFE_START:
+        return False
+    rooms = Rooms(doc, index, para, Span(spans[0].start, spans[-1].end))
+    for before, after in itertools.pairwise(spans):
+        if not (before.start < before.end < after.start < after.end):
+            return False
+        end_char, next_char = text[before.end - 1], text[after.start]
+        if end_char in " \t\\" or not next_char.isupper() or is_cjk(end_char) or is_cjk(next_char):
+            return False
+        line = text[before.start : before.end]
+        word_start = before.start + max(line.rfind(" "), line.rfind("\t")) + 1
+        if not rooms.plain(max(word_start - 1, spans[0].start), after.start + 1):
+            return False
+        if not is_sentence_end(text[word_start : before.end], text[after.start : after.end]):
+            return False
+    return True

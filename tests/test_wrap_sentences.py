@@ -1,0 +1,119 @@
+"""The quick sentence verdict never contradicts the full reading.
+
+:func:`~docsync.gates.wrap.sentences.keeps_sentences` says a paragraph certainly
+keeps to ``wrap = "sentence"``; wherever it says so, the full reading must find the
+paragraph not breaking it, as ``init`` and the hint count it and as the gate reports
+it under ``wrap = "sentence"`` (no finding). Checked on every
+paragraph of the case files, of the generated documents of the wrap properties, and
+of generated one-sentence-a-line documents built to sit on the verdict's edges
+(sentence ends before capitals, abbreviations, initials, code, links and HTML at
+either side of a line end, hard breaks, backslashes, wide letters). Each source
+must also get the verdict on some paragraphs, or the comparison proves nothing.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docsync.config import Config
+from docsync.gates.wrap.count import reading
+from docsync.gates.wrap.prose import DocumentIndex
+from docsync.gates.wrap.reading import analyse
+from docsync.gates.wrap.sentences import keeps_sentences
+from docsync.gates.wrap.violations import violations
+from docsync.model import Document
+from docsync.parse.native import parse
+from tests.case_readings import case_documents
+from tests.test_wrap_properties import DOCUMENTS, TOKENS
+
+_SENTENCE = Config(wrap="sentence")
+
+
+def _compared(doc: Document) -> int:
+    """Assert the verdict on each of ``doc``'s paragraphs; how many it answered."""
+    index = DocumentIndex.of(doc)
+    answered = 0
+    for para in doc.paragraphs:
+        if keeps_sentences(doc, para, index):
+            answered += 1
+            prose = analyse(doc, para, index, sentences=True)
+            assert prose is None or not reading(doc, prose).off_sentences, (doc.path, para.lines)
+            assert prose is None or violations(doc, prose, _SENTENCE) == [], (doc.path, para.lines)
+    return answered
+
+
+def test_case_files() -> None:
+    assert sum(_compared(doc) for doc in case_documents()) > 50
+
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(DOCUMENTS)
+def test_generated_documents(text: str) -> None:
+    _compared(parse("doc.md", text))
+
+
+ENDS = st.sampled_from(
+    ["end.", "Done!", "why?", "e.g.", "Mr.", "U.S.", "J.", "etc.", '"quoted."', "(aside.)", "*em.*",
+     "`code`.", "`code.`", "[link](u).", "[link.](u)", "<b>x.</b>", "<b>x</b>.", "x", "3.14", "end.\\",
+     "end.  ", "end. ", "end..", "日本語。", "end.\uff01", "$x.$", "**bold.**",
+     "`Foo.", "[Link.", '<b title="x.', "[R.]", "[Link.](u)", "<https://x.org/a.>"]
+)
+STARTS = st.sampled_from(
+    ["The", "It", "`Code`", "[Link](u)", "\uff21", "<span>", "alpha", "A", "Ünder", "(The", '"The',
+     "#", "1.", "- It", "```", "~~~", "[r]: x", "Is:", "\\The", "_It_", "[^1]:",
+     "Bar`", "Text](u)", 'Y">', "Bar` x", "Text](u) x"]
+)
+SPACES = st.sampled_from([" ", " ", " ", "  ", "\t"])
+
+
+CROSSING = st.sampled_from(
+    [("`Foo.", "Bar`"), ("[Link.", "Text](u)"), ('<b title="x.', 'Y">'), ("<!-- A.", "B -->"),
+     ("[Two.", "Words][r]"), ("end.", "The"), ("end.", "`Code`")]
+)
+"""A line end inside a code span, a link's text, HTML or a comment, after what would end
+a sentence: each pair is one line's last word and the next line's first."""
+
+
+@st.composite
+def sentence_lines(draw: st.DrawFn) -> list[str]:
+    count = draw(st.integers(1, 4))
+    pairs = [draw(CROSSING) if draw(st.booleans()) else (draw(ENDS), draw(STARTS)) for _ in range(count)]
+    lines = []
+    for k in range(count):
+        middle = draw(st.lists(TOKENS, max_size=3))
+        start = pairs[k - 1][1] if k else draw(STARTS)
+        words = [start, *(t for t in middle if "\n" not in t), pairs[k][0]]
+        lines.append("".join(w + draw(SPACES) for w in words[:-1]) + words[-1])
+    return lines
+
+
+@st.composite
+def sentence_documents(draw: st.DrawFn) -> str:
+    blocks = []
+    for _ in range(draw(st.integers(1, 3))):
+        lines = draw(sentence_lines())
+        first, rest = draw(
+            st.sampled_from([("", ""), ("- ", "  "), ("1. ", "   "), ("> ", "> "), ("> ", ""), ("[^n]: ", "    ")])
+        )
+        blocks.append("\n".join([first + lines[0], *(rest + line for line in lines[1:])]))
+    return "---\ntitle: x\n---\n\n" + "\n\n".join(blocks) + "\n\n[r]: https://example.com\n[R.]: https://example.com\n\n[^n]: A note.\n"
+
+
+_ANSWERED: list[int] = []
+
+
+@SETTINGS
+@given(sentence_documents())
+def test_generated_sentences(text: str) -> None:
+    _ANSWERED.append(_compared(parse("doc.md", text)))
+
+
+def test_generated_sentences_answer() -> None:
+    """The generator reaches the verdict (run after the property, in file order)."""
+    if not _ANSWERED:
+        test_generated_sentences()
+    assert sum(_ANSWERED) > 20
