@@ -65,7 +65,9 @@ ENDS = st.sampled_from(
 STARTS = st.sampled_from(
     ["The", "It", "`Code`", "[Link](u)", "\uff21", "<span>", "alpha", "A", "Ünder", "(The", '"The',
      "#", "1.", "- It", "```", "~~~", "[r]: x", "Is:", "\\The", "_It_", "[^1]:",
-     "Bar`", "Text](u)", 'Y">', "Bar` x", "Text](u) x"]
+     "Bar`", "Text](u)", 'Y">', "Bar` x", "Text](u) x",
+     "`x y`e.g. The", "x\u00a0e.g. The", "<b a='x y'>e.g. The", "e.g. The", "Mr. Smith", "3.14 The",
+     "x. the", "( The", "An end. ( The", "U.S. Army", "`a`. The", "[e.g.](u) The"]
 )
 SPACES = st.sampled_from([" ", " ", " ", "  ", "\t"])
 
@@ -117,3 +119,26 @@ def test_generated_sentences_answer() -> None:
     if not _ANSWERED:
         test_generated_sentences()
     assert sum(_ANSWERED) > 20
+
+
+EDGES = [
+    ("An end.\nThe next one.", True),
+    ("An x\u00a0e.g. The next.", False),  # the reading's word holds the no-break space
+    ("Code `x y`e.g. The next.", False),  # and the code span's space
+    ("Use e.g. this one.\nThe next.", True),
+    ("Use e.g. This one.", True),  # an abbreviation ends no sentence
+    ("An end. ( The next.", False),
+    ("An end `Foo.\nBar` goes on.", False),
+    ("An end [Link.\nText](u) goes on.", False),
+    ("An end.\nthe next.", False),
+    ("An end.  \nThe next.", False),
+]
+
+
+def test_edges() -> None:
+    """Where a word reaches past what the line's spaces show, the verdict leaves it."""
+    for text, keeps in EDGES:
+        doc = parse("doc.md", text + "\n")
+        (para,) = doc.paragraphs
+        assert keeps_sentences(doc, para, DocumentIndex.of(doc)) is keeps, text
+        assert _compared(doc) == int(keeps)

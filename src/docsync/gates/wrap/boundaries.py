@@ -58,7 +58,7 @@ _ABBREVIATIONS = frozenset(
         *("sen.", "rep.", "rev.", "hon.", "capt.", "col.", "lt.", "sgt.", "mt.", "ft.", "tel."),
     }
 )
-_OPENERS = "\"'\u201c\u2018([{*_~"  # quotes, brackets, emphasis
+OPENERS = "\"'\u201c\u2018([{*_~"  # quotes, brackets, emphasis
 CLOSERS = "\"'\u201d\u2019)]}*_~"
 _INITIALS = re.compile(r"(?:[^\W\d_]\.)+")
 
@@ -75,8 +75,8 @@ def is_sentence_end(word: str, following: str) -> bool:
     if not core or core[-1] not in ".!?":
         return False
     if core[-1] == "." and not core.endswith(".."):
-        token = core.lstrip(_OPENERS).lower()
+        token = core.lstrip(OPENERS).lower()
         if token in _ABBREVIATIONS or _INITIALS.fullmatch(token):
             return False
-    start = following.lstrip(_OPENERS)
+    start = following.lstrip(OPENERS)
     return bool(start) and (start[0] == "`" or start[0].isupper())

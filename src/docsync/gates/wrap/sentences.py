@@ -9,10 +9,17 @@ lines that each end one sentence, and :func:`keeps_sentences` tells those from t
 line texts and the rooms of a few characters, without the reading. It answers only
 when the reading's answer is certain, and otherwise leaves the paragraph to it:
 
-* no line holds a sentence end before more text
-  (:func:`~docsync.gates.wrap.violations.sentence_then_text`), so no gap inside a
-  line is a sentence end: such a gap follows ``.``, ``!`` or ``?`` and closers,
-  then spaces, then the next word's first character;
+* no gap inside a line is a sentence end: such a gap follows ``.``, ``!`` or ``?``
+  and closers, then spaces, then the next word's first character
+  (:func:`~docsync.gates.wrap.violations.sentence_then_text` finds every place one
+  may be), and where the line has such a place, no run of non-space characters
+  before spaces and another run ends a sentence by
+  :func:`~docsync.gates.wrap.boundaries.is_sentence_end`. The reading's word before
+  a gap is that run, or reaches further left through a space inside a code span or
+  HTML; then the run starts with the span's closing backtick, ``>``, ``)`` or
+  ``]``, so it is no abbreviation and no initials either, and the verdicts agree.
+  Its next word starts with the next run; where that run is all openers the
+  verdict leaves the paragraph to the reading;
 * every line end is a gap that ends a sentence: the line ends with no space and no
   backslash (no hard break, no escape), the line end and its container prefix are
   plain text (no code span joins there, no link text), the last word of the line is
@@ -34,27 +41,41 @@ with the full reading on the case files and on generated paragraphs.
 from __future__ import annotations
 
 import itertools
+import re
 
 from ...model import Document, Paragraph, Span
-from .boundaries import is_sentence_end
+from .boundaries import OPENERS, is_sentence_end
 from .display import is_cjk
 from .prose import DocumentIndex
 from .rooms import Rooms
 from .violations import sentence_then_text
 
 _UNSAFE_START = "`~["
+_RUN_THEN_RUN = re.compile(r"(?<![^ \t])([^ \t]+)[ \t]+(?=([^ \t]+))")
+"""A run of characters other than space and tab (the reading's gaps), spaces, and the next run."""
+
+
+def _may_end_inside(line: str) -> bool:
+    """Whether a sentence may end at a gap inside ``line`` (a paragraph line's text):
+    some run of characters other than space and tab, before spaces and another run, ends one by
+    :func:`~docsync.gates.wrap.boundaries.is_sentence_end`, or the next run is all
+    openers (the reading's next word may go on past it)."""
+    return any(
+        is_sentence_end(found.group(1), found.group(2)) or not found.group(2).lstrip(OPENERS)
+        for found in _RUN_THEN_RUN.finditer(line)
+    )
 
 
 def keeps_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:
     """True when ``para`` certainly does not break ``"sentence"`` (the full reading
     would say so too); False when the quick reading cannot tell."""
     first, last = para.lines.first, para.lines.last
-    if any(sentence_then_text(doc.line_text(n)) for n in range(first, last + 1)):
-        return False
-    spans = para.line_spans
+    spans, text = para.line_spans, doc.text
+    for n, span in zip(range(first, last + 1), spans, strict=False):
+        if sentence_then_text(doc.line_text(n)) and _may_end_inside(text[span.start : span.end]):
+            return False
     if first == last or len(spans) < 2:
         return True  # no line end: only gaps inside a line, none a sentence end
-    text = doc.text
     if not text[spans[0].start : spans[0].end][:1] or text[spans[0].start] in _UNSAFE_START:
         return False
     rooms = Rooms(doc, index, para, Span(spans[0].start, spans[-1].end))
