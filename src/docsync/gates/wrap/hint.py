@@ -58,7 +58,7 @@ from .count import CANDIDATES, reading
 from .joined import widest_rows
 from .prose import DocumentIndex
 from .reading import analyse
-from .sentences import keeps_sentences
+from .sentences import breaks_sentences, keeps_sentences
 from .violations import in_scope, paragraph_widths, sentence_then_text
 
 HINT = "wrap-hint"
@@ -299,6 +299,8 @@ class _Tally:
         """Whether ``para`` breaks ``"sentence"``, read in full."""
         if self.index is None:
             self.index = DocumentIndex.of(self.doc)
+        if breaks_sentences(self.doc, para, self.index):
+            return True  # a sentence end inside a line, certainly
         prose = analyse(self.doc, para, self.index, sentences=True)
         return prose is not None and reading(self.doc, prose).off_sentences
 

@@ -46,7 +46,9 @@ import re
 from ...model import Document, Paragraph, Span
 from .boundaries import OPENERS, is_sentence_end
 from .display import is_cjk
+from .fields import field_key
 from .prose import DocumentIndex
+from .reading import reader_for
 from .rooms import Rooms
 from .violations import sentence_then_text
 
@@ -92,3 +94,41 @@ def keeps_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> boo
         if not is_sentence_end(text[word_start : before.end], text[after.start : after.end]):
             return False
     return True
+
+
+_GAP_BETWEEN = re.compile(r"(?<![^ \t])([^ \t]+)([ \t]+)(?=([^ \t]+))")
+
+
+def breaks_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:
+    """True when ``para`` certainly breaks ``"sentence"``: the reading takes it, and a
+    gap inside a line is a sentence end there (plain words and spaces on both sides, a
+    capital after, :func:`~docsync.gates.wrap.boundaries.is_sentence_end`), with no
+    header field and no line starting where the guard on fixed line starts could
+    unmark it; False when the quick reading cannot tell."""
+    prepared = reader_for(doc, para, index, sentences=True)
+    if prepared is None:
+        return False  # the reading refuses it: it breaks nothing
+    spans, reader = prepared
+    text = doc.text
+    if any(text[span.start : span.end][:1] in ("", *_UNSAFE_START) for span in spans):
+        return False
+    start = spans[0].start
+    while start < spans[0].end and text[start] in " \t":
+        start += 1
+    if field_key(text, start, spans[0].end) is not None:
+        return False
+    for span in spans:
+        line = text[span.start : span.end]
+        if not sentence_then_text(line):
+            continue
+        for found in _GAP_BETWEEN.finditer(line):
+            word, following = found.group(1), found.group(3)
+            at = span.start + found.start()
+            after = span.start + found.end(2)
+            if not following[0].isupper() or is_cjk(word[-1]) or is_cjk(following[0]):
+                continue
+            if not is_sentence_end(word, following):
+                continue
+            if reader.plain(max(at - 1, span.start), after + 1) and (at > span.start or at == spans[0].start):
+                return True
+    return False
