@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.gates.wrap.violations import SENTENCE_END_THEN_TEXT, sentence_then_text
+from docsync.gates.wrap.sentences import SENTENCE_END_THEN_TEXT, sentence_then_text
 
 KB = 1024
 

@@ -34,7 +34,7 @@ exact, since every other candidate's true count is at least its bound
   and a joined line end that ends no sentence is a W004), and certainly does
   not when it is one line holding no sentence end before more text, or lines
   that each end one sentence and hold no other
-  (:func:`~docsync.gates.wrap.sentences.keeps_sentences`).
+  (:func:`~docsync.gates.wrap.sentences.keeps_sentences`; ``breaks_sentences`` is its converse).
 
 A paragraph the quick readings cannot tell is read in full, as ``init`` reads
 it. The counts run in the parse workers (:class:`Summarizer`).
@@ -279,7 +279,9 @@ class _Tally:
         if exactly is None or not exactly(self.counts):
             self.exact[_SENTENCE] = False
             return
-        self.counts[_SENTENCE] += sum(self._breaks_sentences(p) for p in self.paragraphs if self._in_doubt(p))
+        doubt = [p for p in self.paragraphs if self._in_doubt(p)]
+        index = self.index = self.index or DocumentIndex.of(self.doc)
+        self.counts[_SENTENCE] += sum(_breaks_sentences(self.doc, p, index) for p in doubt)
 
     def _in_doubt(self, para: Paragraph) -> bool:
         """Whether the quick verdicts leave it open if ``para`` breaks ``"sentence"``: not read
@@ -291,18 +293,17 @@ class _Tally:
         one_line = para.lines.first == para.lines.last and self._join(para) is None
         if one_line and not sentence_then_text(self.doc.line_text(para.lines.first)):
             return False
-        if self.index is None:
-            self.index = DocumentIndex.of(self.doc)
+        self.index = self.index or DocumentIndex.of(self.doc)
         return not keeps_sentences(self.doc, para, self.index)
 
-    def _breaks_sentences(self, para: Paragraph) -> bool:
-        """Whether ``para`` breaks ``"sentence"``, read in full."""
-        if self.index is None:
-            self.index = DocumentIndex.of(self.doc)
-        if breaks_sentences(self.doc, para, self.index):
-            return True  # a sentence end inside a line, certainly
-        prose = analyse(self.doc, para, self.index, sentences=True)
-        return prose is not None and reading(self.doc, prose).off_sentences
+
+def _breaks_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:
+    """Whether ``para`` breaks ``"sentence"``: certainly (a sentence end inside a line),
+    or else read in full."""
+    if breaks_sentences(doc, para, index):
+        return True
+    prose = analyse(doc, para, index, sentences=True)
+    return prose is not None and reading(doc, prose).off_sentences
 
 
 class Summarizer:

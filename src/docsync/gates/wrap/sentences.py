@@ -50,7 +50,24 @@ from .fields import field_key
 from .prose import DocumentIndex
 from .reading import reader_for
 from .rooms import Rooms
-from .violations import sentence_then_text
+
+SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
+"""What :func:`sentence_then_text` finds; as a search it is quadratic on a run of dots
+(each dot a start that scans to the run's end), so it is not searched with."""
+_RUN = re.compile(r"\S+")
+_GAP_THEN_TEXT = re.compile(r"[ \t]+\S")
+
+
+def sentence_then_text(line: str) -> bool:
+    """Whether ``SENTENCE_END_THEN_TEXT`` occurs in ``line``, in time linear in its length:
+    a run of non-space characters holding ``.``, ``!`` or ``?`` followed by spaces or tabs
+    and more text. Each run and each gap is read once."""
+    for run in _RUN.finditer(line):
+        word = run.group()
+        if ("." in word or "!" in word or "?" in word) and _GAP_THEN_TEXT.match(line, run.end()):
+            return True
+    return False
+
 
 _UNSAFE_START = "`~["
 _RUN_THEN_RUN = re.compile(r"(?<![^ \t])([^ \t]+)[ \t]+(?=([^ \t]+))")

@@ -17,6 +17,8 @@ from .prose import DocumentIndex, Prose
 from .prose import in_scope as in_scope  # read from here by the hint and the tests
 from .reading import analyse
 from .scan import joined_finding
+from .sentences import keeps_sentences
+from .sentences import sentence_then_text as sentence_then_text  # read from here by the hint
 from .width import width_rows
 
 GATE = "wrap"
@@ -79,24 +81,6 @@ def violations(doc: Document, prose: Prose, config: Config) -> list[Violation]:
     if mode == "sentence":
         return _violations_sentences(prose)
     return []
-
-
-SENTENCE_END_THEN_TEXT = re.compile(r"[.!?]\S*[ \t]+\S")
-"""What :func:`sentence_then_text` finds; as a search it is quadratic on a run of dots
-(each dot a start that scans to the run's end), so it is not searched with."""
-_RUN = re.compile(r"\S+")
-_GAP_THEN_TEXT = re.compile(r"[ \t]+\S")
-
-
-def sentence_then_text(line: str) -> bool:
-    """Whether ``SENTENCE_END_THEN_TEXT`` occurs in ``line``, in time linear in its length:
-    a run of non-space characters holding ``.``, ``!`` or ``?`` followed by spaces or tabs
-    and more text. Each run and each gap is read once."""
-    for run in _RUN.finditer(line):
-        word = run.group()
-        if ("." in word or "!" in word or "?" in word) and _GAP_THEN_TEXT.match(line, run.end()):
-            return True
-    return False
 
 
 def may_violate(doc: Document, para: Paragraph, config: Config) -> bool:
@@ -183,8 +167,6 @@ def _quick(
         lines = para.lines.last - para.lines.first + 1
         return None if joined is None else [Violation("W001", at, lines) for at in joined]
     if config.wrap == "sentence":
-        from .sentences import keeps_sentences  # it reads sentence_then_text from here
-
         return [] if keeps_sentences(doc, para, index) else None
     return None
 
