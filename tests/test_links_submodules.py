@@ -11,15 +11,13 @@ cloned submodule leaves them. A path that only starts with the submodule's name
 
 from __future__ import annotations
 
-import json
-import os
 import posixpath
 
 import pytest
 from typer.testing import CliRunner
 
-from docsync.cli import app
 from tests.gitutil import GitRepo
+from tests.test_links_symlink_targets import links_findings
 
 runner = CliRunner()
 SUBMODULES = ("lib", "vendor/lib", "third/party/lib")
@@ -62,13 +60,7 @@ def found(
         )
     repo.git("add", *PAGES)
     repo.git("commit", "-q", "-m", "pages and submodules")
-    here = os.getcwd()
-    os.chdir(repo.root)
-    try:
-        result = runner.invoke(app, ["check", "--gate", "links", "--format", "json"])
-    finally:
-        os.chdir(here)
-    findings = json.loads(result.stdout)["findings"]
+    findings = links_findings(repo.root)
     return {(f["path"], f["line"]): f"{f['rule']} {f['message']}" for f in findings}, links
 
 
