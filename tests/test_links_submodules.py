@@ -14,12 +14,10 @@ from __future__ import annotations
 import posixpath
 
 import pytest
-from typer.testing import CliRunner
 
 from tests.gitutil import GitRepo
 from tests.test_links_symlink_targets import links_findings
 
-runner = CliRunner()
 SUBMODULES = ("lib", "vendor/lib", "third/party/lib")
 INSIDE = ("README.md", "docs/guide.md", "README.md#install")
 PAGES = ("index.md", "notes/page.md")
