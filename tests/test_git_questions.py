@@ -11,7 +11,9 @@ The design record: docs/rfc/implemented/2026-12-07-one-question-to-git-per-run.m
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +27,7 @@ from docsync.errors import DocsyncError
 from docsync.migrate.apply.apply import apply
 from docsync.migrate.run import Options, run
 from docsync.write import transaction, writer
-from tests.gitutil import GitRepo
+from tests.gitutil import GitRepo, git_environ
 
 RECORDS = {
     "docs/adr/0001-use-postgres.md": "# ADR 0001: Use Postgres\n\nStatus: accepted\n\nSee ADR 0002.\n",
@@ -70,7 +72,11 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     real = subprocess.Popen.__init__
 
     def starting(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
-        if isinstance(args, list | tuple) and args and os.path.basename(str(args[0])).startswith("git"):
+        if (
+            isinstance(args, list | tuple)
+            and args
+            and os.path.basename(str(args[0])).startswith("git")
+        ):
             seen[_question(tuple(str(a) for a in args[1:]))] += 1
         real(self, args, *rest, **options)
 
@@ -80,7 +86,9 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 
 @pytest.fixture
 def legacy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
-    repo = GitRepo.holding(tmp_path / "repo", RECORDS, "records", when="2022-02-02 10:00:00", tz="+0100")
+    repo = GitRepo.holding(
+        tmp_path / "repo", RECORDS, "records", when="2022-02-02 10:00:00", tz="+0100"
+    )
     monkeypatch.chdir(repo.root)
     return repo
 
@@ -121,3 +129,35 @@ def test_a_rolled_back_apply_reads_head_again_and_nothing_else(
     assert asked["index path"] == asked["tracked"] == asked["HEAD's tree"] == asked["staged"] == 0
     assert asked["untracked"] == asked["status"] == asked["sparse"] == 1
     assert asked["HEAD"] == 2  # recorded when the transaction began, read again to put it back
+
+
+def _shimmed_git(folder: Path, log: Path) -> dict[str, str]:
+    """An environment whose ``git`` is a script that logs its arguments, then runs git."""
+    real = shutil.which("git")
+    assert real is not None
+    folder.mkdir()
+    shim = folder / "git"
+    shim.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    shim.chmod(0o755)
+    env = git_environ()
+    env["PATH"] = f"{folder}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+@pytest.mark.parametrize(
+    "command", [("check", "--format", "json"), ("check", "docs", "--format", "text")]
+)
+def test_a_real_check_asks_where_and_what_once(
+    legacy: GitRepo, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """The kept report's key and the run share one look-up and one listing: a cold check,
+    as a user starts it (its key is made before the command line is built), asks git
+    where the repository is, its files and HEAD's tree once each, and nothing else."""
+    log = tmp_path / "git.log"
+    env = _shimmed_git(tmp_path / "shim", log)
+    done = subprocess.run(
+        [sys.executable, "-m", "docsync", *command], cwd=legacy.root, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    seen = Counter(_question(tuple(line.split())) for line in log.read_text().splitlines())
+    assert seen == Counter({"where": 1, "tracked": 1, "untracked": 1, "HEAD's tree": 1}), seen

@@ -13,6 +13,7 @@ import json
 import os
 import posixpath
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -59,15 +60,22 @@ def findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     repo.write("index.md", "# Index\n\n" + "".join(links))
     repo.commit("symlinks")
     repo.write("pages/untracked.md", "# Not tracked\n")
+    found = links_findings(repo.root)
+    return {f["message"].split("'")[1]: f["message"] for f in found if f["rule"] == "L005"}
+
+
+def links_findings(root: Path) -> list[dict[str, Any]]:
+    """The links gate's findings on the repository at ``root`` (a module fixture's: no
+    monkeypatch there), run from its root; there must be some."""
     cwd = Path.cwd()
-    os.chdir(repo.root)
+    os.chdir(root)
     try:
         result = runner.invoke(app, ["check", "--gate", "links", "--format", "json"])
     finally:
         os.chdir(cwd)
     assert result.exit_code == 1, result.output
-    found = json.loads(result.stdout)["findings"]
-    return {f["message"].split("'")[1]: f["message"] for f in found if f["rule"] == "L005"}
+    found: list[dict[str, Any]] = json.loads(result.stdout)["findings"]
+    return found
 
 
 @pytest.mark.parametrize("folder", FOLDERS)

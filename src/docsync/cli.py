@@ -181,7 +181,7 @@ def check(
             ignore=arguments.codes(ignore),
             report_unused=report_unused,
             within=None if stdin or staged or changed_since is not None else arguments.within(paths),
-            stdin=stdin,
+            stdin=stdin, **replay.known(observed),
         )
         shown = output.from_here(list(result.findings)) if textual or statistics else list(result.findings)
     code = 0 if exit_zero and result.exit_code == 1 else result.exit_code

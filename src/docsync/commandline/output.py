@@ -59,6 +59,12 @@ def here_repo() -> RepoPaths:
     return _here[cwd]
 
 
+def remember_here(repo: RepoPaths) -> None:
+    """The current folder's repository, as this command already asked git for it."""
+    _here.clear()
+    _here[os.getcwd()] = repo
+
+
 def forget_here() -> None:
     """A new command: the current folder's repository is asked of git again."""
     _here.clear()

@@ -37,7 +37,9 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
+from ..repository.plumbing import Listing, RepoPaths
 from ..workspace import cache_key, notes
 from ..workspace.state_file import read_state_file
 from .replay_key import MAGIC, MAX_HEADER, MAX_REPORT, RACY_SLACK_NS, TRAILER, Observed, observe
@@ -72,7 +74,25 @@ def observation() -> Observed | None:
     made = _observed.pop() if _observed else None
     if argv is None:
         return None
-    return made if made is not None and made.argv == argv else observe(list(argv))
+    observed = made if made is not None and made.argv == argv else observe(list(argv))
+    if observed is not None:
+        from .output import remember_here  # the checking run's, which has loaded it
+
+        remember_here(observed.repo)  # the arguments and the report ask git nothing more
+    return observed
+
+
+class Known(TypedDict, total=False):
+    """What the observation asked git, for the run to check (``run_check``'s keywords)."""
+
+    repo: RepoPaths
+    listing: Listing
+
+
+def known(observed: Observed | None) -> Known:
+    """The repository and listing ``observed`` was keyed on: the run checks the very files its
+    report will be kept under, and asks git neither question again."""
+    return Known(repo=observed.repo, listing=observed.listing) if observed is not None else Known()
 
 
 def replayed(argv: list[str]) -> int | None:

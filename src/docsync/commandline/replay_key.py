@@ -8,12 +8,12 @@ import os
 import stat
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__
 from ..errors import DocsyncError
-from ..repository.plumbing import find_repo, list_files
+from ..repository.plumbing import Listing, RepoPaths, find_repo, list_files
 from ..workspace import cache_key
 from .terminal import not_a_terminal
 
@@ -113,6 +113,11 @@ class Observed:
     was kept by a run that began :data:`RACY_SLACK_NS` after it."""
     began_ns: int
     """When observing began (monotonic clock)."""
+    repo: RepoPaths = field(compare=False)
+    listing: Listing = field(compare=False)
+    """Where the repository is and its files, as the key holds them: the run checks these
+    (it neither asks git again nor checks a listing other than the one its report is kept
+    under)."""
 
 
 class _Digest:
@@ -153,7 +158,7 @@ def _observe(argv: list[str]) -> Observed | None:
     digest.add(listing.staged, listing.unnamable, _configs(Path(cwd), repo.root, wanted.config))
     newest = _stamps(digest, str(repo.root), sorted({*listing.tracked, *listing.untracked, *listing.unnamable}))
     newest = max(newest, _stamps(digest, cwd, list(wanted.paths)))  # as named: an ignored file too
-    return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began)
+    return Observed(tuple(argv), digest.hexdigest(), slot_file(repo.git_dir, argv, cwd), newest, began, repo, listing)
 
 
 def slot_file(git_dir: Path, argv: list[str], cwd: str) -> Path:

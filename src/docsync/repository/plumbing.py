@@ -50,8 +50,17 @@ class Listing:
     the index stages (:func:`staged_renames`, a broken link's candidate) depend on, which
     the paths and modes above do not show (a commit, a ``git add`` keep them)."""
 
+    submodules: frozenset[str] = frozenset()
+    """The paths of submodules (git's gitlinks): GitHub shows each as a link to its own
+    repository, none of its files."""
+
     def is_symlink(self, path: str) -> bool:
         return self.tracked.get(path) == SYMLINK_MODE
+
+    def submodule_of(self, path: str) -> str | None:
+        """The submodule ``path`` lies inside (below its folder), if any."""
+        parts = path.split("/")
+        return next((sub for n in range(1, len(parts)) if (sub := "/".join(parts[:n])) in self.submodules), None)
 
 
 class _Failed(Exception):
@@ -187,6 +196,7 @@ def list_files(root: Path) -> Listing:
         raise GitError(f"git ls-files failed: {failed.stderr}") from None
     tracked: dict[str, str] = {}
     unnamable: list[str] = []
+    submodules: set[str] = set()
     for entry in z_list(staged):
         meta, _, path = entry.partition("\t")
         mode = meta.split(" ", 1)[0]
@@ -194,10 +204,14 @@ def list_files(root: Path) -> Listing:
             unnamable.append(path)
         elif mode != GITLINK_MODE:
             tracked[path] = mode
+        else:
+            submodules.add(path)
     untracked = z_list(others)
     unnamable.extend(p for p in untracked if not is_utf8(p))
     state = hashlib.sha256(f"{head.strip()}\0{staged}".encode("utf-8", "surrogateescape")).hexdigest()
-    return Listing(tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))), state)
+    return Listing(
+        tracked, frozenset(p for p in untracked if is_utf8(p)), tuple(sorted(set(unnamable))), state, frozenset(submodules)
+    )
 
 
 def untracked_files(root: Path) -> frozenset[str]:

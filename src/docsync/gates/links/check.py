@@ -243,6 +243,9 @@ def _existence(doc: Document, target: Target, path: str, index: RepoIndex) -> Fi
     other_case = index.folded.get(path.lower())
     if other_case is not None:
         return finding(doc.path, target, "L003", f"'{target.raw}' matches '{other_case}' only in letter case; it breaks on GitHub and Linux", _relative(doc.path, other_case))
+    submodule = index.workspace.listing.submodule_of(path)
+    if submodule is not None:  # GitHub shows a submodule as a link to its repository, not its files
+        return finding(doc.path, target, "L001", f"'{target.raw}' is inside the submodule '{submodule}', whose files GitHub does not show here (link to them in the submodule's own repository)")
     closest = index.closest_path(path)
     suggestion = _relative(doc.path, closest) if closest else None
     message = f"'{target.raw}' does not exist"
