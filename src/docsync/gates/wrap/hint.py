@@ -231,14 +231,12 @@ class _Tally:
     def _read(self, para: Paragraph, widths: list[int], *, full: bool) -> bool:
         """Count ``para`` under every width, reading it in full where the quick reading
         cannot tell and ``full`` allows; False when it was not counted."""
-        doc = self.doc
-        if self.index is None:
-            self.index = DocumentIndex.of(doc)
-        breakable = widest_rows(doc, para, self.index, widths, _NARROWEST)
+        doc, index = self.doc, self._index()
+        breakable = widest_rows(doc, para, index, widths, _NARROWEST)
         if breakable is None:
             if not full:
                 return False
-            prose = analyse(doc, para, self.index, sentences=False)  # the widths need no sentence ends
+            prose = analyse(doc, para, index, sentences=False)  # the widths need no sentence ends
             breakable = 0 if prose is None else reading(doc, prose).widest_breakable
             if prose is None:  # the full reading refuses it: it breaks nothing, "sentence" neither
                 self.told.add(para.lines.first)
@@ -267,21 +265,18 @@ class _Tally:
         return at is not None and self.doc.text[at - 1].isalnum()
 
     def sentences(self, exactly: Exactly | None) -> None:
-        """Count ``"sentence"`` from below: the paragraphs first joined after a letter or
-        digit, and those read in full that break it; exact while no paragraph is in doubt,
-        or when ``exactly`` (asked of the counts so far) has every one in doubt read in full."""
+        """Count ``"sentence"`` from below: the paragraphs first joined after a letter or digit,
+        and those read in full that break it; exact while none is in doubt (as one joined after
+        a sentence end is), or when ``exactly`` (asked of the counts so far) has those read."""
         text = self.doc.text
         in_word = sum(1 for at in self.joins if text[at - 1].isalnum())
         self.counts[_SENTENCE] += in_word
-        # a paragraph joined after a sentence end may keep to it
-        if in_word == len(self.joins) and not any(map(self._in_doubt, self.paragraphs)):
-            return
         if exactly is None or not exactly(self.counts):
-            self.exact[_SENTENCE] = False
+            if in_word < len(self.joins) or any(map(self._in_doubt, self.paragraphs)):
+                self.exact[_SENTENCE] = False
             return
-        doubt = [p for p in self.paragraphs if self._in_doubt(p)]
-        index = self.index = self.index or DocumentIndex.of(self.doc)
-        self.counts[_SENTENCE] += sum(_breaks_sentences(self.doc, p, index) for p in doubt)
+        doubt = [p for p in self.paragraphs if self._in_doubt(p)]  # each asked once
+        self.counts[_SENTENCE] += sum(_breaks_sentences(self.doc, p, self._index()) for p in doubt)
 
     def _in_doubt(self, para: Paragraph) -> bool:
         """Whether the quick verdicts leave it open if ``para`` breaks ``"sentence"``: not read
@@ -293,8 +288,13 @@ class _Tally:
         one_line = para.lines.first == para.lines.last and self._join(para) is None
         if one_line and not sentence_then_text(self.doc.line_text(para.lines.first)):
             return False
-        self.index = self.index or DocumentIndex.of(self.doc)
-        return not keeps_sentences(self.doc, para, self.index)
+        return not keeps_sentences(self.doc, para, self._index())
+
+    def _index(self) -> DocumentIndex:
+        """The document's index, made when a paragraph first needs it."""
+        if self.index is None:
+            self.index = DocumentIndex.of(self.doc)
+        return self.index
 
 
 def _breaks_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:

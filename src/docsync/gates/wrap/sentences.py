@@ -70,8 +70,8 @@ def sentence_then_text(line: str) -> bool:
 
 
 _UNSAFE_START = "`~["
-_RUN_THEN_RUN = re.compile(r"(?<![^ \t])([^ \t]+)[ \t]+(?=([^ \t]+))")
-"""A run of characters other than space and tab (the reading's gaps), spaces, and the next run."""
+_GAP_BETWEEN = re.compile(r"(?<![^ \t])([^ \t]+)([ \t]+)(?=([^ \t]+))")
+"""A run of characters other than space and tab (the reading's gaps), the spaces, and the next run."""
 
 
 def _may_end_inside(line: str) -> bool:
@@ -80,8 +80,8 @@ def _may_end_inside(line: str) -> bool:
     :func:`~docsync.gates.wrap.boundaries.is_sentence_end`, or the next run is all
     openers (the reading's next word may go on past it)."""
     return any(
-        is_sentence_end(found.group(1), found.group(2)) or not found.group(2).lstrip(OPENERS)
-        for found in _RUN_THEN_RUN.finditer(line)
+        is_sentence_end(found.group(1), found.group(3)) or not found.group(3).lstrip(OPENERS)
+        for found in _GAP_BETWEEN.finditer(line)
     )
 
 
@@ -111,9 +111,6 @@ def keeps_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> boo
         if not is_sentence_end(text[word_start : before.end], text[after.start : after.end]):
             return False
     return True
-
-
-_GAP_BETWEEN = re.compile(r"(?<![^ \t])([^ \t]+)([ \t]+)(?=([^ \t]+))")
 
 
 def breaks_sentences(doc: Document, para: Paragraph, index: DocumentIndex) -> bool:
