@@ -60,7 +60,7 @@ def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
     parse workers' where they made them, read here for the other documents (:func:`settled`):
     those parsed before the run needed the hint, or here."""
     from ..adopt.inspection import choose_wrap, workspace_wrap_counts
-    from ..gates.wrap.hint import HINT, HintBreaks, hint_breaks
+    from ..gates.wrap.hint import HINT, HintBreaks
 
     documents, config = workspace.documents, workspace.config
     made = documents.made(HINT) if isinstance(documents, Documents) else {}
@@ -70,7 +70,7 @@ def _chosen(workspace: Workspace) -> tuple[WrapMode, dict[WrapMode, int]]:
         if isinstance(kept, HintBreaks):
             known[path] = kept
         elif (doc := _alone(documents, path)) is not None:  # read here once: "sentence" exactly
-            known[path] = hint_breaks(doc, config, sentences=lambda _: True)
+            known[path] = _sentence_exact(doc, config)
     chosen = settled(known, lambda path: _alone(documents, path), config)
     if chosen is not None:
         return chosen
@@ -92,7 +92,6 @@ def settled(
     a bound has a paragraph of its own document that breaks it and not the widest, so it
     loses to the widest."""
     from ..gates.wrap.count import CANDIDATES
-    from ..gates.wrap.hint import hint_breaks
 
     chosen = decided(known.values(), config.wrap)
     sentence = CANDIDATES.index("sentence")
@@ -102,9 +101,16 @@ def settled(
         for path, bounds in known.items():
             again = not all(bounds.exact) if every else not bounds.exact[sentence]
             if again and (doc := read(path)) is not None:
-                known[path] = hint_breaks(doc, config, sentences=lambda _: True)
+                known[path] = _sentence_exact(doc, config)
         chosen = decided(known.values(), config.wrap)
     return chosen
+
+
+def _sentence_exact(doc: Document, config: Config) -> HintBreaks:
+    """``doc``'s bounds with ``"sentence"`` counted exactly, as read here (never a worker's)."""
+    from ..gates.wrap.hint import hint_breaks
+
+    return hint_breaks(doc, config, sentences=lambda _: True)
 
 
 def _alone(documents: Mapping[str, Document], path: str) -> Document | None:
